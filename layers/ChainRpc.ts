@@ -1,0 +1,77 @@
+/**
+ * The one boundary to the chain. No other module creates a viem transport: everything that talks
+ * JSON-RPC goes through this service, which turns transport failures into `RpcUnavailable`.
+ */
+import { Context, Effect, Layer } from "effect"
+import {
+  type Account,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient
+} from "viem"
+import { RpcUnavailable } from "../schema/Errors.js"
+import { Deployment } from "./Deployment.js"
+
+export interface ChainEndpoint {
+  readonly rpcUrl: string
+  readonly chainId: number
+}
+
+/** Arc's shape: native USDC is the gas token, 18 decimals in `value`. */
+export const arcChain = (endpoint: ChainEndpoint): Chain =>
+  defineChain({
+    id: endpoint.chainId,
+    name: endpoint.chainId === 5042 ? "Arc" : `Arc (${endpoint.chainId})`,
+    nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
+    rpcUrls: { default: { http: [endpoint.rpcUrl] } }
+  })
+
+export type ChainClient = PublicClient<Transport, Chain>
+export type ChainWallet = WalletClient<Transport, Chain, Account>
+
+export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
+  readonly endpoint: ChainEndpoint
+  readonly chain: Chain
+  /** Runs one viem action; a failure becomes `RpcUnavailable` labelled with `action`. */
+  readonly use: <A>(action: string, run: (client: ChainClient) => Promise<A>) => Effect.Effect<A, RpcUnavailable>
+  /** A raw JSON-RPC call, for methods viem has no action for (`eth_simulateV1`, `anvil_*`, `evm_*`). */
+  readonly request: <A = unknown>(
+    method: string,
+    params?: ReadonlyArray<unknown>
+  ) => Effect.Effect<A, RpcUnavailable>
+  /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
+  readonly wallet: (account: Account) => ChainWallet
+}>() {
+  static readonly make = (endpoint: ChainEndpoint): Context.Tag.Service<ChainRpc> => {
+    const chain = arcChain(endpoint)
+    // Batching lets a burst of reads (token metadata, pool state) share HTTP round trips.
+    const transport = http(endpoint.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 2, timeout: 20_000 })
+    const client: ChainClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 250 })
+    const fail = (action: string) => (cause: unknown) =>
+      new RpcUnavailable({
+        message: `chain RPC failed during ${action}`,
+        hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
+      })
+    return {
+      endpoint,
+      chain,
+      use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
+      request: <A>(method: string, params: ReadonlyArray<unknown> = []) =>
+        Effect.tryPromise({
+          try: () => client.request({ method: method as never, params: params as never }) as Promise<A>,
+          catch: fail(method)
+        }),
+      wallet: (account) => createWalletClient({ account, chain, transport })
+    }
+  }
+
+  static readonly layerFor = (endpoint: ChainEndpoint) => Layer.succeed(ChainRpc, ChainRpc.make(endpoint))
+
+  /** Points at whatever chain the `Deployment` names. */
+  static readonly Default = Layer.effect(ChainRpc, Effect.map(Deployment, ChainRpc.make))
+}

@@ -1,0 +1,40 @@
+/**
+ * Where the service's chain and contracts are: the RPC endpoint, contract addresses by role, the
+ * verification token list and the block indexing may start from. On the devnet it comes from the
+ * manifest the bootstrap writes; on a real chain from configuration.
+ */
+import { FileSystem } from "@effect/platform"
+import { Context, Effect, Layer, Schema } from "effect"
+import { Manifest, type TokenList } from "../schema/Manifest.js"
+import { AppConfig } from "./AppConfig.js"
+
+export interface DeploymentShape {
+  readonly rpcUrl: string
+  readonly chainId: number
+  readonly startBlock: number
+  /** role → address; roles: `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`, `router`, hooks. */
+  readonly contracts: Readonly<Record<string, `0x${string}`>>
+  readonly tokenList: TokenList
+}
+
+export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
+  static readonly fromManifest = (manifest: Manifest): DeploymentShape => ({
+    rpcUrl: manifest.rpcUrl,
+    chainId: manifest.chainId,
+    startBlock: manifest.startBlock,
+    contracts: manifest.contracts as DeploymentShape["contracts"],
+    tokenList: manifest.tokenList
+  })
+
+  /** Reads a manifest file written by the devnet bootstrap (or by an operator for another chain). */
+  static readonly layerManifestFile = Layer.effect(
+    Deployment,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      const fs = yield* FileSystem.FileSystem
+      const text = yield* fs.readFileString(config.manifestPath)
+      const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
+      return Deployment.fromManifest(manifest)
+    })
+  )
+}

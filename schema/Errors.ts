@@ -1,0 +1,101 @@
+/**
+ * Every domain error of the service: one tagged error per code of the spec.
+ * Their HTTP status, `next` and `retryAfterSec` live in one table (`ErrorTable.ts`).
+ */
+import { Schema } from "effect"
+
+/** One item of `invalid_request` details. */
+export class Issue extends Schema.Class<Issue>("Issue")({
+  expected: Schema.String,
+  code: Schema.String,
+  path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),
+  message: Schema.String
+}) {}
+
+const Fields = {
+  message: Schema.String,
+  hint: Schema.optional(Schema.String)
+}
+
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
+  ...Fields,
+  details: Schema.Array(Issue)
+}) {}
+export class TickerNotAllowed extends Schema.TaggedError<TickerNotAllowed>()("TickerNotAllowed", Fields) {}
+export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", Fields) {}
+export class UnsupportedPair extends Schema.TaggedError<UnsupportedPair>()("UnsupportedPair", Fields) {}
+export class UnknownVenue extends Schema.TaggedError<UnknownVenue>()("UnknownVenue", Fields) {}
+export class UnknownSource extends Schema.TaggedError<UnknownSource>()("UnknownSource", Fields) {}
+export class TakerRequired extends Schema.TaggedError<TakerRequired>()("TakerRequired", Fields) {}
+export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNotFound", Fields) {}
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", Fields) {}
+export class NoPendingSwap extends Schema.TaggedError<NoPendingSwap>()("NoPendingSwap", Fields) {}
+export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", Fields) {}
+export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", Fields) {}
+export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Fields) {}
+export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Fields) {}
+export class SwapAttemptsExhausted extends Schema.TaggedError<SwapAttemptsExhausted>()(
+  "SwapAttemptsExhausted",
+  Fields
+) {}
+export class RpcUnavailable extends Schema.TaggedError<RpcUnavailable>()("RpcUnavailable", Fields) {}
+export class LookupRateLimited extends Schema.TaggedError<LookupRateLimited>()("LookupRateLimited", Fields) {}
+export class ReceiptRateLimited extends Schema.TaggedError<ReceiptRateLimited>()("ReceiptRateLimited", Fields) {}
+export class PaymentUnavailable extends Schema.TaggedError<PaymentUnavailable>()("PaymentUnavailable", Fields) {}
+export class NoRoute extends Schema.TaggedError<NoRoute>()("NoRoute", Fields) {}
+export class InsufficientLiquidity extends Schema.TaggedError<InsufficientLiquidity>()(
+  "InsufficientLiquidity",
+  Fields
+) {}
+export class UnsupportedVenue extends Schema.TaggedError<UnsupportedVenue>()("UnsupportedVenue", Fields) {}
+export class BuyReverts extends Schema.TaggedError<BuyReverts>()("BuyReverts", Fields) {}
+export class InsufficientBalance extends Schema.TaggedError<InsufficientBalance>()("InsufficientBalance", Fields) {}
+export class SwapReverts extends Schema.TaggedError<SwapReverts>()("SwapReverts", Fields) {}
+export class CannotSell extends Schema.TaggedError<CannotSell>()("CannotSell", Fields) {}
+export class NotExecutable extends Schema.TaggedError<NotExecutable>()("NotExecutable", Fields) {}
+export class SwapNotFound extends Schema.TaggedError<SwapNotFound>()("SwapNotFound", Fields) {}
+export class ReceiptReadsExhausted extends Schema.TaggedError<ReceiptReadsExhausted>()(
+  "ReceiptReadsExhausted",
+  Fields
+) {}
+export class Internal extends Schema.TaggedError<Internal>()("Internal", Fields) {}
+export class ClientClosed extends Schema.TaggedError<ClientClosed>()("ClientClosed", Fields) {}
+export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()("PaymentRequired", Fields) {}
+
+/** The union of every domain error. */
+export const TradeError = Schema.Union(
+  InvalidRequest,
+  TickerNotAllowed,
+  InvalidAmount,
+  UnsupportedPair,
+  UnknownVenue,
+  UnknownSource,
+  TakerRequired,
+  TokenNotFound,
+  PayloadTooLarge,
+  NoPendingSwap,
+  RouteNotFound,
+  QuoteNotFound,
+  QuoteStale,
+  QuoteExpired,
+  SwapAttemptsExhausted,
+  RpcUnavailable,
+  LookupRateLimited,
+  ReceiptRateLimited,
+  PaymentUnavailable,
+  NoRoute,
+  InsufficientLiquidity,
+  UnsupportedVenue,
+  BuyReverts,
+  InsufficientBalance,
+  SwapReverts,
+  CannotSell,
+  NotExecutable,
+  SwapNotFound,
+  ReceiptReadsExhausted,
+  Internal,
+  ClientClosed,
+  PaymentRequired
+)
+export type TradeError = typeof TradeError.Type
+export type TradeErrorTag = TradeError["_tag"]

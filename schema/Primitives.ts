@@ -1,0 +1,69 @@
+/**
+ * Wire primitives shared by every request and response.
+ */
+import { Schema } from "effect"
+import { getAddress } from "viem"
+
+/** Any-case `0x` address on input, EIP-55 checksummed on output. */
+export const Address = Schema.transform(
+  Schema.String.pipe(
+    Schema.pattern(/^0x[0-9a-fA-F]{40}$/, {
+      message: () => "expected a 0x-prefixed 20-byte hex address"
+    })
+  ),
+  Schema.String.pipe(Schema.brand("Address")),
+  {
+    strict: true,
+    decode: (hex) => getAddress(hex) as string & import("effect").Brand.Brand<"Address">,
+    encode: (address) => getAddress(address)
+  }
+).annotations({
+  identifier: "Address",
+  description: "EVM address; any case accepted, EIP-55 checksummed in answers",
+  examples: ["0x3600000000000000000000000000000000000000" as never]
+})
+export type Address = typeof Address.Type
+
+/** A human-readable decimal amount in whole-token units, e.g. `"12.5"`. */
+export const DecimalString = Schema.String.pipe(
+  Schema.pattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {
+    message: () => "expected a non-negative decimal string such as \"12.5\""
+  })
+).annotations({
+  identifier: "DecimalString",
+  description: "non-negative decimal number as a string, in whole-token units",
+  examples: ["1250.5"]
+})
+
+/** An integer amount in the token's base units, as a string on the wire. */
+export const RawAmount = Schema.String.pipe(
+  Schema.pattern(/^(0|[1-9][0-9]*)$/, { message: () => "expected a non-negative integer string" })
+).annotations({
+  identifier: "RawAmount",
+  description: "non-negative integer in the token's base units, as a string",
+  examples: ["1250500000"]
+})
+
+/** `q_` followed by lowercase hex. */
+export const QuoteId = Schema.String.pipe(
+  Schema.pattern(/^q_[0-9a-f]{16,64}$/, { message: () => "expected a quote id of the form q_<hex>" })
+).annotations({ identifier: "QuoteId", description: "quote id, `q_<hex>`" })
+
+export const TxHash = Schema.String.pipe(
+  Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "expected a 0x-prefixed 32-byte transaction hash" })
+).annotations({ identifier: "TxHash" })
+
+export const Network = Schema.String.annotations({
+  description: "CAIP-2 network id, e.g. `eip155:5042`",
+  examples: ["eip155:5042"]
+})
+
+export const BlockNumber = Schema.NonNegativeInt.annotations({ description: "block number" })
+
+/** Basis points; fractional values are allowed where measurements are. */
+export const Bps = Schema.Number.annotations({ description: "basis points (1/100 of a percent)" })
+
+export const IsoDateTime = Schema.String.annotations({
+  description: "ISO 8601 date-time, UTC",
+  examples: ["2026-11-21T12:00:00.000Z"]
+})
