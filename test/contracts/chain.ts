@@ -1,0 +1,87 @@
+/**
+ * A private anvil per test file (chain 5042, Prague, automine) with viem clients over its default
+ * mnemonic accounts, and a thin way to deploy and call the compiled contracts.
+ */
+import { spawn } from "node:child_process"
+import { createInterface } from "node:readline"
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type Abi,
+  type Address,
+  type Hex,
+  type TransactionReceipt
+} from "viem"
+import { mnemonicToAccount, type HDAccount } from "viem/accounts"
+import { loadArtifact, type ArtifactName } from "../../layers/Artifacts.js"
+
+const anvilBin = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
+const mnemonic = "test test test test test test test test test test test junk"
+
+const startAnvil = async (): Promise<{ url: string; stop: () => void }> => {
+  const child = spawn(anvilBin, ["--port", "0", "--chain-id", "5042", "--hardfork", "prague"], {
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  // Port 0 lets the OS choose; anvil prints the port it got once it accepts requests.
+  const port = await new Promise<string>((resolvePort, reject) => {
+    child.once("exit", (code) => reject(new Error(`anvil exited with ${code}`)))
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /Listening on [\d.]+:(\d+)/.exec(line)
+      if (match?.[1] !== undefined) resolvePort(match[1])
+    })
+  })
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() }
+}
+
+export interface Deployed {
+  readonly address: Address
+  readonly read: (functionName: string, args?: ReadonlyArray<unknown>) => Promise<unknown>
+  /** Sends the call from `from` (default: the deployer) and resolves once it is mined successfully. */
+  readonly write: (
+    functionName: string,
+    args?: ReadonlyArray<unknown>,
+    options?: { readonly from?: HDAccount; readonly value?: bigint }
+  ) => Promise<TransactionReceipt>
+}
+
+export const startChain = async () => {
+  const anvil = await startAnvil()
+  const chain = defineChain({
+    id: 5042,
+    name: "Arc devnet",
+    nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
+    rpcUrls: { default: { http: [anvil.url] } }
+  })
+  const transport = http(anvil.url)
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 })
+  const walletClient = createWalletClient({ chain, transport })
+  const testClient = createTestClient({ chain, transport, mode: "anvil" })
+  const accounts = Array.from({ length: 5 }, (_, addressIndex) => mnemonicToAccount(mnemonic, { addressIndex }))
+  const deployer = accounts[0]!
+
+  const send = async (hash: Promise<Hex>): Promise<TransactionReceipt> => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash })
+    if (receipt.status !== "success") throw new Error(`transaction ${receipt.transactionHash} reverted`)
+    return receipt
+  }
+
+  const at = (abi: Abi, address: Address): Deployed => ({
+    address,
+    read: (functionName, args = []) => publicClient.readContract({ address, abi, functionName, args }),
+    write: (functionName, args = [], { from = deployer, value } = {}) =>
+      send(walletClient.writeContract({ address, abi, functionName, args, account: from, chain, ...(value === undefined ? {} : { value }) }))
+  })
+
+  const deploy = async (name: ArtifactName, args: ReadonlyArray<unknown> = []): Promise<Deployed> => {
+    const { abi, bytecode } = loadArtifact(name)
+    const receipt = await send(walletClient.deployContract({ abi, bytecode, args, account: deployer, chain }))
+    return at(abi, receipt.contractAddress!)
+  }
+
+  return { publicClient, walletClient, testClient, accounts, deployer, chain, send, at, deploy, stop: anvil.stop }
+}
+
+export type Chain = Awaited<ReturnType<typeof startChain>>
