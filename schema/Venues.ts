@@ -16,8 +16,7 @@ export const VenueRecord = Schema.Struct({
     description: "role → contract address (`factory`, `poolManager`, `router`)"
   }),
   executable: Schema.Boolean.annotations({ description: "whether the service's router can execute swaps on this venue" }),
-  enabled: Schema.Boolean.annotations({ description: "false when the operator switched the venue off" }),
-  pools: Schema.NonNegativeInt.annotations({ description: "pools indexed on this venue" })
+  enabled: Schema.Boolean.annotations({ description: "false when the operator switched the venue off" })
 }).annotations({ identifier: "VenueRecord" })
 
 export const HubToken = Schema.Struct({

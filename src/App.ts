@@ -1,0 +1,26 @@
+/**
+ * The whole service as one layer, given where its chain is. Used by `main.ts`, by tests and by
+ * programs that embed the service.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { Layer } from "effect"
+import { AppConfig } from "../layers/AppConfig.js"
+import { ChainRpc } from "../layers/ChainRpc.js"
+import type { Deployment } from "../layers/Deployment.js"
+import { Venues } from "../layers/Venues.js"
+import { HttpAppLive, ServerLive } from "./http/Server.js"
+
+const servicesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+  Layer.mergeAll(ChainRpc.Default, Venues.Default).pipe(
+    Layer.provideMerge(deployment),
+    Layer.provideMerge(AppConfig.Default),
+    Layer.provideMerge(NodeContext.layer)
+  )
+
+/** The HTTP service listening on `PORT`. */
+export const appWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+  ServerLive.pipe(Layer.provide(servicesWith(deployment)))
+
+/** The HTTP routes without a socket, for `NodeHttpServer.layerTest`. */
+export const appRoutesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+  HttpAppLive.pipe(Layer.provide(servicesWith(deployment)))

@@ -1,0 +1,21 @@
+/**
+ * Handlers of the HTTP contract: each decodes its input, runs the operation, and returns its answer.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { health } from "../operations/health.js"
+import { registration } from "../operations/registration.js"
+import { venues } from "../operations/venues.js"
+import { TradeApi } from "./Api.js"
+import { openApiDocument } from "./OpenApiDocument.js"
+
+export const SystemHandlers = HttpApiBuilder.group(TradeApi, "system", (handlers) =>
+  handlers
+    .handle("health", () => health())
+    .handle("openapi", () => Effect.map(AppConfig, (config) => openApiDocument(AppConfig.baseUrl(config))))
+    .handle("registration", () => registration()))
+
+export const TradeHandlers = HttpApiBuilder.group(TradeApi, "trade", (handlers) =>
+  handlers
+    .handle("venues", () => venues()))

@@ -1,0 +1,28 @@
+/**
+ * Serves the service's routes on an ephemeral port for a test file and gives plain `fetch` access,
+ * as a curl user would have.
+ */
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { createServer } from "node:http"
+import type { Deployment } from "../../layers/Deployment.js"
+import { appRoutesWith } from "../../src/App.js"
+
+export interface TestServer {
+  readonly baseUrl: string
+  readonly close: () => Promise<void>
+}
+
+export const startTestServer = async <E>(deployment: Layer.Layer<Deployment, E>): Promise<TestServer> => {
+  const layer = appRoutesWith(deployment).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    close: () => runtime.dispose()
+  }
+}
