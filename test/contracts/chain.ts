@@ -9,11 +9,17 @@ import {
   createTestClient,
   createWalletClient,
   defineChain,
+  getAddress,
   http,
   type Abi,
   type Address,
+  type Chain as ViemChain,
   type Hex,
-  type TransactionReceipt
+  type PublicClient,
+  type TestClient,
+  type TransactionReceipt,
+  type Transport,
+  type WalletClient
 } from "viem"
 import { mnemonicToAccount, type HDAccount } from "viem/accounts"
 import { loadArtifact, type ArtifactName } from "../../layers/Artifacts.js"
@@ -47,7 +53,22 @@ export interface Deployed {
   ) => Promise<TransactionReceipt>
 }
 
-export const startChain = async () => {
+export interface Chain {
+  readonly chain: ViemChain
+  readonly publicClient: PublicClient<Transport, ViemChain>
+  readonly walletClient: WalletClient<Transport, ViemChain>
+  readonly testClient: TestClient<"anvil", Transport, ViemChain>
+  /** The first accounts of anvil's default mnemonic, each funded with 10,000 native USDC. */
+  readonly accounts: ReadonlyArray<HDAccount>
+  /** accounts[0]: deploys everything, so it owns every token. */
+  readonly deployer: HDAccount
+  readonly send: (hash: Promise<Hex>) => Promise<TransactionReceipt>
+  readonly at: (abi: Abi, address: Address) => Deployed
+  readonly deploy: (name: ArtifactName, args?: ReadonlyArray<unknown>) => Promise<Deployed>
+  readonly stop: () => void
+}
+
+export const startChain = async (): Promise<Chain> => {
   const anvil = await startAnvil()
   const chain = defineChain({
     id: 5042,
@@ -68,12 +89,16 @@ export const startChain = async () => {
     return receipt
   }
 
-  const at = (abi: Abi, address: Address): Deployed => ({
-    address,
-    read: (functionName, args = []) => publicClient.readContract({ address, abi, functionName, args }),
-    write: (functionName, args = [], { from = deployer, value } = {}) =>
-      send(walletClient.writeContract({ address, abi, functionName, args, account: from, chain, ...(value === undefined ? {} : { value }) }))
-  })
+  const at = (abi: Abi, target: Address): Deployed => {
+    // Checksummed, as viem returns addresses read from contracts, so that === comparisons hold.
+    const address = getAddress(target)
+    return {
+      address,
+      read: (functionName, args = []) => publicClient.readContract({ address, abi, functionName, args }),
+      write: (functionName, args = [], { from = deployer, value } = {}) =>
+        send(walletClient.writeContract({ address, abi, functionName, args, account: from, chain, ...(value === undefined ? {} : { value }) }))
+    }
+  }
 
   const deploy = async (name: ArtifactName, args: ReadonlyArray<unknown> = []): Promise<Deployed> => {
     const { abi, bytecode } = loadArtifact(name)
@@ -83,5 +108,3 @@ export const startChain = async () => {
 
   return { publicClient, walletClient, testClient, accounts, deployer, chain, send, at, deploy, stop: anvil.stop }
 }
-
-export type Chain = Awaited<ReturnType<typeof startChain>>
