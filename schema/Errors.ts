@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 
 /** One item of `invalid_request` details. */
-export class Issue extends Schema.Class<Issue>("Issue")({
+export class Issue extends Schema.Class<Issue>("InvalidRequestIssue")({
   expected: Schema.String,
   code: Schema.String,
   path: Schema.Array(Schema.Union(Schema.String, Schema.Number)),

@@ -18,7 +18,7 @@ export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, 
     error: Schema.Struct({ ...ErrorDetail.fields, code: Schema.Literal(row.code) }),
     next: Schema.Literal(row.next),
     retryAfterSec: Schema.optional(Schema.NonNegativeInt)
-  }).annotations({ identifier: `Error_${row.code}` })
+  }).annotations({ identifier: `Error_${row.code}`, description: `${row.code}: next is \`${row.next}\`` })
   return Schema.transform(Envelope, errorClass, {
     strict: false,
     decode: (body) => ({ _tag: errorClass._tag, ...body.error }),
@@ -27,8 +27,5 @@ export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, 
       next: row.next,
       ...("retryAfterSec" in row ? { retryAfterSec: row.retryAfterSec } : {})
     })
-  }).annotations({
-    ...HttpApiSchema.annotations({ status: row.status }),
-    description: `${row.code}: next is \`${row.next}\``
-  })
+  }).annotations(HttpApiSchema.annotations({ status: row.status }))
 }

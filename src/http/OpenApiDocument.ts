@@ -4,28 +4,37 @@
 import { OpenApi } from "@effect/platform"
 import { TradeApi } from "./Api.js"
 
-const generated = OpenApi.fromApi(TradeApi)
+type Json = { [key: string]: any }
 
-// HttpApi documents its own decode error on every endpoint; this service never answers with it
-// (bodies are decoded into `invalid_request`), so it is removed from the document.
-const withoutBuiltinDecodeError = (document: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
-  const text = JSON.stringify(document)
-  if (!text.includes("HttpApiDecodeError")) return document
-  const cleaned = JSON.parse(text) as { components: { schemas: Record<string, unknown> }; paths: Record<string, any> }
-  delete cleaned.components.schemas["HttpApiDecodeError"]
-  for (const item of Object.values(cleaned.paths)) {
-    for (const operation of Object.values(item as Record<string, any>)) {
-      const bad = operation?.responses?.["400"]?.content?.["application/json"]?.schema
-      if (bad?.anyOf) {
-        bad.anyOf = bad.anyOf.filter((ref: { $ref?: string }) => ref.$ref !== "#/components/schemas/HttpApiDecodeError")
-        if (bad.anyOf.length === 1) operation.responses["400"].content["application/json"].schema = bad.anyOf[0]
+const BUILTIN_DECODE_ERROR = "#/components/schemas/HttpApiDecodeError"
+
+/**
+ * HttpApi documents its own decode error on every endpoint, but this service never answers with it
+ * (bad bodies become `invalid_request`), so its references, and the components only it used, go.
+ */
+const withoutBuiltinDecodeError = (document: Json): Json => {
+  const cleaned = structuredClone(document)
+  for (const item of Object.values<Json>(cleaned.paths)) {
+    for (const operation of Object.values<Json>(item)) {
+      const content = operation.responses?.["400"]?.content?.["application/json"]
+      if (content?.schema?.anyOf) {
+        const kept = content.schema.anyOf.filter((entry: Json) => entry.$ref !== BUILTIN_DECODE_ERROR)
+        content.schema = kept.length === 1 ? kept[0] : { anyOf: kept }
       }
     }
   }
-  return cleaned as unknown as OpenApi.OpenAPISpec
+  const schemas: Json = cleaned.components.schemas
+  delete schemas["HttpApiDecodeError"]
+  // Prune components nothing refers to any more, until none is left to prune.
+  for (;;) {
+    const text = JSON.stringify({ ...cleaned, components: { ...cleaned.components, schemas: {} } }) +
+      JSON.stringify(Object.values(schemas))
+    const unused = Object.keys(schemas).filter((name) => !text.includes(`"#/components/schemas/${name}"`))
+    if (unused.length === 0) return cleaned
+    for (const name of unused) delete schemas[name]
+  }
 }
 
-export const openApiDocument = (baseUrl: string): Readonly<Record<string, unknown>> => ({
-  ...withoutBuiltinDecodeError(generated),
-  servers: [{ url: baseUrl }]
-})
+const generated = withoutBuiltinDecodeError(OpenApi.fromApi(TradeApi))
+
+export const openApiDocument = (baseUrl: string): Json => ({ ...generated, servers: [{ url: baseUrl }] })

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
-import { startTestServer, type TestServer } from "../support/http.js"
+import { readJson, startTestServer, type TestServer } from "../support/http.js"
 
 // A chain nobody listens on: the edge must answer without one.
 const offline = Layer.succeed(Deployment, {
@@ -29,7 +29,7 @@ describe("HTTP edge", () => {
     const response = await fetch(url("/trade/v1/nope"))
     expect(response.status).toBe(404)
     expect(response.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/)
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body).toMatchObject({ error: { code: "not_found" }, next: "fix_request" })
     expect(body.error.message).toContain("/trade/v1/nope")
   })
@@ -49,13 +49,13 @@ describe("HTTP edge", () => {
     })
     expect(response.status).toBe(413)
     expect(response.headers.get("x-request-id")).toBeTruthy()
-    expect(await response.json()).toMatchObject({ error: { code: "payload_too_large" }, next: "fix_request" })
+    expect(await readJson(response)).toMatchObject({ error: { code: "payload_too_large" }, next: "fix_request" })
   })
 
   it("reports an unreachable RPC as down instead of failing", async () => {
     const response = await fetch(url("/health"))
     expect(response.status).toBe(200)
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body).toMatchObject({ status: "down", chainId: 5042, network: "eip155:5042", version: "0.1.0" })
     expect(body.rpc).toEqual({ reachable: false, latencyMs: null, block: null })
   })
@@ -63,7 +63,7 @@ describe("HTTP edge", () => {
   it("lists the deployment's venues with checksummed contract addresses", async () => {
     const response = await fetch(url("/trade/v1/venues"))
     expect(response.status).toBe(200)
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body.network).toBe("eip155:5042")
     expect(body.venues.map((venue: { id: string }) => venue.id)).toEqual(["uniswap-v2", "uniswap-v4"])
     expect(body.venues[1]).toEqual({
@@ -80,7 +80,7 @@ describe("HTTP edge", () => {
   it("serves the ERC-8004 registration file naming the API and the MCP endpoint", async () => {
     const response = await fetch(url("/.well-known/agent-registration.json"))
     expect(response.status).toBe(200)
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body.type).toBe("https://eips.ethereum.org/EIPS/eip-8004#registration-v1")
     expect(body.services).toContainEqual({
       name: "MCP",

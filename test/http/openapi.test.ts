@@ -1,0 +1,61 @@
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { Layer } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Deployment } from "../../layers/Deployment.js"
+import { readJson, startTestServer, type TestServer } from "../support/http.js"
+
+const offline = Layer.succeed(Deployment, {
+  rpcUrl: "http://127.0.0.1:9",
+  chainId: 5042,
+  startBlock: 0,
+  contracts: {},
+  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+})
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer(offline)
+})
+afterAll(() => server.close())
+
+interface Operation {
+  readonly responses: Record<string, { content?: Record<string, { schema: { $ref?: string; anyOf?: Array<{ $ref: string }> } }> }>
+}
+type OpenApiDocument = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> }
+
+describe("OpenAPI document", () => {
+  let document: OpenApiDocument
+
+  beforeAll(async () => {
+    const response = await fetch(`${server.baseUrl}/openapi.json`)
+    expect(response.status).toBe(200)
+    document = await readJson(response)
+  })
+
+  it("is a valid OpenAPI 3.1 document with description version 0.1.0", async () => {
+    const result = await new Validator().validate(structuredClone(document) as never)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(document.openapi).toBe("3.1.0")
+    expect(document.info.version).toBe("0.1.0")
+  })
+
+  it("lists every mounted path", () => {
+    expect(Object.keys(document.paths).sort()).toEqual(
+      ["/.well-known/agent-registration.json", "/health", "/openapi.json", "/trade/v1/venues"].sort()
+    )
+  })
+
+  it("documents the error envelopes of each operation, not the framework's decode error", () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const operation of Object.values(item)) {
+        for (const status of ["400", "404", "413", "500", "503"]) {
+          const schema = operation.responses[status]?.content?.["application/json"]?.schema
+          expect(schema, `${path} ${status}`).toBeDefined()
+          const refs = schema!.$ref !== undefined ? [schema!.$ref] : schema!.anyOf!.map((entry) => entry.$ref)
+          for (const ref of refs) expect(ref).toMatch(/^#\/components\/schemas\/Error_[a-z_]+$/)
+        }
+      }
+    }
+  })
+})
