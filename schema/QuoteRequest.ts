@@ -1,0 +1,30 @@
+/**
+ * The `quote` request. `buy` and `sell` are plain strings on the wire so that a ticker can be
+ * answered with `ticker_not_allowed` rather than a generic schema error.
+ */
+import { Schema } from "effect"
+import { Address, DecimalString } from "./Primitives.js"
+
+const TokenAddressField = Schema.String.annotations({
+  description: "token contract address; a ticker is refused with `ticker_not_allowed`",
+  examples: ["0x3600000000000000000000000000000000000000"]
+})
+
+export const QuoteRequest = Schema.Struct({
+  sell: TokenAddressField,
+  buy: TokenAddressField,
+  amount: DecimalString.annotations({ description: "whole-token units: the sell amount for exactIn, the buy amount for exactOut" }),
+  side: Schema.optionalWith(Schema.Literal("exactIn", "exactOut"), { default: () => "exactIn" as const }),
+  slippageBps: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 5_000)), { default: () => 100 }),
+  venues: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(16))),
+  excludeVenues: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(16))),
+  taker: Schema.optional(Address),
+  ttlSec: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 120)), { default: () => 120 }),
+  maxSplits: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 4)), { default: () => 3 }).annotations({
+    description: "most paths a USDC-side order may be split across (1 disables splitting)"
+  }),
+  maxHops: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 3)), { default: () => 2 }).annotations({
+    description: "most pools on one path (1 allows direct pools only)"
+  })
+}).annotations({ identifier: "QuoteRequest" })
+export type QuoteRequest = typeof QuoteRequest.Type
