@@ -1,0 +1,84 @@
+import { Effect, Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { decodeRequest } from "../../schema/Decode.js"
+import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ReceiptRequest } from "../../schema/Receipt.js"
+import { SwapRequest, SwapTxRequest } from "../../schema/Swap.js"
+
+const decode = <A, I>(schema: Parameters<typeof decodeRequest<A, I>>[0], input: unknown) =>
+  Effect.runSync(Effect.either(decodeRequest(schema)(input)))
+
+const issuesOf = <A>(result: Either.Either<A, { details: ReadonlyArray<{ code: string; path: ReadonlyArray<unknown> }> }>) =>
+  Either.match(result, { onLeft: (error) => error.details.map(({ code, path }) => ({ code, path })), onRight: () => [] })
+
+const hash = `0x${"ab".repeat(32)}`
+const lower = "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+
+describe("request schemas", () => {
+  it("quote fills the documented defaults", () => {
+    const result = decode(QuoteRequest, { sell: lower, buy: lower, amount: "1.5" })
+    expect(Either.getOrThrow(result)).toEqual({
+      sell: lower,
+      buy: lower,
+      amount: "1.5",
+      side: "exactIn",
+      slippageBps: 100,
+      ttlSec: 120,
+      maxSplits: 3,
+      maxHops: 2
+    })
+  })
+
+  it("quote bounds ttlSec to 1..120 and rejects non-decimal amounts", () => {
+    expect(issuesOf(decode(QuoteRequest, { sell: lower, buy: lower, amount: "1", ttlSec: 121 }))).toEqual([
+      { code: "invalid_value", path: ["ttlSec"] }
+    ])
+    expect(issuesOf(decode(QuoteRequest, { sell: lower, buy: lower, amount: "1", ttlSec: 0 }))).toEqual([
+      { code: "invalid_value", path: ["ttlSec"] }
+    ])
+    expect(issuesOf(decode(QuoteRequest, { sell: lower, buy: lower, amount: "1e6" }))).toEqual([
+      { code: "invalid_value", path: ["amount"] }
+    ])
+  })
+
+  it("swap checksums addresses given in any case and refuses a permit field", () => {
+    const ok = Either.getOrThrow(decode(SwapRequest, { quoteId: "q_0123456789abcdef", taker: lower }))
+    expect(ok.taker).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3")
+    expect(ok).toMatchObject({ approval: "permit2", deadlineSec: 300 })
+    expect(issuesOf(decode(SwapRequest, { quoteId: "q_0123456789abcdef", taker: lower, permit: {} }))).toEqual([
+      { code: "unrecognized_key", path: ["permit"] }
+    ])
+  })
+
+  it("quote ids must have the q_<hex> form", () => {
+    expect(issuesOf(decode(SwapRequest, { quoteId: "Q-12", taker: lower }))).toEqual([
+      { code: "invalid_value", path: ["quoteId"] }
+    ])
+  })
+
+  it("swap/tx requires the permit and has no approval field", () => {
+    expect(issuesOf(decode(SwapTxRequest, { quoteId: "q_0123456789abcdef", taker: lower }))).toEqual([
+      { code: "missing", path: ["permit"] }
+    ])
+    expect(
+      issuesOf(
+        decode(SwapTxRequest, {
+          quoteId: "q_0123456789abcdef",
+          taker: lower,
+          approval: "approve",
+          permit: { message: {}, signature: "0x00" }
+        })
+      )
+    ).toEqual([{ code: "unrecognized_key", path: ["approval"] }])
+  })
+
+  it("receipt takes 1 to 4 transaction hashes", () => {
+    expect(Either.isRight(decode(ReceiptRequest, { quoteId: "q_0123456789abcdef", txHashes: [hash] }))).toBe(true)
+    expect(issuesOf(decode(ReceiptRequest, { quoteId: "q_0123456789abcdef", txHashes: [] }))).toEqual([
+      { code: "invalid_value", path: ["txHashes"] }
+    ])
+    expect(
+      issuesOf(decode(ReceiptRequest, { quoteId: "q_0123456789abcdef", txHashes: [hash, hash, hash, hash, hash] }))
+    ).toEqual([{ code: "invalid_value", path: ["txHashes"] }])
+  })
+})
