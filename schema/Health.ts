@@ -5,7 +5,8 @@ import { Schema } from "effect"
 import { Network } from "./Primitives.js"
 
 export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations({
-  description: "`ok`: RPC reachable and index within the lag budget; `degraded`: catching up or lagging; `down`: RPC unreachable"
+  description:
+    "`ok`: RPC reachable and index within the lag budget; `degraded`: catching up or lagging; `down`: RPC unreachable"
 })
 
 export const HealthResponse = Schema.Struct({

@@ -13,7 +13,9 @@ const TokenAddressField = Schema.String.annotations({
 export const QuoteRequest = Schema.Struct({
   sell: TokenAddressField,
   buy: TokenAddressField,
-  amount: DecimalString.annotations({ description: "whole-token units: the sell amount for exactIn, the buy amount for exactOut" }),
+  amount: DecimalString.annotations({
+    description: "whole-token units: the sell amount for exactIn, the buy amount for exactOut"
+  }),
   side: Schema.optionalWith(Schema.Literal("exactIn", "exactOut"), { default: () => "exactIn" as const }),
   slippageBps: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 5_000)), { default: () => 100 }),
   venues: Schema.optional(Schema.Array(Schema.String).pipe(Schema.maxItems(16))),

@@ -27,7 +27,9 @@ export const RouteFee = Schema.Struct({
 
 export const Route = Schema.Struct({
   type: RouteType,
-  routeId: Schema.String.annotations({ description: "`<sell>><buy>|<venue>:<poolId>` with `><venue>:<poolId>` per extra hop" }),
+  routeId: Schema.String.annotations({
+    description: "`<sell>><buy>|<venue>:<poolId>` with `><venue>:<poolId>` per extra hop"
+  }),
   provider: Schema.String,
   hops: Schema.Array(RouteHop),
   amountOutQuoted: Schema.optional(DecimalString),
@@ -81,7 +83,9 @@ export const BestPlan = Schema.Struct({
   amountOutQuotedRaw: RawAmount,
   minAmountOut: DecimalString,
   minAmountOutRaw: RawAmount,
-  maxAmountIn: Schema.optional(DecimalString).annotations({ description: "exactOut only: the most the swap may spend" }),
+  maxAmountIn: Schema.optional(DecimalString).annotations({
+    description: "exactOut only: the most the swap may spend"
+  }),
   fees: Schema.Array(RouteFee)
 }).annotations({ identifier: "BestPlan" })
 export type BestPlan = typeof BestPlan.Type

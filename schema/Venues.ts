@@ -15,7 +15,9 @@ export const VenueRecord = Schema.Struct({
   contracts: Schema.Record({ key: Schema.String, value: Address }).annotations({
     description: "role → contract address (`factory`, `poolManager`, `router`)"
   }),
-  executable: Schema.Boolean.annotations({ description: "whether the service's router can execute swaps on this venue" }),
+  executable: Schema.Boolean.annotations({
+    description: "whether the service's router can execute swaps on this venue"
+  }),
   enabled: Schema.Boolean.annotations({ description: "false when the operator switched the venue off" })
 }).annotations({ identifier: "VenueRecord" })
 

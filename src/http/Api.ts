@@ -4,13 +4,7 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  Internal,
-  InvalidRequest,
-  PayloadTooLarge,
-  RouteNotFound,
-  RpcUnavailable
-} from "../../schema/Errors.js"
+import { Internal, InvalidRequest, PayloadTooLarge, RouteNotFound, RpcUnavailable } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { VenuesResponse } from "../../schema/Venues.js"

@@ -4,9 +4,9 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { errorTable } from "../../schema/ErrorTable.js"
 import { ErrorDetail } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
+import { errorTable } from "../../schema/ErrorTable.js"
 
 type ErrorFields = Omit<typeof ErrorDetail.Type, "code">
 

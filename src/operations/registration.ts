@@ -14,8 +14,7 @@ export const registration = Effect.fn("registration")(function*() {
   const answer: AgentRegistration = {
     type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
     name: "Trade checkpoint",
-    description:
-      `Trade checkpoint for agents on eip155:${config.chainId}: token search with verification evidence, ` +
+    description: `Trade checkpoint for agents on eip155:${config.chainId}: token search with verification evidence, ` +
       "sell-back safety simulation, cross-venue quotes and unsigned transactions. Never holds funds or signs. " +
       "Paid per call with x402 v2 in USDC.",
     image: `${base}/favicon.svg`,

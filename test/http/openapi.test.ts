@@ -19,7 +19,10 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 interface Operation {
-  readonly responses: Record<string, { content?: Record<string, { schema: { $ref?: string; anyOf?: Array<{ $ref: string }> } }> }>
+  readonly responses: Record<
+    string,
+    { content?: Record<string, { schema: { $ref?: string; anyOf?: Array<{ $ref: string }> } }> }
+  >
 }
 type OpenApiDocument = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> }
 

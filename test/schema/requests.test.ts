@@ -8,8 +8,13 @@ import { SwapRequest, SwapTxRequest } from "../../schema/Swap.js"
 const decode = <A, I>(schema: Parameters<typeof decodeRequest<A, I>>[0], input: unknown) =>
   Effect.runSync(Effect.either(decodeRequest(schema)(input)))
 
-const issuesOf = <A>(result: Either.Either<A, { details: ReadonlyArray<{ code: string; path: ReadonlyArray<unknown> }> }>) =>
-  Either.match(result, { onLeft: (error) => error.details.map(({ code, path }) => ({ code, path })), onRight: () => [] })
+const issuesOf = <A>(
+  result: Either.Either<A, { details: ReadonlyArray<{ code: string; path: ReadonlyArray<unknown> }> }>
+) =>
+  Either.match(result, {
+    onLeft: (error) => error.details.map(({ code, path }) => ({ code, path })),
+    onRight: () => []
+  })
 
 const hash = `0x${"ab".repeat(32)}`
 const lower = "0x5fbdb2315678afecb367f032d93f642f64180aa3"

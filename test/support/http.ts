@@ -28,5 +28,4 @@ export const startTestServer = async <E>(deployment: Layer.Layer<Deployment, E>)
 }
 
 /** The body of a JSON answer, loosely typed: tests assert its shape field by field. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const readJson = (response: Response): Promise<any> => response.json()
