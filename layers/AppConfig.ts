@@ -20,6 +20,15 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
+      /** x402 prices in USDC base units (6 decimals); swap prices are tiered by order size. */
+      prices: {
+        search: yield* Config.bigInt("PRICE_SEARCH").pipe(Config.withDefault(5_000n)),
+        quote: yield* Config.bigInt("PRICE_QUOTE").pipe(Config.withDefault(10_000n))
+      },
+      /** Fee recipient of x402 payments; on the devnet the bootstrap's treasury account when unset. */
+      payTo: yield* Config.option(Config.string("PAY_TO")),
+      /** An external x402 facilitator; when unset payments are verified and settled in-process. */
+      facilitatorUrl: yield* Config.option(Config.string("FACILITATOR_URL")),
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
       version: "0.1.0"
