@@ -14,7 +14,7 @@
  * `concat([salt, initCode])` to `CREATE2_DEPLOYER`, with `initCode` = creation code + ABI-encoded
  * constructor arguments and `salt` from `mineHookSalt(initCode, hookFlags.X)`.
  */
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { bytesToHex, getAddress, hexToBytes, keccak256, type Abi, type Address, type Hex } from "viem"
 
@@ -49,7 +49,9 @@ export interface Artifact {
 const buildDir = resolve(import.meta.dirname, "..", "build", "contracts")
 
 export const loadArtifact = (name: ArtifactName): Artifact => {
-  const { abi, bytecode, deployedBytecode } = JSON.parse(readFileSync(join(buildDir, `${name}.json`), "utf8")) as Artifact
+  const path = join(buildDir, `${name}.json`)
+  if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build:contracts`)
+  const { abi, bytecode, deployedBytecode } = JSON.parse(readFileSync(path, "utf8")) as Artifact
   return { abi, bytecode, deployedBytecode }
 }
 
