@@ -22,8 +22,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
       /** x402 prices in USDC base units (6 decimals); swap prices are tiered by order size. */
       prices: {
-        search: yield* Config.bigInt("PRICE_SEARCH").pipe(Config.withDefault(5_000n)),
-        quote: yield* Config.bigInt("PRICE_QUOTE").pipe(Config.withDefault(10_000n))
+        search: yield* Schema.Config("PRICE_SEARCH", Schema.BigInt).pipe(Config.withDefault(5_000n)),
+        quote: yield* Schema.Config("PRICE_QUOTE", Schema.BigInt).pipe(Config.withDefault(10_000n))
       },
       /** Fee recipient of x402 payments; on the devnet the bootstrap's treasury account when unset. */
       payTo: yield* Config.option(Config.string("PAY_TO")),
