@@ -16,7 +16,7 @@
  */
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { bytesToHex, getAddress, hexToBytes, keccak256, type Abi, type Address, type Hex } from "viem"
+import { type Abi, type Address, bytesToHex, getAddress, type Hex, hexToBytes, keccak256 } from "viem"
 
 export type ArtifactName =
   | "CappedToken"
@@ -80,10 +80,12 @@ export const mineHookSalt = (
   preimage.set(hexToBytes(deployer), 1)
   preimage.set(hexToBytes(keccak256(initCode)), 53)
   const view = new DataView(preimage.buffer)
-  for (let i = 0n; ; i++) {
+  for (let i = 0n;; i++) {
     view.setBigUint64(45, i)
     const hash = keccak256(preimage, "bytes")
     const lowBits = ((hash[30] << 8) | hash[31]) & HOOK_FLAG_MASK
-    if (lowBits === flags) return { salt: bytesToHex(preimage.slice(21, 53)), address: getAddress(bytesToHex(hash.slice(12))) }
+    if (lowBits === flags) {
+      return { salt: bytesToHex(preimage.slice(21, 53)), address: getAddress(bytesToHex(hash.slice(12))) }
+    }
   }
 }

@@ -18,7 +18,10 @@ const hashFile = join(outDir, ".hash")
 const nodeModules = join(root, "node_modules")
 
 /** Compiled from node_modules as entry points; only the contracts defined in these files are written. */
-const npmEntries = ["@uniswap/v4-core/src/test/PoolSwapTest.sol", "@uniswap/v4-core/src/test/PoolModifyLiquidityTest.sol"]
+const npmEntries = [
+  "@uniswap/v4-core/src/test/PoolSwapTest.sol",
+  "@uniswap/v4-core/src/test/PoolModifyLiquidityTest.sol"
+]
 
 /** Shipped compiled by their packages and copied as they are. */
 const prebuilt: Record<string, string> = {
@@ -53,7 +56,10 @@ interface CompilerOutput {
   readonly errors?: ReadonlyArray<{ severity: string; formattedMessage: string; sourceLocation?: { file: string } }>
   readonly contracts?: Record<
     string,
-    Record<string, { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+    Record<
+      string,
+      { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
   >
 }
 
@@ -61,7 +67,9 @@ const ownSources = (): Record<string, string> => {
   const files = readdirSync(join(root, "contracts"), { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".sol"))
     .sort()
-  return Object.fromEntries(files.map((file) => [`contracts/${file}`, readFileSync(join(root, "contracts", file), "utf8")]))
+  return Object.fromEntries(
+    files.map((file) => [`contracts/${file}`, readFileSync(join(root, "contracts", file), "utf8")])
+  )
 }
 
 const readNpm = (path: string): string => readFileSync(join(nodeModules, path), "utf8")
@@ -123,7 +131,11 @@ const compile = async (sources: Record<string, string>): Promise<{ artifacts: Ar
   }
   const entries = { ...sources }
   for (const path of npmEntries) entries[path] = readNpm(path)
-  const input = { language: "Solidity", sources: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { content: v }])), settings }
+  const input = {
+    language: "Solidity",
+    sources: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { content: v }])),
+    settings
+  }
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as CompilerOutput
 
   const problems = (output.errors ?? []).filter(

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { parseEther, parseSignature, toHex, type Address, type Hex } from "viem"
+import { type Address, type Hex, parseEther, parseSignature, toHex } from "viem"
 import type { HDAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../layers/Artifacts.js"
-import { startChain, type Chain, type Deployed } from "./chain.js"
+import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const USDC: Address = "0x3600000000000000000000000000000000000000"
 const domain = { name: "USDC", version: "2", chainId: 5042, verifyingContract: USDC } as const
@@ -34,7 +34,14 @@ describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
     value: bigint,
     primaryType: "TransferWithAuthorization" | "ReceiveWithAuthorization" = "TransferWithAuthorization"
   ) => {
-    const message = { from: from.address, to, value, validAfter: 0n, validBefore: 2n ** 40n, nonce: toHex(crypto.getRandomValues(new Uint8Array(32))) }
+    const message = {
+      from: from.address,
+      to,
+      value,
+      validAfter: 0n,
+      validBefore: 2n ** 40n,
+      nonce: toHex(crypto.getRandomValues(new Uint8Array(32)))
+    }
     const signature = await from.signTypedData({ domain, types: authorizationTypes(primaryType), primaryType, message })
     const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce]
     return { message, signature, args }
@@ -83,7 +90,9 @@ describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
   })
 
   it("refuses native value that is not a whole 1e-6 USDC", async () => {
-    await expect(usdc.write("deposit", [], { from: bob, value: 10n ** 12n + 1n })).rejects.toThrow("DepositNotWholeUnit")
+    await expect(usdc.write("deposit", [], { from: bob, value: 10n ** 12n + 1n })).rejects.toThrow(
+      "DepositNotWholeUnit"
+    )
   })
 
   it("settles a transferWithAuthorization signed with signTypedData, in both overloads, once each", async () => {
@@ -107,10 +116,14 @@ describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
   it("rejects an authorization signed by someone else, or altered", async () => {
     const forged = await authorize(bob, carol.address, 1n)
     const args = [alice.address, ...forged.args.slice(1)]
-    await expect(usdc.write("transferWithAuthorization", [...args, forged.signature])).rejects.toThrow("InvalidSignature")
+    await expect(usdc.write("transferWithAuthorization", [...args, forged.signature])).rejects.toThrow(
+      "InvalidSignature"
+    )
     const honest = await authorize(alice, carol.address, 1n)
     const raised = [...honest.args.slice(0, 2), 2n, ...honest.args.slice(3)]
-    await expect(usdc.write("transferWithAuthorization", [...raised, honest.signature])).rejects.toThrow("InvalidSignature")
+    await expect(usdc.write("transferWithAuthorization", [...raised, honest.signature])).rejects.toThrow(
+      "InvalidSignature"
+    )
   })
 
   it("lets only the payee submit receiveWithAuthorization", async () => {

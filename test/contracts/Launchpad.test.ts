@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { parseEther, parseEventLogs, parseUnits, type Address, type TransactionReceipt } from "viem"
+import { type Address, parseEther, parseEventLogs, parseUnits, type TransactionReceipt } from "viem"
 import type { HDAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../layers/Artifacts.js"
-import { startChain, type Chain, type Deployed } from "./chain.js"
+import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const USDC: Address = "0x3600000000000000000000000000000000000000"
 const DEAD: Address = "0x000000000000000000000000000000000000dEaD"
@@ -36,7 +36,9 @@ describe("Launchpad: create, trade the curve, graduate into Uniswap v2", () => {
 
   it("creates a token, holds its whole supply and records the creator", async () => {
     const receipt = await launchpad.write("createToken", ["Moon Cat", "MCAT"], { from: creator })
-    const [created] = events(receipt, "TokenCreated") as [{ token: Address; creator: Address; name: string; symbol: string; supply: bigint }]
+    const [created] = events(receipt, "TokenCreated") as [
+      { token: Address; creator: Address; name: string; symbol: string; supply: bigint }
+    ]
     expect(created).toMatchObject({ creator: creator.address, name: "Moon Cat", symbol: "MCAT", supply: 1000n * M })
     token = chain.at(loadArtifact("LaunchToken").abi, created.token)
     expect(await token.read("symbol")).toBe("MCAT")
@@ -70,7 +72,9 @@ describe("Launchpad: create, trade the curve, graduate into Uniswap v2", () => {
     await launchpad.write("buy", [token.address, e6("2500"), 0n], { from: trader })
     const [usdcReserve, tokenReserve] = (await launchpad.read("curveReserves", [token.address])) as [bigint, bigint]
     expect(usdcReserve).toBe(e6("4100"))
-    await expect(launchpad.write("buy", [token.address, e6("1"), 0n], { from: trader })).rejects.toThrow("CurveComplete")
+    await expect(launchpad.write("buy", [token.address, e6("1"), 0n], { from: trader })).rejects.toThrow(
+      "CurveComplete"
+    )
 
     const receipt = await launchpad.write("graduate", [token.address], { from: trader })
     const pair = (await factory.read("getPair", [token.address, USDC])) as Address

@@ -5,24 +5,24 @@
 import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
 import {
+  type Abi,
+  type Address,
+  type Chain as ViemChain,
   createPublicClient,
   createTestClient,
   createWalletClient,
   defineChain,
   getAddress,
-  http,
-  type Abi,
-  type Address,
-  type Chain as ViemChain,
   type Hex,
+  http,
   type PublicClient,
   type TestClient,
   type TransactionReceipt,
   type Transport,
   type WalletClient
 } from "viem"
-import { mnemonicToAccount, type HDAccount } from "viem/accounts"
-import { loadArtifact, type ArtifactName } from "../../layers/Artifacts.js"
+import { type HDAccount, mnemonicToAccount } from "viem/accounts"
+import { type ArtifactName, loadArtifact } from "../../layers/Artifacts.js"
 
 const anvilBin = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 const mnemonic = "test test test test test test test test test test test junk"
@@ -96,7 +96,17 @@ export const startChain = async (): Promise<Chain> => {
       address,
       read: (functionName, args = []) => publicClient.readContract({ address, abi, functionName, args }),
       write: (functionName, args = [], { from = deployer, value } = {}) =>
-        send(walletClient.writeContract({ address, abi, functionName, args, account: from, chain, ...(value === undefined ? {} : { value }) }))
+        send(
+          walletClient.writeContract({
+            address,
+            abi,
+            functionName,
+            args,
+            account: from,
+            chain,
+            ...(value === undefined ? {} : { value })
+          })
+        )
     }
   }
 

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  type Address,
   concat,
   encodeAbiParameters,
   encodeDeployData,
+  type Hex,
   keccak256,
   parseEventLogs,
   parseUnits,
   toFunctionSelector,
-  type Address,
-  type Hex,
   type TransactionReceipt
 } from "viem"
 import type { HDAccount } from "viem/accounts"
-import {
-  CREATE2_DEPLOYER,
-  HOOK_FLAG_MASK,
-  hookFlags,
-  loadArtifact,
-  mineHookSalt
-} from "../../layers/Artifacts.js"
-import { startChain, type Chain, type Deployed } from "./chain.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { CREATE2_DEPLOYER, HOOK_FLAG_MASK, hookFlags, loadArtifact, mineHookSalt } from "../../layers/Artifacts.js"
+import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const DYNAMIC_FEE = 0x800000
 const MIN_SQRT_PRICE_LIMIT = 4295128739n + 1n
@@ -127,7 +121,13 @@ describe("v4 hooks deployed at mined CREATE2 addresses", () => {
 
   it("DynamicFeeHook charges a launch fee that decays linearly to the base fee", async () => {
     const hook = await deployHook("DynamicFeeHook", [manager.address, 100_000, 3_000, 1_000])
-    const key = { currency0: token0.address, currency1: token1.address, fee: DYNAMIC_FEE, tickSpacing: 60, hooks: hook.address }
+    const key = {
+      currency0: token0.address,
+      currency1: token1.address,
+      fee: DYNAMIC_FEE,
+      tickSpacing: 60,
+      hooks: hook.address
+    }
     await openPool(key)
     expect(await storedLpFee(key)).toBe(100_000)
 
@@ -143,7 +143,13 @@ describe("v4 hooks deployed at mined CREATE2 addresses", () => {
 
   it("DynamicFeeHook refuses a pool created with a static fee", async () => {
     const hook = await deployHook("DynamicFeeHook", [manager.address, 50_000, 500, 60])
-    const key = { currency0: token0.address, currency1: token1.address, fee: 3_000, tickSpacing: 60, hooks: hook.address }
+    const key = {
+      currency0: token0.address,
+      currency1: token1.address,
+      fee: 3_000,
+      tickSpacing: 60,
+      hooks: hook.address
+    }
     // The PoolManager wraps a hook's revert in WrappedError, which carries the hook's own error inside.
     const inner = toFunctionSelector("PoolFeeNotDynamic()").slice(2)
     await expect(manager.write("initialize", [key, ONE_TO_ONE])).rejects.toThrow(inner)
@@ -151,7 +157,13 @@ describe("v4 hooks deployed at mined CREATE2 addresses", () => {
 
   it("SwapFeeHook sends 1% of the unspecified side to its recipient, exact in and exact out", async () => {
     const hook = await deployHook("SwapFeeHook", [manager.address, 100, feeRecipient.address])
-    const key = { currency0: token0.address, currency1: token1.address, fee: 3_000, tickSpacing: 60, hooks: hook.address }
+    const key = {
+      currency0: token0.address,
+      currency1: token1.address,
+      fee: 3_000,
+      tickSpacing: 60,
+      hooks: hook.address
+    }
     await openPool(key)
 
     const out1Before = await balance(token1, trader.address)

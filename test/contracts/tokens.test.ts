@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { parseUnits, type Address } from "viem"
+import { type Address, parseUnits } from "viem"
 import type { HDAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../layers/Artifacts.js"
-import { startChain, type Chain, type Deployed } from "./chain.js"
+import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const e18 = (amount: string) => parseUnits(amount, 18)
 const e6 = (amount: string) => parseUnits(amount, 6)
@@ -23,7 +23,10 @@ describe("pool-aware tokens on a real Uniswap v2 pair", () => {
   /** Creates token/quote, registers the pair as the token's pool, and seeds it from the owner. */
   const listOnV2 = async (token: Deployed, tokenAmount: bigint, quoteAmount: bigint) => {
     await factory.write("createPair", [token.address, quote.address])
-    const pair = chain.at(loadArtifact("UniswapV2Pair").abi, (await factory.read("getPair", [token.address, quote.address])) as Address)
+    const pair = chain.at(
+      loadArtifact("UniswapV2Pair").abi,
+      (await factory.read("getPair", [token.address, quote.address])) as Address
+    )
     await token.write("setPool", [pair.address, true])
     await token.write("transfer", [pair.address, tokenAmount])
     await quote.write("transfer", [pair.address, quoteAmount])

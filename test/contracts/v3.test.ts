@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { parseUnits, zeroAddress, type Address } from "viem"
+import { type Address, parseUnits, zeroAddress } from "viem"
 import type { HDAccount } from "viem/accounts"
-import { startChain, type Chain, type Deployed } from "./chain.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const e18 = (amount: string) => parseUnits(amount, 18)
 const FEE = 3_000
