@@ -4,7 +4,7 @@
  * manifest the bootstrap writes; on a real chain from configuration.
  */
 import { FileSystem } from "@effect/platform"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
 import { AppConfig } from "./AppConfig.js"
 
@@ -26,7 +26,10 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
     tokenList: manifest.tokenList
   })
 
-  /** Reads a manifest file written by the devnet bootstrap (or by an operator for another chain). */
+  /**
+   * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain;
+   * `RPC_URL`, when set, overrides the manifest's endpoint.
+   */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
     Effect.gen(function*() {
@@ -34,7 +37,11 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const fs = yield* FileSystem.FileSystem
       const text = yield* fs.readFileString(config.manifestPath)
       const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      return Deployment.fromManifest(manifest)
+      const deployment = Deployment.fromManifest(manifest)
+      return Option.match(config.rpcUrl, {
+        onNone: () => deployment,
+        onSome: (rpcUrl) => ({ ...deployment, rpcUrl })
+      })
     })
   )
 }
