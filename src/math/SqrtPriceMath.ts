@@ -1,0 +1,80 @@
+/**
+ * Prices and amounts within one liquidity range, as Uniswap v3/v4 `SqrtPriceMath` computes them. The
+ * contracts switch formulas where a uint256 would overflow and the two formulas round differently, so
+ * those overflow tests are kept: they decide the last unit of the result.
+ */
+import { divRoundingUp, MAX_UINT160, MAX_UINT256, mulDiv, mulDivRoundingUp, Q96 } from "./FullMath.js"
+
+const fitsUint256 = (value: bigint): boolean => value <= MAX_UINT256
+
+/** Next sqrt-price after adding (or removing) `amount` of token0; rounds up. */
+export const getNextSqrtPriceFromAmount0RoundingUp = (
+  sqrtPriceX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean
+): bigint => {
+  if (amount === 0n) return sqrtPriceX96
+  const numerator1 = liquidity << 96n
+  const product = amount * sqrtPriceX96
+  if (add) {
+    if (fitsUint256(product) && fitsUint256(numerator1 + product)) {
+      return mulDivRoundingUp(numerator1, sqrtPriceX96, numerator1 + product)
+    }
+    return divRoundingUp(numerator1, numerator1 / sqrtPriceX96 + amount)
+  }
+  if (!fitsUint256(product) || numerator1 <= product) throw new RangeError("not enough token0 liquidity")
+  const next = mulDivRoundingUp(numerator1, sqrtPriceX96, numerator1 - product)
+  if (next > MAX_UINT160) throw new RangeError("sqrt price overflow")
+  return next
+}
+
+/** Next sqrt-price after adding (or removing) `amount` of token1; rounds down. */
+export const getNextSqrtPriceFromAmount1RoundingDown = (
+  sqrtPriceX96: bigint,
+  liquidity: bigint,
+  amount: bigint,
+  add: boolean
+): bigint => {
+  if (add) return sqrtPriceX96 + mulDiv(amount, Q96, liquidity)
+  const quotient = mulDivRoundingUp(amount, Q96, liquidity)
+  if (sqrtPriceX96 <= quotient) throw new RangeError("not enough token1 liquidity")
+  return sqrtPriceX96 - quotient
+}
+
+export const getNextSqrtPriceFromInput = (
+  sqrtPriceX96: bigint,
+  liquidity: bigint,
+  amountIn: bigint,
+  zeroForOne: boolean
+): bigint =>
+  zeroForOne
+    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPriceX96, liquidity, amountIn, true)
+    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPriceX96, liquidity, amountIn, true)
+
+export const getNextSqrtPriceFromOutput = (
+  sqrtPriceX96: bigint,
+  liquidity: bigint,
+  amountOut: bigint,
+  zeroForOne: boolean
+): bigint =>
+  zeroForOne
+    ? getNextSqrtPriceFromAmount1RoundingDown(sqrtPriceX96, liquidity, amountOut, false)
+    : getNextSqrtPriceFromAmount0RoundingUp(sqrtPriceX96, liquidity, amountOut, false)
+
+/** token0 between two sqrt-prices for `liquidity`: L·(√b − √a)/(√a·√b). */
+export const getAmount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {
+  const [lower, upper] = sqrtA <= sqrtB ? [sqrtA, sqrtB] : [sqrtB, sqrtA]
+  if (lower === 0n) throw new RangeError("sqrt price is zero")
+  const numerator1 = liquidity << 96n
+  const numerator2 = upper - lower
+  return roundUp
+    ? divRoundingUp(mulDivRoundingUp(numerator1, numerator2, upper), lower)
+    : mulDiv(numerator1, numerator2, upper) / lower
+}
+
+/** token1 between two sqrt-prices for `liquidity`: L·(√b − √a). */
+export const getAmount1Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {
+  const [lower, upper] = sqrtA <= sqrtB ? [sqrtA, sqrtB] : [sqrtB, sqrtA]
+  return roundUp ? mulDivRoundingUp(liquidity, upper - lower, Q96) : mulDiv(liquidity, upper - lower, Q96)
+}
