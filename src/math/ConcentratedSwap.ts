@@ -4,8 +4,15 @@
  * initialized tick and at every 256-tick bitmap word boundary, exactly as the contracts' loop does: the
  * per-step rounding then matches theirs and so does the result, to the unit.
  */
-import { getSqrtPriceAtTick, getTickAtSqrtPrice, MAX_SQRT_PRICE, MAX_TICK, MIN_SQRT_PRICE, MIN_TICK } from "./TickMath.js"
 import { computeSwapStep } from "./SwapMath.js"
+import {
+  getSqrtPriceAtTick,
+  getTickAtSqrtPrice,
+  MAX_SQRT_PRICE,
+  MAX_TICK,
+  MIN_SQRT_PRICE,
+  MIN_TICK
+} from "./TickMath.js"
 
 export interface TickLiquidity {
   readonly tick: number

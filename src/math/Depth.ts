@@ -3,8 +3,8 @@
  * (2% for the search evidence). It comes from the same swap math that executes trades, never from TVL:
  * two pools with equal TVL can differ by orders of magnitude in depth when liquidity is concentrated.
  */
-import { divRoundingUp, sqrt } from "./FullMath.js"
 import { type ConcentratedState, swap } from "./ConcentratedSwap.js"
+import { divRoundingUp, sqrt } from "./FullMath.js"
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./TickMath.js"
 
 const BPS = 10_000n

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { type Abi, type Address, getAddress, type Hex, maxUint256, parseAbi } from "viem"
-import { startChain, type Chain, type Deployed } from "../contracts/chain.js"
-import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { type ConcentratedState, swap } from "../../src/math/ConcentratedSwap.js"
+import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { getSqrtPriceAtTick, getTickAtSqrtPrice, MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "../../src/math/TickMath.js"
+import { type Chain, type Deployed, startChain } from "../contracts/chain.js"
 
 let chain: Chain
 beforeAll(async () => {
@@ -127,7 +127,12 @@ describe("v3 swap across ticks against UniswapV3Pool", () => {
       await t.write("approve", [positions.address, maxUint256])
       await t.write("approve", [router.address, maxUint256])
     }
-    await positions.write("createAndInitializePoolIfNecessary", [token0.address, token1.address, fee, getSqrtPriceAtTick(-30)])
+    await positions.write("createAndInitializePoolIfNecessary", [
+      token0.address,
+      token1.address,
+      fee,
+      getSqrtPriceAtTick(-30)
+    ])
     for (const [tickLower, tickUpper, amount] of ranges) {
       await positions.write("mint", [{
         token0: token0.address,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { sqrt } from "../../src/math/FullMath.js"
 import {
   getSqrtPriceAtTick,
   getTickAtSqrtPrice,
@@ -7,7 +8,6 @@ import {
   MIN_SQRT_PRICE,
   MIN_TICK
 } from "../../src/math/TickMath.js"
-import { sqrt } from "../../src/math/FullMath.js"
 
 describe("TickMath", () => {
   it("matches the contracts' bounds and tick 0", () => {

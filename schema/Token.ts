@@ -1,0 +1,129 @@
+/**
+ * A token as search answers it: identity, verification, on-chain evidence, venues and flags. Quote
+ * answers reuse `Verification`, `TokenState` and `SafetyVerdict` for their `sell` and `buy` sides.
+ */
+import { Schema } from "effect"
+import { Address, BlockNumber, Bps, DecimalString, IsoDateTime } from "./Primitives.js"
+
+export const VerificationStatus = Schema.Literal("verified", "unverified")
+
+export const Verification = Schema.Struct({
+  status: VerificationStatus,
+  source: Schema.String.annotations({ description: "the list that verified the token, or `index` when none did" }),
+  trust: Schema.Number.annotations({ description: "rank of the source; lower is more trusted" }),
+  sourceUrl: Schema.String.annotations({ description: "where the verification source can be read" }),
+  note: Schema.NullOr(Schema.String),
+  coinId: Schema.NullOr(Schema.String).annotations({ description: "id of the token at a price aggregator" }),
+  checkedAt: IsoDateTime
+}).annotations({ identifier: "Verification" })
+export type Verification = typeof Verification.Type
+
+export const DepthKind = Schema.Literal("measured", "lower_bound").annotations({
+  description:
+    "`measured`: every pool priced with its exact swap math; `lower_bound`: some liquidity could not be measured exactly (dynamic fee, delta-returning hook, unpriced pair token, bonding curve), so the true depth is at least this"
+})
+
+export const Evidence = Schema.Struct({
+  firstWithTicker: Schema.Boolean.annotations({ description: "first token the index saw with this ticker" }),
+  creatorLinked: Schema.Boolean.annotations({ description: "its creator also created a verified token" }),
+  depth2PctUsd: DecimalString,
+  depthKind: DepthKind,
+  depthAgeSec: Schema.NonNegativeInt.annotations({ description: "how far the indexed block trails the chain head" }),
+  volume24hUsd: DecimalString,
+  traders24h: Schema.NonNegativeInt,
+  ageHours: Schema.NullOr(Schema.Number),
+  posterior: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "Evidence" })
+
+export const Origin = Schema.Struct({
+  launchpad: Schema.NullOr(Schema.String).annotations({ description: "launchpad id when a launchpad created it" }),
+  creator: Schema.NullOr(Address),
+  createdBlock: Schema.NullOr(BlockNumber),
+  createdAt: Schema.NullOr(IsoDateTime)
+}).annotations({ identifier: "Origin" })
+
+export const TokenState = Schema.Literal("pool_only", "bonding_curve", "graduated", "no_pool").annotations({
+  description:
+    "`pool_only`: trades only in pools; `bonding_curve`: on its launchpad curve; `graduated`: left the curve for a pool; `no_pool`: known but in no pool"
+})
+export type TokenState = typeof TokenState.Type
+
+export const VenueEntry = Schema.Struct({
+  venue: Schema.String.annotations({ description: "venue id from the venues listing" }),
+  poolId: Schema.String.annotations({ description: "pool address, or the v4 pool id (bytes32)" }),
+  pair: Schema.String.annotations({ description: "symbol of the other token of the pool" }),
+  feeBps: Schema.NullOr(Schema.Number).annotations({ description: "pool fee; null when the fee is dynamic" }),
+  hooks: Schema.NullOr(Address)
+}).annotations({ identifier: "VenueEntry" })
+
+export const RouteRef = Schema.Struct({
+  venue: Schema.String,
+  poolId: Schema.String,
+  pair: Schema.String
+}).annotations({ identifier: "RouteRef" })
+
+export const Verdict = Schema.Literal("ok", "pinned", "taxed", "size_limited", "illiquid", "cannot_sell", "inconclusive")
+
+export const SafetyVerdict = Schema.Struct({
+  routeId: Schema.String,
+  route: RouteRef,
+  verdict: Verdict,
+  canSell: Schema.Boolean,
+  buyTaxBps: Schema.NullOr(Bps),
+  sellTaxBps: Schema.NullOr(Bps),
+  buyImpactBps: Schema.NullOr(Bps),
+  roundTripLossBps: Schema.NullOr(Bps),
+  scope: Schema.Struct({ block: BlockNumber, walletProfile: Schema.String }),
+  maxBuyUsdc: Schema.optional(DecimalString)
+}).annotations({ identifier: "SafetyVerdict" })
+
+export const RouteSafety = Schema.Struct({
+  routeId: Schema.String,
+  route: RouteRef,
+  verdict: Verdict,
+  buyTaxBps: Schema.NullOr(Bps),
+  sellTaxBps: Schema.NullOr(Bps),
+  checkedBlock: BlockNumber
+}).annotations({ identifier: "RouteSafety" })
+
+export const TokenFlag = Schema.Literal(
+  "buy_tax",
+  "sell_tax",
+  "hooked_pool",
+  "impersonates_canonical",
+  "shared_ticker"
+)
+export type TokenFlag = typeof TokenFlag.Type
+
+export const MatchKind = Schema.Literal("address", "symbol", "name", "prefix").annotations({
+  description: "`address`: the 0x address; `symbol`/`name`: exact, case-insensitive; `prefix`: start of the symbol, name or a word of the name"
+})
+export type MatchKind = typeof MatchKind.Type
+
+export const Discovered = Schema.Literal("index", "token_list").annotations({
+  description: "`index`: seen on chain by the indexer; `token_list`: only on the verification list so far"
+})
+
+export const TokenResult = Schema.Struct({
+  address: Address,
+  symbol: Schema.String,
+  name: Schema.String,
+  decimals: Schema.NonNegativeInt,
+  match: MatchKind,
+  verification: Verification,
+  evidence: Evidence,
+  discovered: Discovered,
+  origin: Origin,
+  state: TokenState,
+  venues: Schema.Array(VenueEntry).annotations({ description: "its pools, deepest first (at most 20)" }),
+  liquidityUsd: DecimalString,
+  depth2PctUsd: DecimalString,
+  volume24hUsd: DecimalString,
+  holders: Schema.NullOr(Schema.NonNegativeInt).annotations({
+    description: "addresses with a balance; null when the index did not see the token's first mint"
+  }),
+  safety: Schema.NullOr(SafetyVerdict),
+  safetyByRoute: Schema.Array(RouteSafety),
+  flags: Schema.Array(TokenFlag)
+}).annotations({ identifier: "TokenResult" })
+export type TokenResult = typeof TokenResult.Type
