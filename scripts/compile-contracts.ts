@@ -9,7 +9,7 @@
  * read from node_modules, so that a cached run re-hashes them without loading the 9 MB compiler.
  */
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 
 const root = resolve(import.meta.dirname, "..")
@@ -84,12 +84,11 @@ const digestOf = (sources: Record<string, string>, imports: ReadonlyArray<string
 }
 
 const isCached = (sources: Record<string, string>): boolean => {
-  if (!existsSync(hashFile)) return false
-  const recorded = JSON.parse(readFileSync(hashFile, "utf8")) as { digest: string; imports: ReadonlyArray<string> }
   try {
+    const recorded = JSON.parse(readFileSync(hashFile, "utf8")) as { digest: string; imports: ReadonlyArray<string> }
     return digestOf(sources, recorded.imports) === recorded.digest
   } catch {
-    // A recorded import that vanished from node_modules means the dependencies changed: rebuild.
+    // No build yet, or a recorded import vanished from node_modules (the dependencies changed): rebuild.
     return false
   }
 }
@@ -161,10 +160,10 @@ const compile = async (sources: Record<string, string>): Promise<{ artifacts: Ar
 
 const main = async (): Promise<void> => {
   const started = performance.now()
-  const seconds = (): string => `${((performance.now() - started) / 1000).toFixed(2)} s`
+  const elapsed = (): string => `${Math.round(performance.now() - started)} ms`
   const sources = ownSources()
   if (isCached(sources)) {
-    console.log(`contracts: cached, ${seconds()}`)
+    console.log(`contracts: cached, ${elapsed()}`)
     return
   }
   const { artifacts, imports } = await compile(sources)
@@ -179,7 +178,7 @@ const main = async (): Promise<void> => {
     writeFileSync(join(outDir, `${artifact.contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`)
   }
   writeFileSync(hashFile, `${JSON.stringify({ digest: digestOf(sources, imports), imports }, null, 2)}\n`)
-  console.log(`contracts: compiled ${artifacts.length} artifacts, ${seconds()}`)
+  console.log(`contracts: compiled ${artifacts.length} artifacts, ${elapsed()}`)
 }
 
 await main()
