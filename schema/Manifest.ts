@@ -30,6 +30,26 @@ export const ManifestAccount = Schema.Struct({
   privateKey: Hex
 })
 
+/** A seeded pool (devnet): for tests and humans; the service discovers pools from the chain. */
+export const ManifestPool = Schema.Struct({
+  /** e.g. `v3:WETH/USDC:500`, `v4:ZAP/USDC:dynamic:dynamicFeeHook` */
+  label: Schema.String,
+  venue: Schema.Literal("v2", "v3", "v4"),
+  /** token labels (see `tokens`): the traded token, then its quote */
+  pair: Schema.Tuple(Schema.String, Schema.String),
+  /** pair or pool contract; the PoolManager for v4 */
+  address: Hex,
+  /** v4 pool id; the pool address otherwise */
+  id: Hex,
+  token0: Hex,
+  token1: Hex,
+  /** hundredths of a bip; null when a hook sets it per swap (the v4 key then holds 0x800000) */
+  fee: Schema.NullOr(Schema.Number),
+  tickSpacing: Schema.NullOr(Schema.Number),
+  hooks: Schema.NullOr(Hex)
+})
+export type ManifestPool = typeof ManifestPool.Type
+
 export const Manifest = Schema.Struct({
   rpcUrl: Schema.String,
   chainId: Schema.Number,
@@ -40,6 +60,7 @@ export const Manifest = Schema.Struct({
   tokenList: TokenList,
   accounts: Schema.Array(ManifestAccount),
   /** symbol-ish label → token address, for tests and humans. */
-  tokens: Schema.optional(Schema.Record({ key: Schema.String, value: Hex }))
+  tokens: Schema.optional(Schema.Record({ key: Schema.String, value: Hex })),
+  pools: Schema.optional(Schema.Array(ManifestPool))
 })
 export type Manifest = typeof Manifest.Type

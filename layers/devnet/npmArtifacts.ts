@@ -1,0 +1,46 @@
+/**
+ * Protocol bytecode the bootstrap takes straight from npm packages, beside what
+ * `scripts/compile-contracts.ts` copies into build/contracts: Permit2's creation code and Uniswap's
+ * quoters and v4 StateView, all audited builds that must never be recompiled.
+ */
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import type { Abi, Hex } from "viem"
+
+const require = createRequire(import.meta.url)
+
+/** Canonical Permit2 and the salt it was deployed with through the deterministic deployer. */
+export const PERMIT2_ADDRESS = "0x000000000022D473030F116dDEE9F6B43aC78BA3" as const
+export const PERMIT2_SALT: Hex = "0x0000000000000000000000000000000000000000d3af2663da51c10215000000"
+
+export interface NpmArtifact {
+  readonly abi: Abi
+  readonly bytecode: Hex
+}
+
+export const npmArtifactFiles = {
+  permit2: "hardhat-predeploy/bin/0x000000000022D473030F116dDEE9F6B43aC78BA3.bytecode",
+  permit2Abi: "hardhat-predeploy/bin/0x000000000022D473030F116dDEE9F6B43aC78BA3.abi",
+  v3Quoter: "@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json",
+  v4Quoter: "@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json",
+  v4StateView: "@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json"
+} as const
+
+export const resolveNpm = (file: string): string => require.resolve(file)
+
+/** hardhat-predeploy stores Permit2's creation code as raw bytes; deploying it with the canonical salt
+ * reproduces the canonical address, which proves the code is the real one. */
+export const permit2Artifact = (): NpmArtifact => ({
+  abi: JSON.parse(readFileSync(resolveNpm(npmArtifactFiles.permit2Abi), "utf8")) as Abi,
+  bytecode: `0x${readFileSync(resolveNpm(npmArtifactFiles.permit2)).toString("hex")}`
+})
+
+/** Hardhat (`bytecode: "0x…"`) and Foundry (`bytecode: { object }`) layouts. */
+export const npmArtifact = (name: "v3Quoter" | "v4Quoter" | "v4StateView"): NpmArtifact => {
+  const json = JSON.parse(readFileSync(resolveNpm(npmArtifactFiles[name]), "utf8")) as {
+    abi: Abi
+    bytecode: string | { object: string }
+  }
+  const code = typeof json.bytecode === "string" ? json.bytecode : json.bytecode.object
+  return { abi: json.abi, bytecode: (code.startsWith("0x") ? code : `0x${code}`) as Hex }
+}
