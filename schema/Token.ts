@@ -62,7 +62,15 @@ export const RouteRef = Schema.Struct({
   pair: Schema.String
 }).annotations({ identifier: "RouteRef" })
 
-export const Verdict = Schema.Literal("ok", "pinned", "taxed", "size_limited", "illiquid", "cannot_sell", "inconclusive")
+export const Verdict = Schema.Literal(
+  "ok",
+  "pinned",
+  "taxed",
+  "size_limited",
+  "illiquid",
+  "cannot_sell",
+  "inconclusive"
+)
 
 export const SafetyVerdict = Schema.Struct({
   routeId: Schema.String,
@@ -96,7 +104,8 @@ export const TokenFlag = Schema.Literal(
 export type TokenFlag = typeof TokenFlag.Type
 
 export const MatchKind = Schema.Literal("address", "symbol", "name", "prefix").annotations({
-  description: "`address`: the 0x address; `symbol`/`name`: exact, case-insensitive; `prefix`: start of the symbol, name or a word of the name"
+  description:
+    "`address`: the 0x address; `symbol`/`name`: exact, case-insensitive; `prefix`: start of the symbol, name or a word of the name"
 })
 export type MatchKind = typeof MatchKind.Type
 

@@ -1,0 +1,290 @@
+/**
+ * Applies decoded events to an `IndexState`. Pure and synchronous: a whole block (or a whole catch-up
+ * batch) goes in, one new state comes out, so no reader can ever observe part of it.
+ *
+ * Within one call the collections are put under mutation (`HashMap.beginMutation`) and arrays are
+ * copied on their first change, which keeps a 2,000-block batch from allocating a state per log while
+ * every state handed out before stays untouched.
+ */
+import { HashMap, Option } from "effect"
+import type { ChainEvent, Hex, LogPosition } from "./Events.js"
+import { applyTransfer, firstHoldings, movesBalances } from "./Holdings.js"
+import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
+import { isUsdc, NATIVE, type Sources } from "./Sources.js"
+import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
+import { DAY_SEC } from "./State.js"
+
+export interface TokenMetadata {
+  readonly symbol: string
+  readonly name: string
+  readonly decimals: number
+  /** False when the token's symbol, name or decimals call failed or returned garbage. */
+  readonly ok: boolean
+}
+
+export interface ApplyContext {
+  readonly sources: Sources
+  /** Metadata of the tokens these events introduce, read before applying them. */
+  readonly metadata: ReadonlyMap<Hex, TokenMetadata>
+  /** Sender of each transaction whose trades or first mint the index records. */
+  readonly senders: ReadonlyMap<Hex, Hex>
+  /** Trades before this time fall outside every 24 h window still to come and are not kept. */
+  readonly tradesSince: number
+}
+
+/** Where the applied range ends: its last block, even when that block had no events. */
+export interface BlockRef {
+  readonly number: number
+  readonly hash: Hex | null
+  readonly time: number
+}
+
+interface Launch {
+  readonly launchpad: string
+  readonly creator: Hex
+  readonly symbol: string
+  readonly name: string
+}
+
+const unknownMetadata: TokenMetadata = { symbol: "", name: "", decimals: 18, ok: false }
+
+/** USD micro-units of an amount of USDC in either form (ERC-20 6 decimals, native 18). */
+const usdcMicro = (token: Hex, amount: bigint): bigint => (token === NATIVE ? amount / 10n ** 12n : amount)
+
+const abs = (value: bigint): bigint => (value < 0n ? -value : value)
+
+class Draft {
+  pools: HashMap.HashMap<Hex, Pool>
+  tokens: HashMap.HashMap<Hex, TokenFacts>
+  holdings: HashMap.HashMap<Hex, Holdings>
+  trades: HashMap.HashMap<Hex, ReadonlyArray<Trade>>
+  nextSeq: number
+  private readonly ownBalances = new Set<Hex>()
+  private readonly ownTrades = new Map<Hex, Array<Trade>>()
+  private readonly ownPools = new Map<Hex, Array<Hex>>()
+
+  constructor(state: IndexState, private readonly context: ApplyContext) {
+    this.pools = HashMap.beginMutation(state.pools)
+    this.tokens = HashMap.beginMutation(state.tokens)
+    this.holdings = HashMap.beginMutation(state.holdings)
+    this.trades = HashMap.beginMutation(state.trades)
+    this.nextSeq = state.nextSeq
+  }
+
+  pool(id: Hex): Pool | undefined {
+    return Option.getOrUndefined(HashMap.get(this.pools, id))
+  }
+
+  token(address: Hex): TokenFacts | undefined {
+    return Option.getOrUndefined(HashMap.get(this.tokens, address))
+  }
+
+  /** Makes `address` a token of the index (idempotent); native USDC is an asset, not a token. */
+  learnToken(address: Hex, at: LogPosition, launch?: Launch): void {
+    if (address === NATIVE) return
+    const known = this.token(address)
+    if (known !== undefined) {
+      if (launch !== undefined) {
+        this.tokens = HashMap.set(this.tokens, address, {
+          ...known,
+          launchpad: launch.launchpad,
+          creator: launch.creator
+        })
+      }
+      return
+    }
+    const holdings = Option.getOrUndefined(HashMap.get(this.holdings, address))
+    // A launch names its token in the event; without a successful read the decimals stay unknown.
+    const metadata = this.context.metadata.get(address) ??
+      (launch === undefined ? unknownMetadata : { ...unknownMetadata, symbol: launch.symbol, name: launch.name })
+    const mintSender = holdings?.firstMintTx === null || holdings === undefined
+      ? null
+      : this.context.senders.get(holdings.firstMintTx) ?? null
+    this.tokens = HashMap.set(this.tokens, address, {
+      address,
+      symbol: metadata.symbol,
+      name: metadata.name,
+      decimals: metadata.decimals,
+      metadataOk: metadata.ok,
+      seq: this.nextSeq++,
+      createdBlock: holdings?.firstBlock ?? at.block,
+      createdTime: holdings?.firstTime ?? at.time,
+      createdLog: holdings?.firstLog ?? at.logIndex,
+      creator: launch?.creator ?? mintSender,
+      launchpad: launch?.launchpad ?? null,
+      graduated: false,
+      pools: []
+    })
+  }
+
+  addPool(pool: Pool): void {
+    if (this.pool(pool.id) !== undefined) return
+    this.pools = HashMap.set(this.pools, pool.id, pool)
+    for (const address of [pool.token0, pool.token1]) {
+      const token = this.token(address)
+      if (token === undefined) continue
+      let owned = this.ownPools.get(address)
+      if (owned === undefined) {
+        owned = [...token.pools]
+        this.ownPools.set(address, owned)
+        this.tokens = HashMap.set(this.tokens, address, { ...token, pools: owned })
+      }
+      owned.push(pool.id)
+    }
+  }
+
+  setPool(pool: Pool): void {
+    this.pools = HashMap.set(this.pools, pool.id, pool)
+  }
+
+  transfer(event: ChainEvent & { readonly _tag: "Transfer" }): void {
+    const current = Option.getOrUndefined(HashMap.get(this.holdings, event.emitter))
+    const holdings = current ?? firstHoldings(event)
+    let balances = holdings.balances
+    if (!this.ownBalances.has(event.emitter)) {
+      balances = HashMap.beginMutation(balances)
+      this.ownBalances.add(event.emitter)
+    }
+    this.holdings = HashMap.set(this.holdings, event.emitter, applyTransfer({ ...holdings, balances }, event))
+  }
+
+  trade(token: Hex, amount: bigint, usdMicro: bigint | null, trader: Hex, at: LogPosition): void {
+    if (token === NATIVE || amount === 0n || at.time < this.context.tradesSince) return
+    let owned = this.ownTrades.get(token)
+    if (owned === undefined) {
+      const horizon = at.time - DAY_SEC
+      owned = Option.getOrElse(HashMap.get(this.trades, token), () => []).filter((trade) => trade.time >= horizon)
+      this.ownTrades.set(token, owned)
+      this.trades = HashMap.set(this.trades, token, owned)
+    }
+    owned.push({ time: at.time, amount, usdMicro, trader })
+  }
+
+  /** A swap of a pool: one trade per side, valued in USD directly when the other side is USDC. */
+  swap(pool: Pool, amount0: bigint, amount1: bigint, trader: Hex, at: LogPosition): void {
+    const usd = isUsdc(this.context.sources, pool.token0)
+      ? usdcMicro(pool.token0, amount0)
+      : isUsdc(this.context.sources, pool.token1)
+      ? usdcMicro(pool.token1, amount1)
+      : null
+    this.trade(pool.token0, amount0, usd, trader, at)
+    this.trade(pool.token1, amount1, usd, trader, at)
+  }
+
+  finish(end: BlockRef): IndexState {
+    for (const address of this.ownBalances) {
+      const holdings = Option.getOrUndefined(HashMap.get(this.holdings, address))
+      if (holdings !== undefined) HashMap.endMutation(holdings.balances)
+    }
+    return {
+      block: end.number,
+      hash: end.hash,
+      time: end.time,
+      pools: HashMap.endMutation(this.pools),
+      tokens: HashMap.endMutation(this.tokens),
+      holdings: HashMap.endMutation(this.holdings),
+      trades: HashMap.endMutation(this.trades),
+      nextSeq: this.nextSeq
+    }
+  }
+}
+
+const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): void => {
+  const trader = (fallback: Hex) => context.senders.get(event.at.tx) ?? fallback
+  switch (event._tag) {
+    case "Transfer": {
+      if (movesBalances(event, context.sources.usdc)) draft.transfer(event)
+      return
+    }
+    case "V2PairCreated": {
+      draft.learnToken(event.token0, event.at)
+      draft.learnToken(event.token1, event.at)
+      return draft.addPool(newV2Pool(event, context.sources.v2Factories.get(event.emitter)!))
+    }
+    case "V3PoolCreated": {
+      draft.learnToken(event.token0, event.at)
+      draft.learnToken(event.token1, event.at)
+      return draft.addPool(newV3Pool(event, context.sources.v3Factories.get(event.emitter)!))
+    }
+    case "V4Initialize": {
+      draft.learnToken(event.currency0, event.at)
+      draft.learnToken(event.currency1, event.at)
+      return draft.addPool(newV4Pool(event, context.sources.v4Managers.get(event.emitter)!))
+    }
+    case "V2Sync": {
+      const pool = draft.pool(event.emitter)
+      if (pool?.kind !== "v2") return
+      return draft.setPool({ ...pool, reserve0: event.reserve0, reserve1: event.reserve1 })
+    }
+    case "V2Swap": {
+      const pool = draft.pool(event.emitter)
+      if (pool?.kind !== "v2") return
+      return draft.swap(pool, event.amount0, event.amount1, trader(event.recipient), event.at)
+    }
+    case "V3Initialize": {
+      const pool = draft.pool(event.emitter)
+      if (pool?.kind !== "v3") return
+      return draft.setPool({ ...pool, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick })
+    }
+    case "V3Liquidity": {
+      const pool = draft.pool(event.emitter)
+      if (pool?.kind !== "v3") return
+      return draft.setPool(changeLiquidity(pool, event.tickLower, event.tickUpper, event.delta))
+    }
+    case "V3Swap": {
+      const pool = draft.pool(event.emitter)
+      if (pool?.kind !== "v3") return
+      draft.setPool({ ...pool, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick, liquidity: event.liquidity })
+      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(event.recipient), event.at)
+    }
+    case "V4ModifyLiquidity": {
+      const pool = draft.pool(event.id)
+      if (pool?.kind !== "v4") return
+      return draft.setPool(changeLiquidity(pool, event.tickLower, event.tickUpper, event.delta))
+    }
+    case "V4Swap": {
+      const pool = draft.pool(event.id)
+      if (pool?.kind !== "v4") return
+      draft.setPool({
+        ...pool,
+        sqrtPriceX96: event.sqrtPriceX96,
+        tick: event.tick,
+        liquidity: event.liquidity,
+        feePips: pool.dynamicFee ? event.fee : pool.feePips
+      })
+      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(event.sender), event.at)
+    }
+    case "V4ProtocolFee": {
+      const pool = draft.pool(event.id)
+      if (pool?.kind !== "v4") return
+      return draft.setPool({ ...pool, protocolFee: event.protocolFee })
+    }
+    case "TokenCreated": {
+      const launchpad = context.sources.launchpads.get(event.emitter)!
+      const launch = { launchpad, creator: event.creator, symbol: event.symbol, name: event.name }
+      return draft.learnToken(event.token, event.at, launch)
+    }
+    case "CurveTrade": {
+      if (draft.token(event.token) === undefined) return
+      return draft.trade(event.token, event.tokenAmount, event.usdcAmount, event.trader, event.at)
+    }
+    case "Graduated": {
+      const token = draft.token(event.token)
+      if (token === undefined) return
+      draft.tokens = HashMap.set(draft.tokens, event.token, { ...token, graduated: true })
+      return
+    }
+  }
+}
+
+/** Applies `events` (in chain order) and moves the state to `end`. */
+export const applyEvents = (
+  state: IndexState,
+  events: ReadonlyArray<ChainEvent>,
+  end: BlockRef,
+  context: ApplyContext
+): IndexState => {
+  const draft = new Draft(state, context)
+  for (const event of events) applyEvent(draft, event, context)
+  return draft.finish(end)
+}

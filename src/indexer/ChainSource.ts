@@ -1,0 +1,121 @@
+/**
+ * What the indexer reads from the chain, all through `ChainRpc`: the head, block headers, the logs of a
+ * block range and transaction senders.
+ *
+ * Logs are asked for by topic only, never by address: the pools to watch number in the thousands and
+ * change every block, so the decoder filters by emitter instead. A range the node refuses as too large
+ * is split in two until it is accepted, and the size that worked becomes the batch size from then on.
+ */
+import { Effect, Ref } from "effect"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { RpcUnavailable } from "../../schema/Errors.js"
+import type { RawLog } from "./Decode.js"
+import { allTopics, type Hex } from "./Events.js"
+
+export interface Header {
+  readonly number: number
+  readonly hash: Hex
+  readonly parentHash: Hex
+  readonly time: number
+}
+
+interface RawHeader {
+  readonly number: string
+  readonly hash: string
+  readonly parentHash: string
+  readonly timestamp: string
+}
+
+const hex = (n: number): string => `0x${n.toString(16)}`
+
+/** How nodes word "ask for less": result-count caps, response-size caps and block-range caps. */
+const tooMuch = /too many|more than|exceed|response size|limit|range is too|block range|too large/i
+
+export const isTooMuch = (error: RpcUnavailable): boolean => tooMuch.test(`${error.hint ?? ""} ${error.message}`)
+
+const parse = (raw: RawHeader | null): Header | undefined =>
+  raw === null ? undefined : {
+    number: Number(raw.number),
+    hash: raw.hash.toLowerCase(),
+    parentHash: raw.parentHash.toLowerCase(),
+    time: Number(raw.timestamp)
+  }
+
+/**
+ * The head, by header rather than `eth_blockNumber`: its hash reveals a reorg that replaced the head
+ * at the same height, which a block number never shows. Uncached, like every call here.
+ */
+export const latestHeader = Effect.fn("latestHeader")(function*() {
+  const rpc = yield* ChainRpc
+  const latest = parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
+  if (latest === undefined) return yield* Effect.dieMessage("the node has no latest block")
+  return latest
+})
+
+export const header = Effect.fn("header")(function*(number: number) {
+  const rpc = yield* ChainRpc
+  return parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", [hex(number), false]))
+})
+
+/** Headers of `from..to`; `undefined` entries for blocks the node does not have (the head moved back). */
+export const headers = (from: number, to: number) =>
+  Effect.forEach(
+    Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i),
+    (number) => header(number),
+    { concurrency: 32 }
+  )
+
+export const senders = (txs: Iterable<Hex>) =>
+  Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    const found = yield* Effect.forEach(
+      [...new Set(txs)],
+      (tx) =>
+        rpc.request<{ readonly from: string } | null>("eth_getTransactionByHash", [tx]).pipe(
+          Effect.map((raw) => raw === null ? [] : [[tx, raw.from.toLowerCase()] as const])
+        ),
+      { concurrency: 32 }
+    )
+    return new Map<Hex, Hex>(found.flat())
+  })
+
+/** The batch size in blocks, shrunk by refusals and grown back slowly after successes. */
+export interface BatchSizer {
+  readonly current: Effect.Effect<number>
+  readonly refused: (size: number) => Effect.Effect<void>
+  readonly succeeded: Effect.Effect<void>
+}
+
+export const makeBatchSizer = (max: number) =>
+  Effect.map(Ref.make(max), (size): BatchSizer => ({
+    current: Ref.get(size),
+    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 2)))),
+    succeeded: Ref.update(size, (current) => Math.min(max, current + Math.max(1, Math.floor(current / 4))))
+  }))
+
+/** Logs of the events the index reads in `from..to`, in chain order. */
+export const logs = (
+  from: number,
+  to: number,
+  sizer: BatchSizer
+): Effect.Effect<Array<RawLog>, RpcUnavailable, ChainRpc> =>
+  Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    return yield* rpc.request<Array<RawLog>>("eth_getLogs", [{
+      fromBlock: hex(from),
+      toBlock: hex(to),
+      topics: [allTopics]
+    }]).pipe(
+      Effect.catchIf(
+        (error) => to > from && isTooMuch(error),
+        () => {
+          const middle = from + Math.floor((to - from) / 2)
+          return sizer.refused(to - from + 1).pipe(
+            Effect.zipRight(
+              Effect.zipWith(logs(from, middle, sizer), logs(middle + 1, to, sizer), (a, b) => a.concat(b))
+            )
+          )
+        }
+      )
+    )
+  })

@@ -1,0 +1,63 @@
+/**
+ * `IndexState` ↔ a plain structure that `node:v8` serializes (it handles bigint natively, JSON does
+ * not). Persistent maps become arrays; balances become two parallel arrays, the bulk of a checkpoint.
+ */
+import { HashMap } from "effect"
+import type { Hex } from "./Events.js"
+import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
+
+/** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
+export const CODEC_VERSION = 1
+
+interface StoredHoldings extends Omit<Holdings, "balances"> {
+  readonly holdersOf: ReadonlyArray<Hex>
+  readonly amounts: ReadonlyArray<bigint>
+}
+
+export interface StoredState {
+  readonly version: number
+  readonly fingerprint: string
+  readonly block: number
+  readonly hash: Hex | null
+  readonly time: number
+  readonly nextSeq: number
+  readonly pools: ReadonlyArray<Pool>
+  readonly tokens: ReadonlyArray<TokenFacts>
+  readonly holdings: ReadonlyArray<readonly [Hex, StoredHoldings]>
+  readonly trades: ReadonlyArray<readonly [Hex, ReadonlyArray<Trade>]>
+}
+
+export const toStored = (state: IndexState, fingerprint: string): StoredState => ({
+  version: CODEC_VERSION,
+  fingerprint,
+  block: state.block,
+  hash: state.hash,
+  time: state.time,
+  nextSeq: state.nextSeq,
+  pools: [...HashMap.values(state.pools)],
+  tokens: [...HashMap.values(state.tokens)],
+  holdings: [...state.holdings].map(([token, { balances, ...rest }]) => [token, {
+    ...rest,
+    holdersOf: [...HashMap.keys(balances)],
+    amounts: [...HashMap.values(balances)]
+  }]),
+  trades: [...state.trades]
+})
+
+export const fromStored = (stored: StoredState): IndexState => ({
+  block: stored.block,
+  hash: stored.hash,
+  time: stored.time,
+  nextSeq: stored.nextSeq,
+  pools: HashMap.fromIterable(stored.pools.map((pool) => [pool.id, pool] as const)),
+  tokens: HashMap.fromIterable(stored.tokens.map((token) => [token.address, token] as const)),
+  holdings: HashMap.fromIterable(
+    stored.holdings.map(([token, { amounts, holdersOf, ...rest }]) =>
+      [token, {
+        ...rest,
+        balances: HashMap.fromIterable(holdersOf.map((holder, i) => [holder, amounts[i]!] as const))
+      }] as const
+    )
+  ),
+  trades: HashMap.fromIterable(stored.trades)
+})

@@ -1,0 +1,104 @@
+/**
+ * What applying a batch of events needs from the chain beyond the logs: metadata of the tokens the
+ * batch introduces, the sender of each transaction whose trade falls in the 24 h window, and the sender
+ * of each new token's first mint (its creator). Read before `applyEvents`, which stays pure.
+ */
+import { Effect, HashMap, Option } from "effect"
+import type { ApplyContext, TokenMetadata } from "./Apply.js"
+import { senders } from "./ChainSource.js"
+import type { ChainEvent, Hex } from "./Events.js"
+import { movesBalances, ZERO_ADDRESS } from "./Holdings.js"
+import { readMetadata } from "./Metadata.js"
+import { NATIVE, type Sources } from "./Sources.js"
+import type { IndexState } from "./State.js"
+
+interface Needs {
+  readonly tokens: ReadonlySet<Hex>
+  readonly launched: ReadonlySet<Hex>
+  /** First transfer of a token the state has never seen, when it is a mint. */
+  readonly firstMints: ReadonlyMap<Hex, Hex>
+  readonly swapTxs: ReadonlySet<Hex>
+}
+
+/** One pass over the events, tracking pools and tokens they create so later events in the batch count. */
+export const needsOf = (
+  state: IndexState,
+  events: ReadonlyArray<ChainEvent>,
+  sources: Sources,
+  tradesSince: number
+): Needs => {
+  const tokens = new Set<Hex>()
+  const launched = new Set<Hex>()
+  const firstMints = new Map<Hex, Hex>()
+  const transferred = new Set<Hex>()
+  const pools = new Set<Hex>()
+  const learn = (token: Hex) => {
+    if (token !== NATIVE && !HashMap.has(state.tokens, token)) tokens.add(token)
+  }
+  const swapTxs = new Set<Hex>()
+  const swapped = (pool: Hex, event: ChainEvent) => {
+    if (event.at.time >= tradesSince && (pools.has(pool) || HashMap.has(state.pools, pool))) swapTxs.add(event.at.tx)
+  }
+  for (const event of events) {
+    switch (event._tag) {
+      case "Transfer":
+        if (!movesBalances(event, sources.usdc) || transferred.has(event.emitter)) break
+        transferred.add(event.emitter)
+        if (event.from === ZERO_ADDRESS && !HashMap.has(state.holdings, event.emitter)) {
+          firstMints.set(event.emitter, event.at.tx)
+        }
+        break
+      case "V2PairCreated":
+      case "V3PoolCreated":
+        learn(event.token0)
+        learn(event.token1)
+        pools.add(event._tag === "V2PairCreated" ? event.pair : event.pool)
+        break
+      case "V4Initialize":
+        learn(event.currency0)
+        learn(event.currency1)
+        pools.add(event.id)
+        break
+      case "TokenCreated":
+        learn(event.token)
+        launched.add(event.token)
+        break
+      case "V2Swap":
+      case "V3Swap":
+        swapped(event.emitter, event)
+        break
+      case "V4Swap":
+        swapped(event.id, event)
+        break
+    }
+  }
+  return { tokens, launched, firstMints, swapTxs }
+}
+
+export const enrich = Effect.fn("enrich")(function*(
+  state: IndexState,
+  events: ReadonlyArray<ChainEvent>,
+  sources: Sources,
+  tradesSince: number
+) {
+  const needs = needsOf(state, events, sources, tradesSince)
+  const metadata = yield* Effect.forEach(
+    needs.tokens,
+    (token) => Effect.map(readMetadata(token), (read) => [token, read] as const),
+    { concurrency: 16 }
+  )
+  const creatorTxs = [...needs.tokens].flatMap((token) => {
+    if (needs.launched.has(token)) return []
+    const known = Option.getOrUndefined(HashMap.get(state.holdings, token))
+    const tx = known === undefined ? needs.firstMints.get(token) : known.firstMintTx
+    return tx === undefined || tx === null ? [] : [tx]
+  })
+  const found = yield* senders([...needs.swapTxs, ...creatorTxs])
+  const context: ApplyContext = {
+    sources,
+    metadata: new Map<Hex, TokenMetadata>(metadata),
+    senders: found,
+    tradesSince
+  }
+  return context
+})

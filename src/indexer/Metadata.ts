@@ -1,0 +1,75 @@
+/**
+ * Token metadata read from the token contract: `symbol`, `name`, `decimals`. Real tokens return these
+ * as ABI strings, as bytes32 (MKR-style), or revert; a token that reverts or returns garbage is still
+ * indexed, with `ok: false`, and never stops the indexer. Transport failures are not garbage: they fail
+ * the read, and the step that needed it is retried.
+ */
+import { type Context, Effect } from "effect"
+import { decodeAbiParameters, hexToString } from "viem"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { RpcUnavailable } from "../../schema/Errors.js"
+import type { TokenMetadata } from "./Apply.js"
+import type { Hex } from "./Events.js"
+
+const selectors = { symbol: "0x95d89b41", name: "0x06fdde03", decimals: "0x313ce567" } as const
+
+/** What a node says when the contract itself failed, as opposed to the node or the network. */
+const contractFailure = /revert|invalid opcode|out of gas|execution|stack|bad instruction/i
+
+/** The call's return data, or `undefined` when the contract reverted. */
+const call = (
+  rpc: Context.Tag.Service<typeof ChainRpc>,
+  to: Hex,
+  data: string
+): Effect.Effect<string | undefined, RpcUnavailable> =>
+  rpc.request<string>("eth_call", [{ to, data }, "latest"]).pipe(
+    Effect.catchTag("RpcUnavailable", (error) =>
+      contractFailure.test(`${error.hint ?? ""} ${error.message}`) ? Effect.succeed(undefined) : Effect.fail(error))
+  )
+
+const printable = (text: string): string | undefined => {
+  // Control characters inside mean the bytes were never meant as text.
+  const cleaned = text.replace(/\0+$/, "").trim()
+  return cleaned.length > 0 && cleaned.length <= 128 && !/[\u0000-\u001f\u007f]/.test(cleaned) ? cleaned : undefined
+}
+
+export const decodeText = (data: string | undefined): string | undefined => {
+  if (data === undefined || data === "0x") return undefined
+  if (data.length === 66) {
+    // bytes32 text, zero-padded on the right
+    try {
+      return printable(hexToString(data as `0x${string}`))
+    } catch {
+      return undefined
+    }
+  }
+  try {
+    const [text] = decodeAbiParameters([{ type: "string" }], data as `0x${string}`)
+    return printable(text)
+  } catch {
+    return undefined
+  }
+}
+
+export const decodeDecimals = (data: string | undefined): number | undefined => {
+  if (data === undefined || data.length !== 66) return undefined
+  const value = BigInt(data)
+  return value <= 255n ? Number(value) : undefined
+}
+
+export const readMetadata = Effect.fn("readMetadata")(function*(token: Hex) {
+  const rpc = yield* ChainRpc
+  const [symbol, name, decimals] = yield* Effect.all([
+    call(rpc, token, selectors.symbol),
+    call(rpc, token, selectors.name),
+    call(rpc, token, selectors.decimals)
+  ], { concurrency: "unbounded" })
+  const decoded = { symbol: decodeText(symbol), name: decodeText(name), decimals: decodeDecimals(decimals) }
+  const metadata: TokenMetadata = {
+    symbol: decoded.symbol ?? "",
+    name: decoded.name ?? decoded.symbol ?? "",
+    decimals: decoded.decimals ?? 18,
+    ok: decoded.symbol !== undefined && decoded.decimals !== undefined
+  }
+  return metadata
+})

@@ -1,0 +1,120 @@
+/**
+ * The indexer as one stream: heads → (catch-up ranges ++ checked follow steps) → applied.
+ *
+ * - Heads are polled; only the newest matters, so a sliding buffer of one sits between the poller and
+ *   the work, and a head that arrives during a long catch-up replaces any older one waiting.
+ * - Below `head − reorgWindow` blocks are taken as final and read in large `eth_getLogs` ranges, fetched
+ *   ahead (`prefetch`) while the previous range is applied.
+ * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
+ *   rolls the index back to the newest block the chain still has.
+ * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff, so nothing is lost.
+ */
+import { Clock, Duration, Effect, Option, Ref, Schedule, Stream } from "effect"
+import type { ChainRpc } from "../../layers/ChainRpc.js"
+import { type Header, latestHeader } from "./ChainSource.js"
+import {
+  type Applied,
+  applyRange,
+  type Engine,
+  fetchRange,
+  followStep,
+  type HeadInfo,
+  rollback,
+  tipOnChain
+} from "./Steps.js"
+
+const heads = (engine: Engine) =>
+  Stream.repeatEffectWithSchedule(latestHeader(), Schedule.spaced(Duration.millis(engine.settings.pollMillis))).pipe(
+    Stream.changesWith((a: Header, b: Header) => a.hash === b.hash)
+  )
+
+const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
+  Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>
+    Stream.unfoldEffect(tip.state.block + 1, (next) =>
+      next > safe
+        ? Effect.succeedNone
+        : Effect.map(engine.sizer.current, (size) => {
+          const to = Math.min(safe, next + size - 1)
+          return Option.some([[next, to] as const, to + 1] as const)
+        })).pipe(
+        Stream.mapEffect(([from, to]) => fetchRange(engine, from, to), { concurrency: engine.settings.prefetch }),
+        Stream.mapEffect((range) => applyRange(engine, range, head))
+      )))
+
+/** Steps until the tip is the head; a step that cannot progress ends it until the next head. */
+const follow = (engine: Engine, head: Header) => {
+  const info: HeadInfo = { number: head.number, time: head.time }
+  return Stream.repeatEffectOption(
+    Effect.gen(function*() {
+      const tip = yield* Ref.get(engine.tip)
+      if (tip.state.block >= head.number) {
+        const replaced = tip.state.hash !== null &&
+          (tip.state.block > head.number || tip.state.hash !== head.hash) &&
+          !(yield* tipOnChain(tip))
+        if (!replaced) return yield* Effect.fail(Option.none())
+        return yield* rollback(engine, info)
+      }
+      const applied = yield* followStep(engine, info)
+      if (applied.kind === "idle") return yield* Effect.fail(Option.none())
+      return applied
+    }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))
+  )
+}
+
+const syncTo = (engine: Engine, head: Header) =>
+  Stream.unwrap(Effect.gen(function*() {
+    const window = engine.settings.reorgWindow
+    yield* engine.progress.head(head.number, window)
+    const info: HeadInfo = { number: head.number, time: head.time }
+    const safe = head.number - window
+    const tip = yield* Ref.get(engine.tip)
+    // A tip far behind is checked once before ranges are stacked on it.
+    const check = tip.state.block < safe && !(yield* tipOnChain(tip))
+      ? Stream.fromEffect(rollback(engine, info))
+      : Stream.empty
+    return Stream.concat(check, catchUp(engine, info, safe)).pipe(Stream.concat(follow(engine, head)))
+  }))
+
+const PROGRESS_LINE_MS = 5_000
+
+/** Progress bookkeeping, plus a log line every few seconds while far behind. */
+const reporter = (engine: Engine) =>
+  Effect.map(Ref.make(0), (lastLine) => (applied: Applied) =>
+    Effect.gen(function*() {
+      const window = engine.settings.reorgWindow
+      yield* engine.progress.applied(applied.indexed, applied.logs, window)
+      const progress = yield* engine.progress.get
+      const now = yield* Clock.currentTimeMillis
+      if (!progress.catchingUp || progress.head === null || now - (yield* Ref.get(lastLine)) < PROGRESS_LINE_MS) return
+      yield* Ref.set(lastLine, now)
+      const start = engine.settings.startBlock
+      const done = Math.max(0, progress.indexed - start)
+      const total = Math.max(1, progress.head - start)
+      yield* Effect.logInfo(
+        `indexer catching up: block ${progress.indexed} of ${progress.head} (${
+          ((100 * done) / total).toFixed(1)
+        }%), ${progress.logsPerSec} logs/s`
+      )
+    }))
+
+/** Runs forever: the stream, restarted after any failure with a backoff capped at ten seconds. */
+export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRpc> =>
+  Effect.gen(function*() {
+    const report = yield* reporter(engine)
+    const once = heads(engine).pipe(
+      Stream.buffer({ capacity: 1, strategy: "sliding" }),
+      Stream.flatMap((head) => syncTo(engine, head)),
+      Stream.runForEach(report)
+    )
+    return yield* once.pipe(
+      Effect.tapErrorCause((cause) =>
+        Effect.zipRight(
+          engine.progress.failed(cause.toString().split("\n")[0] ?? "indexer failed"),
+          Effect.logWarning("indexer stream failed; restarting from the tip", cause)
+        )
+      ),
+      Effect.retry(Schedule.exponential("250 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")))),
+      Effect.zipRight(Effect.never),
+      Effect.orDie
+    )
+  })

@@ -1,0 +1,119 @@
+/**
+ * The indexed state of the chain at one block. Every collection is a persistent `HashMap` and every
+ * record is immutable: applying a block yields a new state that shares all untouched parts with the
+ * previous one. A reader holding a state holds a consistent view of one block, rolling back a reorg is
+ * picking an older state, and keeping the last 64 states costs only what changed in them.
+ */
+import { HashMap } from "effect"
+import type { TickLiquidity } from "../math/ConcentratedSwap.js"
+import type { Hex } from "./Events.js"
+
+export type PoolKind = "v2" | "v3" | "v4"
+
+interface PoolBase {
+  /** Pool address (v2, v3) or v4 pool id. */
+  readonly id: Hex
+  readonly venue: string
+  readonly token0: Hex
+  readonly token1: Hex
+  readonly createdBlock: number
+}
+
+export interface V2Pool extends PoolBase {
+  readonly kind: "v2"
+  readonly feeBps: number
+  readonly reserve0: bigint
+  readonly reserve1: bigint
+}
+
+export interface TickRecord extends TickLiquidity {
+  readonly liquidityGross: bigint
+}
+
+export interface ConcentratedPool extends PoolBase {
+  readonly kind: "v3" | "v4"
+  /** Lp fee in pips; for a dynamic-fee v4 pool the last fee a swap reported (0 before any). */
+  readonly feePips: number
+  readonly dynamicFee: boolean
+  /** v4 protocol fee (12 bits per direction); v3's protocol fee is a share of the lp fee instead. */
+  readonly protocolFee: number
+  readonly tickSpacing: number
+  /** v4 hooks contract, null without hooks (and for v3). */
+  readonly hooks: Hex | null
+  /** 0 until the pool is initialized. */
+  readonly sqrtPriceX96: bigint
+  readonly tick: number
+  readonly liquidity: bigint
+  /** Initialized ticks, ascending. */
+  readonly ticks: ReadonlyArray<TickRecord>
+}
+
+export type Pool = V2Pool | ConcentratedPool
+
+export interface TokenFacts {
+  readonly address: Hex
+  readonly symbol: string
+  readonly name: string
+  readonly decimals: number
+  /** False when symbol, name or decimals could not be read; the values are then placeholders. */
+  readonly metadataOk: boolean
+  /** Order in which the index learned of the token; derived indexes extend themselves by it. */
+  readonly seq: number
+  /** Earliest sighting: its first transfer (a constructor mint, normally), else its launch or pool. */
+  readonly createdBlock: number
+  readonly createdTime: number
+  readonly createdLog: number
+  readonly creator: Hex | null
+  readonly launchpad: string | null
+  readonly graduated: boolean
+  /** Pool ids, in order of creation. */
+  readonly pools: ReadonlyArray<Hex>
+}
+
+export interface Holdings {
+  readonly balances: HashMap.HashMap<Hex, bigint>
+  /** Addresses with a non-zero balance. */
+  readonly holders: number
+  /** The first transfer seen was a mint, so no balance predates the index: `holders` is exact. */
+  readonly complete: boolean
+  readonly firstBlock: number
+  readonly firstTime: number
+  readonly firstLog: number
+  /** Transaction of the first mint: its sender is the token's creator for non-launchpad tokens. */
+  readonly firstMintTx: Hex | null
+}
+
+export interface Trade {
+  readonly time: number
+  /** Amount of the token traded, in base units. */
+  readonly amount: bigint
+  /** USD value in micro-dollars when the other side was USDC; otherwise valued at the current price. */
+  readonly usdMicro: bigint | null
+  readonly trader: Hex
+}
+
+export interface IndexState {
+  /** Last applied block; `startBlock - 1` before any. */
+  readonly block: number
+  readonly hash: Hex | null
+  readonly time: number
+  readonly pools: HashMap.HashMap<Hex, Pool>
+  readonly tokens: HashMap.HashMap<Hex, TokenFacts>
+  readonly holdings: HashMap.HashMap<Hex, Holdings>
+  /** Trades of the last 24 h (older ones are dropped as new ones arrive and ignored when read). */
+  readonly trades: HashMap.HashMap<Hex, ReadonlyArray<Trade>>
+  readonly nextSeq: number
+}
+
+export const emptyState = (startBlock: number): IndexState => ({
+  block: startBlock - 1,
+  hash: null,
+  time: 0,
+  pools: HashMap.empty(),
+  tokens: HashMap.empty(),
+  holdings: HashMap.empty(),
+  trades: HashMap.empty(),
+  nextSeq: 0
+})
+
+export const DAY_SEC = 86_400

@@ -1,0 +1,202 @@
+/**
+ * The indexer's steps, each one effect: fetch and apply a catch-up range, follow the head by a few
+ * checked blocks, roll back a reorg. `Pipeline.ts` arranges them into a stream.
+ */
+import { type Context, Effect, Ref } from "effect"
+import type { ChainIndex } from "../../layers/ChainIndex.js"
+import { applyEvents } from "./Apply.js"
+import { type BatchSizer, type Header, header, headers, logs } from "./ChainSource.js"
+import { decodeLog, type RawLog } from "./Decode.js"
+import { enrich } from "./Enrich.js"
+import type { ChainEvent, Hex } from "./Events.js"
+import type { ProgressTracker } from "./Progress.js"
+import { commonAncestor, pushRecent, type Recent, upTo } from "./Recent.js"
+import type { Sources } from "./Sources.js"
+import { DAY_SEC, emptyState, type IndexState } from "./State.js"
+
+export interface IndexerSettings {
+  readonly startBlock: number
+  /** Blocks per `eth_getLogs` during catch-up, before any refusal shrinks it. */
+  readonly batchBlocks: number
+  /** Blocks behind the head that can still be reorganised; also the most a follow step checks. */
+  readonly reorgWindow: number
+  readonly pollMillis: number
+  /** Catch-up ranges fetched ahead of the one being applied. */
+  readonly prefetch: number
+}
+
+export interface Tip {
+  readonly state: IndexState
+  readonly recent: Recent
+  readonly epoch: number
+}
+
+export interface Engine {
+  readonly settings: IndexerSettings
+  readonly sources: Sources
+  readonly tip: Ref.Ref<Tip>
+  readonly sizer: BatchSizer
+  readonly progress: ProgressTracker
+  readonly index: Context.Tag.Service<typeof ChainIndex>
+}
+
+export interface HeadInfo {
+  readonly number: number
+  readonly time: number
+}
+
+export interface Applied {
+  readonly kind: "batch" | "blocks" | "rollback" | "idle"
+  readonly indexed: number
+  readonly logs: number
+}
+
+export interface FetchedRange {
+  readonly from: number
+  readonly to: number
+  readonly end: Header
+  readonly logs: number
+  readonly events: ReadonlyArray<ChainEvent>
+}
+
+const decodeAll = (raw: ReadonlyArray<RawLog>, times: ReadonlyMap<number, number>, sources: Sources) => {
+  const events: Array<ChainEvent> = []
+  for (const log of raw) {
+    const event = decodeLog(log, sources, times.get(Number(log.blockNumber)) ?? 0)
+    if (event !== undefined) events.push(event)
+  }
+  return events
+}
+
+/** Block times of the logs: from the logs themselves when the node includes them, else from headers. */
+const timesOf = (raw: ReadonlyArray<RawLog>, known: ReadonlyArray<Header>) =>
+  Effect.gen(function*() {
+    const times = new Map<number, number>(known.map((h) => [h.number, h.time]))
+    const missing = new Set<number>()
+    for (const log of raw) {
+      const block = Number(log.blockNumber)
+      if (times.has(block)) continue
+      if (log.blockTimestamp !== undefined) times.set(block, Number(log.blockTimestamp))
+      else missing.add(block)
+    }
+    const fetched = yield* Effect.forEach(missing, (block) => header(block), { concurrency: 32 })
+    for (const h of fetched) if (h !== undefined) times.set(h.number, h.time)
+    return times
+  })
+
+export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
+  engine.index.publish({
+    state: tip.state,
+    head: head.number,
+    headTime: head.time,
+    catchingUp: head.number - tip.state.block > engine.settings.reorgWindow,
+    epoch: tip.epoch
+  })
+
+export const fetchRange = (engine: Engine, from: number, to: number) =>
+  Effect.gen(function*() {
+    yield* engine.progress.fetched(from)
+    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer), header(to)], { concurrency: 2 })
+    if (end === undefined) return yield* Effect.dieMessage(`block ${to} below the head is missing`)
+    const times = yield* timesOf(raw, [end])
+    yield* engine.sizer.succeeded
+    const fetched: FetchedRange = { from, to, end, logs: raw.length, events: decodeAll(raw, times, engine.sources) }
+    return fetched
+  })
+
+export const applyRange = (engine: Engine, range: FetchedRange, head: HeadInfo) =>
+  Effect.gen(function*() {
+    const tip = yield* Ref.get(engine.tip)
+    // A rollback between fetch and apply moved the tip: this range no longer follows it.
+    if (tip.state.block !== range.from - 1) return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    const context = yield* enrich(tip.state, range.events, engine.sources, head.time - DAY_SEC)
+    const end = { number: range.to, hash: range.end.hash, time: range.end.time }
+    const state = applyEvents(tip.state, range.events, end, context)
+    const next: Tip = {
+      state,
+      recent: pushRecent(tip.recent, { number: range.to, hash: range.end.hash, state }, engine.settings.reorgWindow),
+      epoch: tip.epoch
+    }
+    yield* Ref.set(engine.tip, next)
+    yield* publish(engine, next, head)
+    return { kind: "batch", indexed: range.to, logs: range.logs } satisfies Applied
+  })
+
+/**
+ * Rolls back to the newest recent block the chain still has. Deeper than the window, nothing is
+ * known to be on the chain any more: the index starts over from the start block.
+ */
+export const rollback = (engine: Engine, head: HeadInfo) =>
+  Effect.gen(function*() {
+    const tip = yield* Ref.get(engine.tip)
+    const onChain = yield* Effect.forEach(tip.recent, (entry) => header(entry.number), { concurrency: 32 })
+    const hashes = new Map<number, Hex>(onChain.flatMap((h) => (h === undefined ? [] : [[h.number, h.hash] as const])))
+    const ancestor = commonAncestor(tip.recent, hashes)
+    const next: Tip = ancestor === undefined
+      ? { state: emptyState(engine.settings.startBlock), recent: [], epoch: tip.epoch + 1 }
+      : { state: ancestor.state, recent: upTo(tip.recent, ancestor.number), epoch: tip.epoch + 1 }
+    if (ancestor === undefined) {
+      yield* Effect.logError(
+        `reorg deeper than ${engine.settings.reorgWindow} blocks at ${tip.state.block}; re-indexing`
+      )
+    } else {
+      yield* Effect.logWarning(`reorg: rolled back from block ${tip.state.block} to ${ancestor.number}`)
+    }
+    yield* Ref.set(engine.tip, next)
+    yield* engine.progress.rolledBack(next.state.block)
+    yield* publish(engine, next, head)
+    return { kind: "rollback", indexed: next.state.block, logs: 0 } satisfies Applied
+  })
+
+/** Whether the block the tip stands on is still the chain's block at that height. */
+export const tipOnChain = (tip: Tip) =>
+  tip.state.hash === null
+    ? Effect.succeed(true)
+    : Effect.map(header(tip.state.block), (h) => h?.hash === tip.state.hash)
+
+/**
+ * Up to a reorg window of blocks after the tip, each checked against its parent: headers first, then
+ * the logs of the range, whose block hashes must be those headers' (else the chain moved in between and
+ * the step is simply retried). Blocks are applied one by one so each has its own rollback point.
+ */
+export const followStep = (engine: Engine, head: HeadInfo) =>
+  Effect.gen(function*() {
+    const tip = yield* Ref.get(engine.tip)
+    const from = tip.state.block + 1
+    const to = Math.min(head.number, from + engine.settings.reorgWindow - 1)
+    const fetched = yield* headers(from, to)
+    const chain: Array<Header> = []
+    for (const h of fetched) {
+      const parent = chain.length === 0 ? tip.state.hash : chain[chain.length - 1]!.hash
+      if (h === undefined || (parent !== null && h.parentHash !== parent)) break
+      chain.push(h)
+    }
+    if (chain.length === 0) {
+      // Nothing links to the tip: either the head moved back or the tip's block left the chain.
+      if (!(yield* tipOnChain(tip))) return yield* rollback(engine, head)
+      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    }
+    yield* engine.progress.fetched(from)
+    const last = chain[chain.length - 1]!
+    const raw = yield* logs(from, last.number, engine.sizer)
+    const hashes = new Map(chain.map((h) => [h.number, h.hash]))
+    if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
+      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    }
+    const times = new Map(chain.map((h) => [h.number, h.time]))
+    const events = decodeAll(raw, times, engine.sources)
+    const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC)
+    let state = tip.state
+    let recent = tip.recent
+    let cursor = 0
+    for (const block of chain) {
+      const start = cursor
+      while (cursor < events.length && events[cursor]!.at.block === block.number) cursor++
+      state = applyEvents(state, events.slice(start, cursor), block, context)
+      recent = pushRecent(recent, { number: block.number, hash: block.hash, state }, engine.settings.reorgWindow)
+    }
+    const next: Tip = { state, recent, epoch: tip.epoch }
+    yield* Ref.set(engine.tip, next)
+    yield* publish(engine, next, head)
+    return { kind: "blocks", indexed: last.number, logs: raw.length } satisfies Applied
+  })
