@@ -12,6 +12,10 @@ const require = createRequire(import.meta.url)
 /** Canonical Permit2 and the salt it was deployed with through the deterministic deployer. */
 export const PERMIT2_ADDRESS = "0x000000000022D473030F116dDEE9F6B43aC78BA3" as const
 export const PERMIT2_SALT: Hex = "0x0000000000000000000000000000000000000000d3af2663da51c10215000000"
+/** keccak256 of Permit2's runtime code on chain 5042. Its constructor bakes the chain id and domain
+ * separator into immutables, so the hash is per chain; the canonical CREATE2 deployment on Arc
+ * yields exactly this code, which is what a Permit2 check by code hash compares against. */
+export const PERMIT2_CODE_HASH_5042: Hex = "0x05a793d6bdba8b8715c8f4cef0725ec3a961f567d33ebb2d360f541f19f70c8f"
 
 export interface NpmArtifact {
   readonly abi: Abi

@@ -93,11 +93,13 @@ export interface DevnetClients {
 export const clientsFor = (manifest: Manifest, account?: Account): DevnetClients => {
   const chain = chainOf(manifest)
   const transport = http(manifest.rpcUrl)
+  // A local automining chain: poll fast (viem's default of 4 s would dominate every test).
+  const pollingInterval = 50
   return {
     chain,
-    public: createPublicClient({ chain, transport, cacheTime: 0 }),
-    test: createTestClient({ chain, transport, mode: "anvil" }),
-    wallet: createWalletClient({ chain, transport, ...(account === undefined ? {} : { account }) })
+    public: createPublicClient({ chain, transport, cacheTime: 0, pollingInterval }),
+    test: createTestClient({ chain, transport, mode: "anvil", pollingInterval }),
+    wallet: createWalletClient({ chain, transport, pollingInterval, ...(account === undefined ? {} : { account }) })
   }
 }
 
