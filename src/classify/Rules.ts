@@ -1,0 +1,21 @@
+/**
+ * The classification ruleset, versioned: answers carry `rulesVersion` so a caller can tell when the
+ * meaning of a flag, a state or the ranking changed. Bump it with any change to these files' rules.
+ *
+ * - verified: listed for this chain on the configured token list; nothing on chain verifies a token.
+ * - impersonates_canonical: not verified, and its symbol or its name equals (after Unicode NFKC, case
+ *   folding and dropping invisible characters) the symbol or name of a verified token.
+ * - shared_ticker: not verified, its symbol is shared with at least one other known token, and no token
+ *   with that symbol is verified (with a verified one, the others are impersonators instead).
+ * - hooked_pool: at least one of its pools is a v4 pool with a hooks contract.
+ * - buy_tax, sell_tax: only from the safety simulation (quote), never inferred here.
+ * - state: `bonding_curve` launched on a launchpad and not graduated; `graduated` launched and moved to a
+ *   pool; `pool_only` in pools without a launchpad; `no_pool` known but in no pool.
+ * - evidence.firstWithTicker: created (first transfer seen, else first sighting) before every other
+ *   indexed token with the same symbol. evidence.creatorLinked: its creator (launch creator, else the
+ *   sender of its first mint) also created a verified token.
+ * - depth: the input that moves a pool's price 2%, the shallower direction, summed over pools, in USD.
+ * - ranking: impersonators last; then address, exact symbol, exact name, prefix matches; then
+ *   verified before unverified (by trust); then deeper, then more liquid, then older.
+ */
+export const RULES_VERSION = "rules-2026.11.1"
