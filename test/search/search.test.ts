@@ -43,7 +43,7 @@ describe("search on the seeded market", () => {
 
   it("the impersonator never outranks the canonical token, even when searched by name", async () => {
     const answer = await find("wrapped ether")
-    const addresses = answer.results.map((token) => token.address)
+    const addresses: ReadonlyArray<string> = answer.results.map((token) => token.address)
     const canonical = addresses.indexOf(getAddress(tokenAddress(manifest, "WETH")))
     const impostor = addresses.indexOf(getAddress(tokenAddress(manifest, "WETH_IMPOSTOR")))
     expect(canonical).toBe(0)
