@@ -22,8 +22,21 @@ const pairAbi = parseAbi([
   "function token0() view returns (address)"
 ])
 
-export const marketMaker = (manifest: Manifest, account: Account) => {
-  const { public: client, test, wallet } = clientsFor(manifest, account)
+export interface Listing {
+  readonly token: Address
+  readonly pair: Address
+  /** Block of the liquidity mint: from here on the token is tradable. */
+  readonly block: number
+}
+
+export interface MarketMaker {
+  readonly listToken: (name: string, symbol: string, usdcLiquidity?: bigint) => Promise<Listing>
+  /** Resolves with the block of the swap. */
+  readonly buy: (pair: Address, usdcIn: bigint) => Promise<number>
+}
+
+export const marketMaker = (manifest: Manifest, account: Account): MarketMaker => {
+  const { public: client, wallet } = clientsFor(manifest, account)
   const chain = client.chain
   const usdc = contractAddress(manifest, "usdc")
   const factory = contractAddress(manifest, "v2Factory")
@@ -82,5 +95,5 @@ export const marketMaker = (manifest: Manifest, account: Account) => {
     return Number(swapped.blockNumber)
   }
 
-  return { client, test, listToken, buy }
+  return { listToken, buy }
 }
