@@ -1,0 +1,20 @@
+/**
+ * `npm start`: the service on its embedded devnet, or on the chain `RPC_URL` names.
+ */
+import type { FileSystem } from "@effect/platform"
+import { NodeRuntime } from "@effect/platform-node"
+import { Config, Effect, Layer, Option } from "effect"
+import type { AppConfig } from "../layers/AppConfig.js"
+import { Deployment } from "../layers/Deployment.js"
+import { Devnet } from "../layers/Devnet.js"
+import { appWith } from "./App.js"
+
+const DeploymentLive = Layer.unwrapEffect(
+  Effect.map(
+    Config.option(Config.string("RPC_URL")),
+    (rpcUrl): Layer.Layer<Deployment, unknown, AppConfig | FileSystem.FileSystem> =>
+      Option.isSome(rpcUrl) ? Deployment.layerManifestFile : Devnet.Default
+  )
+)
+
+Layer.launch(appWith(DeploymentLive)).pipe(NodeRuntime.runMain)
