@@ -9,8 +9,8 @@ import { Deployment } from "./Deployment.js"
 import { devnetConfig, type DevnetOptions } from "./devnet/DevnetConfig.js"
 import { type DevnetHandle, startDevnet } from "./devnet/startDevnet.js"
 
-export type { DevnetHandle } from "./devnet/startDevnet.js"
 export { devnetDefaults, type DevnetOptions } from "./devnet/DevnetConfig.js"
+export type { DevnetHandle } from "./devnet/startDevnet.js"
 
 export class Devnet extends Context.Tag("Devnet")<Devnet, DevnetHandle>() {
   /** A devnet with explicit options (tests pass port 0 and their own manifest path). */
@@ -21,10 +21,14 @@ export class Devnet extends Context.Tag("Devnet")<Devnet, DevnetHandle>() {
   static readonly layer = Layer.unwrapEffect(Effect.map(devnetConfig, Devnet.layerWith))
 
   /** `Deployment` read from the running devnet's manifest. */
-  static readonly deployment = Layer.effect(Deployment, Effect.map(Devnet, (devnet) => Deployment.fromManifest(devnet.manifest)))
+  static readonly deployment = Layer.effect(
+    Deployment,
+    Effect.map(Devnet, (devnet) => Deployment.fromManifest(devnet.manifest))
+  )
 
   /** Devnet and Deployment together, configured from the environment. */
   static readonly Default = Layer.provideMerge(Devnet.deployment, Devnet.layer)
 
-  static readonly DefaultWith = (options: DevnetOptions) => Layer.provideMerge(Devnet.deployment, Devnet.layerWith(options))
+  static readonly DefaultWith = (options: DevnetOptions) =>
+    Layer.provideMerge(Devnet.deployment, Devnet.layerWith(options))
 }

@@ -15,8 +15,12 @@ const announce = Layer.effectDiscard(
       `  RPC URL    ${manifest.rpcUrl}   (chain id ${manifest.chainId})`,
       `  manifest   ${devnet.manifestPath}`,
       `  accounts   ${manifest.accounts.length} funded (anvil's test mnemonic), e.g. ${manifest.accounts[0]?.address}`,
-      `  contracts  ${Object.keys(manifest.contracts).length} roles, ${manifest.pools?.length ?? 0} pools, ${Object.keys(manifest.tokens ?? {}).length} tokens`,
-      `  started    ${timings.totalMs} ms from ${devnet.source}${devnet.source === "bootstrap" ? ` (bootstrap ${timings.bootstrapMs} ms)` : ""}`,
+      `  contracts  ${Object.keys(manifest.contracts).length} roles, ${manifest.pools?.length ?? 0} pools, ${
+        Object.keys(manifest.tokens ?? {}).length
+      } tokens`,
+      `  started    ${timings.totalMs} ms from ${devnet.source}${
+        devnet.source === "bootstrap" ? ` (bootstrap ${timings.bootstrapMs} ms)` : ""
+      }`,
       "",
       "  Ctrl-C to stop.",
       ""

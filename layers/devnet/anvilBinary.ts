@@ -2,9 +2,9 @@
  * Finds the anvil executable shipped by `@foundry-rs/anvil`'s platform package. Resolving the package
  * (instead of a hard path) keeps working when npm hoists or nests it, and needs no install script.
  */
+import { Effect } from "effect"
 import { createRequire } from "node:module"
 import * as path from "node:path"
-import { Effect } from "effect"
 import { DevnetError } from "./DevnetError.js"
 
 const archNames: Readonly<Record<string, string>> = { x64: "amd64", arm64: "arm64" }

@@ -30,12 +30,17 @@ const READY_TIMEOUT_MS = 20_000
 const LISTENING = /Listening on ([^\s]+):(\d+)/
 
 const argv = (args: AnvilArgs): Array<string> => [
-  "--host", args.host,
-  "--port", String(args.port),
-  "--chain-id", String(args.chainId),
-  "--hardfork", args.hardfork,
+  "--host",
+  args.host,
+  "--port",
+  String(args.port),
+  "--chain-id",
+  String(args.chainId),
+  "--hardfork",
+  args.hardfork,
   // Seeded pools hold millions of USDC; the mnemonic accounts get a round native balance to trade with.
-  "--balance", "1000000",
+  "--balance",
+  "1000000",
   ...Option.match(args.blockTime, { onNone: () => [], onSome: (seconds) => ["--block-time", String(seconds)] }),
   ...Option.match(args.loadState, { onNone: () => [], onSome: (file) => ["--load-state", file] }),
   ...Option.match(args.genesisTimestamp, { onNone: () => [], onSome: (seconds) => ["--timestamp", String(seconds)] })
@@ -55,7 +60,11 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
       if (match !== null) finish(Effect.succeed(Number(match[2])))
     }
     const onExit = (code: number | null) =>
-      finish(Effect.fail(new DevnetError({ message: `anvil exited (${code}) before listening: ${output.trim().slice(-600)}` })))
+      finish(
+        Effect.fail(
+          new DevnetError({ message: `anvil exited (${code}) before listening: ${output.trim().slice(-600)}` })
+        )
+      )
     const timer = setTimeout(
       () => finish(Effect.fail(new DevnetError({ message: `anvil not listening after ${READY_TIMEOUT_MS} ms` }))),
       READY_TIMEOUT_MS

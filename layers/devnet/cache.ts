@@ -7,11 +7,11 @@
  * contracts, the npm bytecode and this bootstrap's own source. Entries also expire (`ttlHours`) so that
  * the swap history stays inside the last 24 h that the service measures volume over.
  */
-import { gunzipSync } from "node:zlib"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { fileURLToPath } from "node:url"
+import { gunzipSync } from "node:zlib"
 import type { Hex } from "viem"
 import { Manifest } from "../../schema/Manifest.js"
 import { DevnetError } from "./DevnetError.js"
@@ -40,30 +40,40 @@ export interface KeyInputs {
 
 const SOURCE_SUFFIX = ".ts"
 
-export const cacheKey = Effect.fn("cacheKey")(function*(inputs: KeyInputs) {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  const root = path.resolve(here, "..", "..")
-  const hash = createHash("sha256").update(JSON.stringify(inputs))
-  const add = (file: string) =>
-    Effect.map(fs.readFile(file), (bytes) => {
-      hash.update(`\0${path.relative(root, file)}\0`)
-      hash.update(bytes)
-    })
-  const listed = (dir: string, suffix: string) =>
-    Effect.map(fs.readDirectory(dir, { recursive: true }), (names) =>
-      names.filter((name) => name.endsWith(suffix)).sort().map((name) => path.join(dir, name)))
+export const cacheKey = Effect.fn("cacheKey")(
+  function*(inputs: KeyInputs) {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const root = path.resolve(here, "..", "..")
+    const hash = createHash("sha256").update(JSON.stringify(inputs))
+    const add = (file: string) =>
+      Effect.map(fs.readFile(file), (bytes) => {
+        hash.update(`\0${path.relative(root, file)}\0`)
+        hash.update(bytes)
+      })
+    const listed = (dir: string, suffix: string) =>
+      Effect.map(
+        fs.readDirectory(dir, { recursive: true }),
+        (names) => names.filter((name) => name.endsWith(suffix)).sort().map((name) => path.join(dir, name))
+      )
 
-  const sources = [
-    ...(yield* listed(here, SOURCE_SUFFIX)),
-    path.join(root, "layers", "Artifacts.ts"),
-    path.join(root, "schema", "Manifest.ts")
-  ]
-  const artifacts = yield* listed(path.join(root, "build", "contracts"), ".json")
-  const npm = Object.values(npmArtifactFiles).map(resolveNpm)
-  yield* Effect.forEach([...sources, ...artifacts, ...npm], add, { discard: true })
-  return hash.digest("hex").slice(0, 20)
-}, (effect) => Effect.mapError(effect, (cause) => new DevnetError({ message: "cannot compute the devnet cache key (build the contracts first: npm run build:contracts)", cause })))
+    const sources = [
+      ...(yield* listed(here, SOURCE_SUFFIX)),
+      path.join(root, "layers", "Artifacts.ts"),
+      path.join(root, "schema", "Manifest.ts")
+    ]
+    const artifacts = yield* listed(path.join(root, "build", "contracts"), ".json")
+    const npm = Object.values(npmArtifactFiles).map(resolveNpm)
+    yield* Effect.forEach([...sources, ...artifacts, ...npm], add, { discard: true })
+    return hash.digest("hex").slice(0, 20)
+  },
+  (effect) =>
+    Effect.mapError(effect, (cause) =>
+      new DevnetError({
+        message: "cannot compute the devnet cache key (build the contracts first: npm run build:contracts)",
+        cause
+      }))
+)
 
 export const lookupCache = Effect.fn("lookupCache")(function*(cacheDir: string, key: string, ttlHours: number) {
   const fs = yield* FileSystem.FileSystem
@@ -71,7 +81,9 @@ export const lookupCache = Effect.fn("lookupCache")(function*(cacheDir: string, 
   const dir = path.join(cacheDir, key)
   const statePath = path.join(dir, "state.json")
   if (!(yield* fs.exists(statePath))) return Option.none<CacheEntry>()
-  const meta = yield* Schema.decodeUnknown(Schema.parseJson(Meta))(yield* fs.readFileString(path.join(dir, "meta.json")))
+  const meta = yield* Schema.decodeUnknown(Schema.parseJson(Meta))(
+    yield* fs.readFileString(path.join(dir, "meta.json"))
+  )
   if (Date.now() - meta.createdAt > ttlHours * 3_600_000) return Option.none<CacheEntry>()
   const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(
     yield* fs.readFileString(path.join(dir, "manifest.json"))
@@ -88,28 +100,35 @@ export interface Snapshot {
 
 /** Writes the entry beside its final place and renames it in, so concurrent starts never read half
  * an entry; stale entries of other keys are removed. */
-export const saveCache = Effect.fn("saveCache")(function*(cacheDir: string, key: string, snapshot: Snapshot) {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  yield* fs.makeDirectory(cacheDir, { recursive: true })
-  const staging = path.join(cacheDir, `.${key}.${process.pid}.${Date.now()}`)
-  yield* fs.makeDirectory(staging, { recursive: true })
-  yield* fs.writeFile(path.join(staging, "state.json"), gunzipSync(Buffer.from(snapshot.dump.slice(2), "hex")))
-  const manifest = yield* Schema.encode(Manifest)(snapshot.manifest)
-  yield* fs.writeFileString(path.join(staging, "manifest.json"), JSON.stringify(manifest, null, 2))
-  yield* fs.writeFileString(
-    path.join(staging, "meta.json"),
-    JSON.stringify({ createdAt: Date.now(), codeHashes: snapshot.codeHashes }, null, 2)
-  )
-  const target = path.join(cacheDir, key)
-  yield* fs.remove(target, { recursive: true }).pipe(Effect.ignore)
-  yield* fs.rename(staging, target).pipe(
-    Effect.catchAll(() => fs.remove(staging, { recursive: true }))
-  )
-  const others = yield* fs.readDirectory(cacheDir)
-  yield* Effect.forEach(
-    others.filter((name) => name !== key && !name.startsWith(".")),
-    (name) => fs.remove(path.join(cacheDir, name), { recursive: true }).pipe(Effect.ignore),
-    { discard: true }
-  )
-}, (effect, cacheDir) => Effect.mapError(effect, (cause) => new DevnetError({ message: `cannot save the devnet cache in ${cacheDir}`, cause })))
+export const saveCache = Effect.fn("saveCache")(
+  function*(cacheDir: string, key: string, snapshot: Snapshot) {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    yield* fs.makeDirectory(cacheDir, { recursive: true })
+    const staging = path.join(cacheDir, `.${key}.${process.pid}.${Date.now()}`)
+    yield* fs.makeDirectory(staging, { recursive: true })
+    yield* fs.writeFile(path.join(staging, "state.json"), gunzipSync(Buffer.from(snapshot.dump.slice(2), "hex")))
+    const manifest = yield* Schema.encode(Manifest)(snapshot.manifest)
+    yield* fs.writeFileString(path.join(staging, "manifest.json"), JSON.stringify(manifest, null, 2))
+    yield* fs.writeFileString(
+      path.join(staging, "meta.json"),
+      JSON.stringify({ createdAt: Date.now(), codeHashes: snapshot.codeHashes }, null, 2)
+    )
+    const target = path.join(cacheDir, key)
+    yield* fs.remove(target, { recursive: true }).pipe(Effect.ignore)
+    yield* fs.rename(staging, target).pipe(
+      Effect.catchAll(() => fs.remove(staging, { recursive: true }))
+    )
+    const others = yield* fs.readDirectory(cacheDir)
+    yield* Effect.forEach(
+      others.filter((name) => name !== key && !name.startsWith(".")),
+      (name) => fs.remove(path.join(cacheDir, name), { recursive: true }).pipe(Effect.ignore),
+      { discard: true }
+    )
+  },
+  (effect, cacheDir) =>
+    Effect.mapError(
+      effect,
+      (cause) => new DevnetError({ message: `cannot save the devnet cache in ${cacheDir}`, cause })
+    )
+)

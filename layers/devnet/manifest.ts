@@ -43,24 +43,34 @@ export const buildManifest = (input: ManifestInput) =>
       token1: getAddress(pool.token1),
       hooks: pool.hooks === null ? null : getAddress(pool.hooks)
     }))
-  }).pipe(Effect.mapError((cause) => new DevnetError({ message: `manifest does not match its schema: ${cause.message}`, cause })))
+  }).pipe(Effect.mapError((cause) =>
+    new DevnetError({ message: `manifest does not match its schema: ${cause.message}`, cause })
+  ))
 
 /** The same manifest pointing at another RPC URL (a cached state served on a new port). */
 export const withRpcUrl = (manifest: Manifest, rpcUrl: string): Manifest => ({ ...manifest, rpcUrl })
 
-export const writeManifest = Effect.fn("writeManifest")(function*(file: string, manifest: Manifest) {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  const encoded = yield* Schema.encode(Manifest)(manifest)
-  yield* fs.makeDirectory(path.dirname(file), { recursive: true })
-  // Write then rename, so a reader (the service, a test) never sees half a file.
-  const temporary = `${file}.${process.pid}.tmp`
-  yield* fs.writeFileString(temporary, `${JSON.stringify(encoded, null, 2)}\n`)
-  yield* fs.rename(temporary, file)
-}, (effect, file) => Effect.mapError(effect, (cause) => new DevnetError({ message: `cannot write manifest ${file}`, cause })))
+export const writeManifest = Effect.fn("writeManifest")(
+  function*(file: string, manifest: Manifest) {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const encoded = yield* Schema.encode(Manifest)(manifest)
+    yield* fs.makeDirectory(path.dirname(file), { recursive: true })
+    // Write then rename, so a reader (the service, a test) never sees half a file.
+    const temporary = `${file}.${process.pid}.tmp`
+    yield* fs.writeFileString(temporary, `${JSON.stringify(encoded, null, 2)}\n`)
+    yield* fs.rename(temporary, file)
+  },
+  (effect, file) =>
+    Effect.mapError(effect, (cause) => new DevnetError({ message: `cannot write manifest ${file}`, cause }))
+)
 
-export const readManifest = Effect.fn("readManifest")(function*(file: string) {
-  const fs = yield* FileSystem.FileSystem
-  const text = yield* fs.readFileString(file)
-  return yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-}, (effect, file) => Effect.mapError(effect, (cause) => new DevnetError({ message: `cannot read manifest ${file}`, cause })))
+export const readManifest = Effect.fn("readManifest")(
+  function*(file: string) {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(file)
+    return yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
+  },
+  (effect, file) =>
+    Effect.mapError(effect, (cause) => new DevnetError({ message: `cannot read manifest ${file}`, cause }))
+)

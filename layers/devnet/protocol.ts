@@ -19,24 +19,26 @@ export const CREATOR_FEE_BPS = 100
 /** Launchpad curve: virtual USDC reserve and the USDC raised at which a token graduates. */
 export const LAUNCHPAD = { virtualUsdc: 5_000_000_000n, graduationUsdc: 20_000_000_000n } as const
 
-export type Protocol = Readonly<Record<
-  | "usdc"
-  | "permit2"
-  | "v2Factory"
-  | "v3Factory"
-  | "v3SwapRouter"
-  | "v3PositionManager"
-  | "v3Quoter"
-  | "v4PoolManager"
-  | "v4SwapHelper"
-  | "v4LiquidityHelper"
-  | "v4Quoter"
-  | "v4StateView"
-  | "dynamicFeeHook"
-  | "swapFeeHook"
-  | "launchpad",
-  Address
->>
+export type Protocol = Readonly<
+  Record<
+    | "usdc"
+    | "permit2"
+    | "v2Factory"
+    | "v3Factory"
+    | "v3SwapRouter"
+    | "v3PositionManager"
+    | "v3Quoter"
+    | "v4PoolManager"
+    | "v4SwapHelper"
+    | "v4LiquidityHelper"
+    | "v4Quoter"
+    | "v4StateView"
+    | "dynamicFeeHook"
+    | "swapFeeHook"
+    | "launchpad",
+    Address
+  >
+>
 
 /** CREATE2 through anvil's deterministic deployer; fails unless code lands at the expected address. */
 const create2 = Effect.fn("create2")(function*(tx: Tx, from: Address, salt: Hex, initCode: Hex, label: string) {
@@ -65,13 +67,18 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
   const permit2 = permit2Artifact()
   const permit2Address = yield* create2(tx, deployer, PERMIT2_SALT, permit2.bytecode, "Permit2")
   if (permit2Address.toLowerCase() !== PERMIT2_ADDRESS.toLowerCase()) {
-    return yield* new DevnetError({ message: `Permit2 creation code yields ${permit2Address}, not the canonical address` })
+    return yield* new DevnetError({
+      message: `Permit2 creation code yields ${permit2Address}, not the canonical address`
+    })
   }
 
   const v2Factory = yield* deploy("UniswapV2Factory", [deployer])
   const v3Factory = yield* deploy("UniswapV3Factory")
   // The 0.01 % tier, enabled by governance on mainnet after launch.
-  yield* tx.write(deployer, { address: v3Factory, abi: loadArtifact("UniswapV3Factory").abi }, "enableFeeAmount", [100, 1])
+  yield* tx.write(deployer, { address: v3Factory, abi: loadArtifact("UniswapV3Factory").abi }, "enableFeeAmount", [
+    100,
+    1
+  ])
   // v3 periphery takes a WETH9 for native-value paths; Arc has no wrapped native, and nothing here
   // sends native value through them, so USDC stands in. No NFT descriptor: tokenURI is not needed.
   const v3SwapRouter = yield* deploy("SwapRouter", [v3Factory, USDC_ADDRESS])

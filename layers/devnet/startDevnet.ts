@@ -15,8 +15,8 @@ import { bootstrap } from "./bootstrap.js"
 import { cacheKey, lookupCache, saveCache } from "./cache.js"
 import type { DevnetOptions } from "./DevnetConfig.js"
 import { causeLine, DevnetError } from "./DevnetError.js"
-import { HISTORY_HOURS } from "./market/clock.js"
 import { withRpcUrl, writeManifest } from "./manifest.js"
+import { HISTORY_HOURS } from "./market/clock.js"
 
 export interface DevnetHandle {
   readonly manifest: Manifest
@@ -30,7 +30,8 @@ export interface DevnetHandle {
 
 const elapsed = (since: number) => Math.round(performance.now() - since)
 
-const say = (options: DevnetOptions, message: string) => Effect.when(Effect.logInfo(`devnet: ${message}`), () => options.verbose)
+const say = (options: DevnetOptions, message: string) =>
+  Effect.when(Effect.logInfo(`devnet: ${message}`), () => options.verbose)
 
 /** Anvil's own per-request log lines are drained but pointless; switching them off saves CPU. */
 const connect = Effect.fn("connect")(function*(anvil: AnvilInstance, chainId: number) {
@@ -50,19 +51,25 @@ const serveState = Effect.fn("serveState")(function*(
   const rpc = yield* connect(anvil, options.chainId)
   const served = yield* Effect.forEach(
     Object.entries(manifest.contracts),
-    ([role, address]) => Effect.map(rpc.request<Hex>("eth_getCode", [address, "latest"]), (code) => [role, code] as const),
+    ([role, address]) =>
+      Effect.map(rpc.request<Hex>("eth_getCode", [address, "latest"]), (code) => [role, code] as const),
     { concurrency: "unbounded" }
   ).pipe(Effect.mapError((e) => new DevnetError({ message: `cached devnet does not answer: ${e.message}` })))
   const wrong = served.filter(([role, code]) => codeHashes[role] !== keccak256(code)).map(([role]) => role)
-  if (wrong.length > 0) return yield* new DevnetError({ message: `cached state has unexpected code at ${wrong.join(", ")}` })
+  if (wrong.length > 0) {
+    return yield* new DevnetError({ message: `cached state has unexpected code at ${wrong.join(", ")}` })
+  }
   return { anvil, rpc, manifest: withRpcUrl(manifest, anvil.rpcUrl) }
 })
 
 /** Runs `effect` in a child scope that is closed at once if it fails (no anvil left on the port). */
 const inChildScope = <A, E, R>(effect: Effect.Effect<A, E, R | Scope.Scope>) =>
-  Effect.flatMap(Scope.Scope, (parent) =>
-    Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
-      Scope.extend(effect, child).pipe(Effect.onError((cause) => Scope.close(child, Exit.failCause(cause))))))
+  Effect.flatMap(
+    Scope.Scope,
+    (parent) =>
+      Effect.flatMap(Scope.fork(parent, ExecutionStrategy.sequential), (child) =>
+        Scope.extend(effect, child).pipe(Effect.onError((cause) => Scope.close(child, Exit.failCause(cause)))))
+  )
 
 const cold = Effect.fn("coldBootstrap")(function*(options: DevnetOptions, port: number) {
   const end = Math.floor(Date.now() / 1000)
@@ -115,7 +122,10 @@ export const startDevnet = Effect.fn("startDevnet")(function*(options: DevnetOpt
     Effect.gen(function*() {
       yield* writeManifest(options.manifestPath, served.manifest)
       const totalMs = elapsed(started)
-      yield* say(options, `ready (${source}) in ${totalMs} ms: ${served.anvil.rpcUrl}, manifest ${options.manifestPath}`)
+      yield* say(
+        options,
+        `ready (${source}) in ${totalMs} ms: ${served.anvil.rpcUrl}, manifest ${options.manifestPath}`
+      )
       return {
         ...served,
         manifestPath: options.manifestPath,

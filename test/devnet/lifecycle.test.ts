@@ -2,9 +2,9 @@
  * The devnet process lifecycle: a cached start is fast, a block interval mimics Arc's cadence, and
  * anvil never outlives its owner, whether the scope closes or the owning process is SIGKILLed.
  */
+import { Option } from "effect"
 import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
-import { Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { clientsFor, startDevnet } from "../support/devnet.js"
 

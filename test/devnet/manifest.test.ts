@@ -28,9 +28,21 @@ describe("devnet manifest", () => {
 
   it("names every role the service and tests need, each with code", async () => {
     const roles = [
-      "usdc", "permit2", "v2Factory", "v3Factory", "v3SwapRouter", "v3PositionManager", "v3Quoter",
-      "v4PoolManager", "v4SwapHelper", "v4LiquidityHelper", "v4Quoter", "v4StateView",
-      "dynamicFeeHook", "swapFeeHook", "launchpad"
+      "usdc",
+      "permit2",
+      "v2Factory",
+      "v3Factory",
+      "v3SwapRouter",
+      "v3PositionManager",
+      "v3Quoter",
+      "v4PoolManager",
+      "v4SwapHelper",
+      "v4LiquidityHelper",
+      "v4Quoter",
+      "v4StateView",
+      "dynamicFeeHook",
+      "swapFeeHook",
+      "launchpad"
     ]
     expect(Object.keys(manifest.contracts)).toEqual(expect.arrayContaining(roles))
     for (const [role, address] of Object.entries(manifest.contracts)) {
@@ -79,9 +91,12 @@ describe("devnet manifest", () => {
     for (const account of manifest.accounts) {
       const address = account.address as Address
       expect(await client.getBalance({ address })).toBeGreaterThan(10n ** 18n * 1000n)
-      const erc20 = (token: Address) => client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [address] })
+      const erc20 = (token: Address) =>
+        client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [address] })
       expect(await erc20(usdc)).toBeGreaterThan(1_000n * 10n ** 6n)
-      for (const label of ["WETH", "WBTC", "EURC", "DEGEN"]) expect(await erc20(tokenAddress(manifest, label)), label).toBeGreaterThan(0n)
+      for (const label of ["WETH", "WBTC", "EURC", "DEGEN"]) {
+        expect(await erc20(tokenAddress(manifest, label)), label).toBeGreaterThan(0n)
+      }
     }
   })
 

@@ -16,16 +16,26 @@ const fromBlock = BigInt(manifest.startBlock)
 
 /** USD value of USDC held by a pool (v2 pair or v3 pool); for v4 the PoolManager holds every pool. */
 const usdcHeld = (pool: ManifestPool) =>
-  client.readContract({ address: tokenAddress(manifest, "USDC"), abi: erc20Abi, functionName: "balanceOf", args: [pool.address as Address] })
+  client.readContract({
+    address: tokenAddress(manifest, "USDC"),
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [pool.address as Address]
+  })
     .then((raw) => Number(raw) / 1e6)
 
 /** Price of token0 in token1, adjusted for decimals. */
 const priceOf = async (pool: ManifestPool): Promise<number> => {
-  const decimals = (token: string) => client.readContract({ address: token as Address, abi: erc20Abi, functionName: "decimals" })
+  const decimals = (token: string) =>
+    client.readContract({ address: token as Address, abi: erc20Abi, functionName: "decimals" })
   const [d0, d1] = await Promise.all([decimals(pool.token0), decimals(pool.token1)])
   const scale = 10 ** (d0 - d1)
   if (pool.venue === "v2") {
-    const [r0, r1] = await client.readContract({ address: pool.address as Address, abi: v2PairAbi, functionName: "getReserves" })
+    const [r0, r1] = await client.readContract({
+      address: pool.address as Address,
+      abi: v2PairAbi,
+      functionName: "getReserves"
+    })
     return (Number(r1) / Number(r0)) * scale
   }
   const sqrt = pool.venue === "v3"
@@ -65,10 +75,19 @@ describe("seeded market", () => {
     const stateView = contractAddress(manifest, "v4StateView")
     for (const pool of pools) {
       const liquidity = pool.venue === "v2"
-        ? (await client.readContract({ address: pool.address as Address, abi: v2PairAbi, functionName: "getReserves" }))[0]
+        ? (await client.readContract({
+          address: pool.address as Address,
+          abi: v2PairAbi,
+          functionName: "getReserves"
+        }))[0]
         : pool.venue === "v3"
         ? await client.readContract({ address: pool.address as Address, abi: v3PoolAbi, functionName: "liquidity" })
-        : await client.readContract({ address: stateView, abi: v4StateViewAbi, functionName: "getLiquidity", args: [pool.id as Hex] })
+        : await client.readContract({
+          address: stateView,
+          abi: v4StateViewAbi,
+          functionName: "getLiquidity",
+          args: [pool.id as Hex]
+        })
       expect(liquidity, pool.label).toBeGreaterThan(0n)
     }
   })
@@ -93,7 +112,9 @@ describe("seeded market", () => {
 
   it("has non-USDC pairs for two-hop and graph routes", () => {
     const labels = pools.map((p) => p.label)
-    expect(labels).toEqual(expect.arrayContaining(["v2:WETH/WBTC", "v3:WETH/WBTC:500", "v2:DEGEN/WETH", "v2:ORBIT/WETH"]))
+    expect(labels).toEqual(
+      expect.arrayContaining(["v2:WETH/WBTC", "v3:WETH/WBTC:500", "v2:DEGEN/WETH", "v2:ORBIT/WETH"])
+    )
   })
 
   it("has a pool too thin to exit", async () => {
@@ -137,21 +158,42 @@ describe("seeded market", () => {
 
   it("has launchpad tokens created by their creators, one graduated into its pool, one still on its curve", async () => {
     const launchpad = contractAddress(manifest, "launchpad")
-    const created = await client.getContractEvents({ abi: launchpadAbi, eventName: "TokenCreated", address: launchpad, fromBlock })
+    const created = await client.getContractEvents({
+      abi: launchpadAbi,
+      eventName: "TokenCreated",
+      address: launchpad,
+      fromBlock
+    })
     const grad = tokenAddress(manifest, "LAUNCH_GRAD")
     const curve = tokenAddress(manifest, "LAUNCH_CURVE")
     const fresh = tokenAddress(manifest, "LAUNCH_FRESH")
     expect(created.map((log) => log.args.token)).toEqual(expect.arrayContaining([grad, curve, fresh]))
     for (const log of created) {
-      const creator = await client.readContract({ address: launchpad, abi: launchpadAbi, functionName: "creatorOf", args: [log.args.token as Address] })
+      const creator = await client.readContract({
+        address: launchpad,
+        abi: launchpadAbi,
+        functionName: "creatorOf",
+        args: [log.args.token as Address]
+      })
       expect(creator).toBe(log.args.creator)
     }
-    const graduated = (token: Address) => client.readContract({ address: launchpad, abi: launchpadAbi, functionName: "graduated", args: [token] })
+    const graduated = (token: Address) =>
+      client.readContract({ address: launchpad, abi: launchpadAbi, functionName: "graduated", args: [token] })
     expect(await graduated(grad)).toBe(true)
     expect(await graduated(curve)).toBe(false)
-    const [event] = await client.getContractEvents({ abi: launchpadAbi, eventName: "Graduated", address: launchpad, fromBlock })
+    const [event] = await client.getContractEvents({
+      abi: launchpadAbi,
+      eventName: "Graduated",
+      address: launchpad,
+      fromBlock
+    })
     expect(event?.args.pool).toBe(poolByLabel(manifest, "v2:LAUNCH_GRAD/USDC").address)
-    const trades = await client.getContractEvents({ abi: launchpadAbi, eventName: "CurveTrade", address: launchpad, fromBlock })
+    const trades = await client.getContractEvents({
+      abi: launchpadAbi,
+      eventName: "CurveTrade",
+      address: launchpad,
+      fromBlock
+    })
     expect(trades.filter((log) => log.args.token === curve).length).toBeGreaterThanOrEqual(3)
     expect(trades.some((log) => log.args.token === curve && !log.args.isBuy)).toBe(true)
     expect(trades.filter((log) => log.args.token === fresh)).toEqual([])

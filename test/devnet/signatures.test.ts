@@ -62,16 +62,37 @@ describe("devnet USDC", () => {
       primaryType: "TransferWithAuthorization",
       message
     })
-    const args = [message.from, message.to, message.value, message.validAfter, message.validBefore, message.nonce, signature] as const
-    const [paid, received] = await relayer.changes([[usdc, payer.address], [usdc, payee]], () =>
-      relayer.write(usdc, usdcAbi, "transferWithAuthorization", args))
+    const args = [
+      message.from,
+      message.to,
+      message.value,
+      message.validAfter,
+      message.validBefore,
+      message.nonce,
+      signature
+    ] as const
+    const [paid, received] = await relayer.changes(
+      [[usdc, payer.address], [usdc, payee]],
+      () => relayer.write(usdc, usdcAbi, "transferWithAuthorization", args)
+    )
     expect(paid).toBe(-message.value)
     expect(received).toBe(message.value)
     expect(
-      await relayer.public.readContract({ address: usdc, abi: usdcAbi, functionName: "authorizationState", args: [payer.address, message.nonce] })
+      await relayer.public.readContract({
+        address: usdc,
+        abi: usdcAbi,
+        functionName: "authorizationState",
+        args: [payer.address, message.nonce]
+      })
     ).toBe(true)
     await expect(
-      relayer.public.simulateContract({ account: relayer.account, address: usdc, abi: usdcAbi, functionName: "transferWithAuthorization", args })
+      relayer.public.simulateContract({
+        account: relayer.account,
+        address: usdc,
+        abi: usdcAbi,
+        functionName: "transferWithAuthorization",
+        args
+      })
     ).rejects.toThrow()
   })
 })
@@ -116,12 +137,19 @@ describe("Permit2", () => {
     // Anyone may submit the permit; the spender does, as a router would.
     await spender.write(permit2, permit2Abi, "permit", [owner.address, permit, signature])
     const allowance = (who: Address) =>
-      spender.public.readContract({ address: permit2, abi: permit2Abi, functionName: "allowance", args: [owner.address, usdc, who] })
+      spender.public.readContract({
+        address: permit2,
+        abi: permit2Abi,
+        functionName: "allowance",
+        args: [owner.address, usdc, who]
+      })
     expect(await allowance(spender.address)).toEqual([permit.details.amount, permit.details.expiration, 1])
 
     const pulled = parseUnits("7", 6)
-    const [from, to] = await spender.changes([[usdc, owner.address], [usdc, spender.address]], () =>
-      spender.write(permit2, permit2Abi, "transferFrom", [owner.address, spender.address, pulled, usdc]))
+    const [from, to] = await spender.changes(
+      [[usdc, owner.address], [usdc, spender.address]],
+      () => spender.write(permit2, permit2Abi, "transferFrom", [owner.address, spender.address, pulled, usdc])
+    )
     expect([from, to]).toEqual([-pulled, pulled])
     expect((await allowance(spender.address))[0]).toBe(permit.details.amount - pulled)
   })

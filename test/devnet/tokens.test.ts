@@ -6,7 +6,14 @@
 import { type Address, erc20Abi, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { cappedTokenAbi, launchpadAbi, taxTokenAbi, v2PairAbi, v3SwapRouterAbi } from "../support/abis.js"
-import { contractAddress, manifestAccount, poolByLabel, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import {
+  contractAddress,
+  manifestAccount,
+  poolByLabel,
+  type PrivateDevnet,
+  startDevnet,
+  tokenAddress
+} from "../support/devnet.js"
 import { v2AmountOut } from "../support/poolMath.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 
@@ -66,8 +73,11 @@ describe("taxed token", () => {
     const arrived = amount - (amount * BigInt(sellBps)) / 10_000n
     expect(pairGot).toBe(arrived)
     const out = v2AmountOut(arrived, reserveIn, reserveOut)
-    const [usdcGot] = await trader.deltas(usdc, [trader.address], () =>
-      trader.write(pair, v2PairAbi, "swap", [inIs0 ? 0n : out, inIs0 ? out : 0n, trader.address, "0x"]))
+    const [usdcGot] = await trader.deltas(
+      usdc,
+      [trader.address],
+      () => trader.write(pair, v2PairAbi, "swap", [inIs0 ? 0n : out, inIs0 ? out : 0n, trader.address, "0x"])
+    )
     expect(usdcGot).toBe(out)
   })
 })
@@ -155,8 +165,11 @@ describe("launchpad curve", () => {
     const usdcIn = parseUnits("300", 6)
     const expected = (tokenReserve * usdcIn) / (usdcReserve + usdcIn)
     await trader.approve(usdc, launchpad)
-    const [got] = await trader.deltas(token, [trader.address], () =>
-      trader.write(launchpad, launchpadAbi, "buy", [token, usdcIn, expected]))
+    const [got] = await trader.deltas(
+      token,
+      [trader.address],
+      () => trader.write(launchpad, launchpadAbi, "buy", [token, usdcIn, expected])
+    )
     expect(got).toBe(expected)
   })
 })

@@ -16,7 +16,14 @@ import {
   v4StateViewAbi,
   v4SwapHelperAbi
 } from "../support/abis.js"
-import { contractAddress, manifestAccount, poolByLabel, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import {
+  contractAddress,
+  manifestAccount,
+  poolByLabel,
+  type PrivateDevnet,
+  startDevnet,
+  tokenAddress
+} from "../support/devnet.js"
 import { exactInStep, v2AmountOut } from "../support/poolMath.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 
@@ -50,7 +57,12 @@ describe("Uniswap v2", () => {
 
     const [wethDelta] = await trader.deltas(weth, [trader.address], async () => {
       await trader.transfer(usdc, pair, amountIn)
-      await trader.write(pair, v2PairAbi, "swap", [usdcIs0 ? 0n : expected, usdcIs0 ? expected : 0n, trader.address, "0x"])
+      await trader.write(pair, v2PairAbi, "swap", [
+        usdcIs0 ? 0n : expected,
+        usdcIs0 ? expected : 0n,
+        trader.address,
+        "0x"
+      ])
     })
     expect(wethDelta).toBe(expected)
     const [a0, a1] = await trader.public.readContract({ address: pair, abi: v2PairAbi, functionName: "getReserves" })
@@ -142,7 +154,12 @@ describe("Uniswap v4", () => {
     const hooks = (pool.hooks ?? "0x0000000000000000000000000000000000000000") as Address
     // A dynamic-fee pool charges what its hook sets for this swap; a static one its key's fee.
     const fee = pool.fee === null
-      ? await trader.public.readContract({ address: hooks, abi: dynamicFeeHookAbi, functionName: "currentFee", args: [id] })
+      ? await trader.public.readContract({
+        address: hooks,
+        abi: dynamicFeeHookAbi,
+        functionName: "currentFee",
+        args: [id]
+      })
       : lpFee
     const zeroForOne = tokenIn.toLowerCase() === pool.token0.toLowerCase()
     const step = exactInStep(sqrtPriceX96, liquidity, amountIn, BigInt(fee), zeroForOne)
@@ -160,7 +177,11 @@ describe("Uniswap v4", () => {
     const [outDelta] = await trader.deltas(tokenOut, [trader.address], async () => {
       const receipt = await trader.write(helper, v4SwapHelperAbi, "swap", [
         key,
-        { zeroForOne, amountSpecified: -amountIn, sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_PRICE + 1n : MAX_SQRT_PRICE - 1n },
+        {
+          zeroForOne,
+          amountSpecified: -amountIn,
+          sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_PRICE + 1n : MAX_SQRT_PRICE - 1n
+        },
         { takeClaims: false, settleUsingBurn: false },
         "0x"
       ])

@@ -7,12 +7,12 @@
  *   bootstrap cache (well under a second once globalSetup has filled it) and stops with `stop()`
  *   (call it in `afterAll`), or with the Effect scope (`devnetLayer()` for `it.layer`).
  */
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Exit, Option, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit, Option, Scope } from "effect"
 import {
   type Account,
   type Address,
@@ -31,10 +31,10 @@ import {
 } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { inject } from "vitest"
-import type { Manifest } from "../../schema/Manifest.js"
 import { Devnet } from "../../layers/Devnet.js"
 import { devnetDefaults, type DevnetOptions } from "../../layers/devnet/DevnetConfig.js"
 import { type DevnetHandle, startDevnet as start } from "../../layers/devnet/startDevnet.js"
+import type { Manifest } from "../../schema/Manifest.js"
 
 export const sharedManifest = (): Manifest => inject("devnet").manifest
 
@@ -65,8 +65,10 @@ export const startDevnet = async (overrides: Partial<DevnetOptions> = {}): Promi
     )
   )
   let stopped: Promise<void> | undefined
-  const stop = () =>
-    (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() => rmSync(options.manifestPath, { force: true })))
+  const stop =
+    () => (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() =>
+      rmSync(options.manifestPath, { force: true })
+    ))
   return { manifest: handle.manifest, handle, stop }
 }
 

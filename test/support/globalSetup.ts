@@ -4,14 +4,14 @@
  * loads the bootstrap cache when it matches (well under a second) and fills it otherwise.
  * Tests that change chain state destructively start a private devnet (`startDevnet` in ./devnet.ts).
  */
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Option, Scope } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { TestProject } from "vitest/node"
-import type { Manifest } from "../../schema/Manifest.js"
 import { devnetDefaults } from "../../layers/devnet/DevnetConfig.js"
 import { startDevnet } from "../../layers/devnet/startDevnet.js"
+import type { Manifest } from "../../schema/Manifest.js"
 
 export interface SharedDevnet {
   readonly manifest: Manifest

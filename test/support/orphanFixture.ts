@@ -2,10 +2,10 @@
  * Test fixture: starts a private devnet, prints its RPC URL and waits to be killed. The lifecycle test
  * SIGKILLs this process (no handler runs) and checks that anvil goes away anyway.
  */
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Option } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { devnetDefaults } from "../../layers/devnet/DevnetConfig.js"
 import { startDevnet } from "../../layers/devnet/startDevnet.js"
 

@@ -8,7 +8,13 @@ export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
   const { public: reader, wallet } = clients
 
   /** Sends a contract call and fails the test unless it was mined successfully. */
-  const write = async (address: Address, abi: Abi, functionName: string, args: ReadonlyArray<unknown>, value?: bigint) => {
+  const write = async (
+    address: Address,
+    abi: Abi,
+    functionName: string,
+    args: ReadonlyArray<unknown>,
+    value?: bigint
+  ) => {
     const hash = await wallet.writeContract({
       account,
       chain: clients.chain,

@@ -7,7 +7,7 @@ import { type Address, numberToHex, parseEther } from "viem"
 import { loadArtifact } from "../../Artifacts.js"
 import { USDC_ADDRESS } from "../protocol.js"
 import { type Market, units } from "./context.js"
-import { USDC, type TokenSpec, tokenSpecs } from "./tokens.spec.js"
+import { type TokenSpec, tokenSpecs, USDC } from "./tokens.spec.js"
 
 /** Native value behind the deployer's USDC: enough for every pool with room to spare. */
 const DEPLOYER_USDC = 30_000_000

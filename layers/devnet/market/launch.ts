@@ -3,7 +3,7 @@
  * graduation into a Uniswap v2 pool, which then joins the market like any other pair.
  */
 import { Effect } from "effect"
-import { type Address, erc20Abi, type Hash, parseEventLogs, parseUnits } from "viem"
+import { type Address, erc20Abi, parseEventLogs, parseUnits, type TransactionReceipt } from "viem"
 import { loadArtifact } from "../../Artifacts.js"
 import { DevnetError } from "../DevnetError.js"
 import { LAUNCHPAD, USDC_ADDRESS } from "../protocol.js"
@@ -21,8 +21,7 @@ const curvePrice = Effect.fn("curvePrice")(function*(market: Market, token: Addr
   return (Number(usdc) / 1e6) / (Number(tokens) / 1e18)
 })
 
-const created = Effect.fn("created")(function*(market: Market, hash: Hash) {
-  const receipt = yield* market.tx.receipt(hash, "createToken")
+const created = Effect.fn("created")(function*(receipt: TransactionReceipt) {
   const [event] = parseEventLogs({ abi: loadArtifact("Launchpad").abi, logs: receipt.logs, eventName: "TokenCreated" })
   if (event === undefined) return yield* new DevnetError({ message: "createToken emitted no TokenCreated" })
   return (event.args as { token: Address }).token
@@ -49,11 +48,19 @@ export const launchSteps = (
   const create: TimedStep = {
     minutesAgo: spec.createdMinutesAgo,
     run: Effect.gen(function*() {
-      const hash = yield* market.tx.write(client(spec.creator), launchpad, "createToken", [spec.name, spec.symbol])
-      token = yield* created(market, hash)
+      const receipt = yield* market.tx.write(client(spec.creator), launchpad, "createToken", [spec.name, spec.symbol])
+      token = yield* created(receipt)
       market.tokens.set(spec.label, {
         address: token,
-        spec: { label: spec.label, kind: "plain", name: spec.name, symbol: spec.symbol, decimals: 18, priceUsd: 0, supply: 1e9 }
+        spec: {
+          label: spec.label,
+          kind: "plain",
+          name: spec.name,
+          symbol: spec.symbol,
+          decimals: 18,
+          priceUsd: 0,
+          supply: 1e9
+        }
       })
       yield* reprice
     })

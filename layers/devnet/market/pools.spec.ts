@@ -73,8 +73,22 @@ export const poolSpecs: ReadonlyArray<PoolSpec> = [
     tickSpacing: 10,
     positions: [{ usd: 1_800_000, range: 20 }, { usd: 200_000, range: "full" }]
   },
-  { venue: "v4", pair: ["WETH", "USDC"], fee: "dynamic", tickSpacing: 60, hook: "dynamicFeeHook", positions: full(500_000) },
-  { venue: "v4", pair: ["ZAP", "USDC"], fee: "dynamic", tickSpacing: 60, hook: "dynamicFeeHook", positions: full(60_000) },
+  {
+    venue: "v4",
+    pair: ["WETH", "USDC"],
+    fee: "dynamic",
+    tickSpacing: 60,
+    hook: "dynamicFeeHook",
+    positions: full(500_000)
+  },
+  {
+    venue: "v4",
+    pair: ["ZAP", "USDC"],
+    fee: "dynamic",
+    tickSpacing: 60,
+    hook: "dynamicFeeHook",
+    positions: full(60_000)
+  },
   { venue: "v4", pair: ["BLOOM", "USDC"], fee: 3000, tickSpacing: 60, hook: "swapFeeHook", positions: full(90_000) },
   { venue: "v4", pair: ["EURC", "USDC"], fee: 100, tickSpacing: 1, positions: [{ usd: 300_000, range: 1 }] },
   { venue: "v4", pair: ["WBTC", "USDC"], fee: 3000, tickSpacing: 60, positions: full(400_000) },

@@ -31,15 +31,17 @@ const seedPool = (market: Market, spec: PoolSpec) => {
 /** Launchpad steps older than this run before the swap history, the rest after it. */
 const HISTORY_STARTS_MINUTES_AGO = 120
 
-export const seedMarket = Effect.fn("seedMarket")(function*(market: Market, clock: Clock, clients: ReadonlyArray<Address>) {
-  yield* deployTokens(market)
-  yield* clock.at(355 * 60)
-  yield* Effect.forEach(poolSpecs, (spec) => seedPool(market, spec), { discard: true })
-  yield* clock.at(350 * 60)
-  yield* fundHolders(market, clients)
-  const launches = launchSpecs.flatMap((spec) => launchSteps(market, clients, spec))
-  yield* runSteps(clock, launches.filter((step) => step.minutesAgo > HISTORY_STARTS_MINUTES_AGO))
-  yield* runSteps(clock, historySteps(market, clients))
-  yield* runSteps(clock, launches.filter((step) => step.minutesAgo <= HISTORY_STARTS_MINUTES_AGO))
-  yield* clock.catchUp
-})
+export const seedMarket = Effect.fn("seedMarket")(
+  function*(market: Market, clock: Clock, clients: ReadonlyArray<Address>) {
+    yield* deployTokens(market)
+    yield* clock.at(355 * 60)
+    yield* Effect.forEach(poolSpecs, (spec) => seedPool(market, spec), { discard: true })
+    yield* clock.at(350 * 60)
+    yield* fundHolders(market, clients)
+    const launches = launchSpecs.flatMap((spec) => launchSteps(market, clients, spec))
+    yield* runSteps(clock, launches.filter((step) => step.minutesAgo > HISTORY_STARTS_MINUTES_AGO))
+    yield* runSteps(clock, historySteps(market, clients))
+    yield* runSteps(clock, launches.filter((step) => step.minutesAgo <= HISTORY_STARTS_MINUTES_AGO))
+    yield* clock.catchUp
+  }
+)

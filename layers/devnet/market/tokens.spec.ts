@@ -67,13 +67,53 @@ export const tokenSpecs: ReadonlyArray<TokenSpec> = [
     verified: { coinId: "euro-coin", tags: ["stablecoin", "hub"] }
   },
   // Unverified but healthy: reachable directly and through hubs.
-  { label: "DEGEN", kind: "plain", name: "Degen Coin", symbol: "DEGEN", decimals: 18, priceUsd: 0.005, supply: 10_000_000_000 },
-  { label: "ORBIT", kind: "plain", name: "Orbit Protocol", symbol: "ORBIT", decimals: 18, priceUsd: 0.42, supply: 1_000_000_000 },
+  {
+    label: "DEGEN",
+    kind: "plain",
+    name: "Degen Coin",
+    symbol: "DEGEN",
+    decimals: 18,
+    priceUsd: 0.005,
+    supply: 10_000_000_000
+  },
+  {
+    label: "ORBIT",
+    kind: "plain",
+    name: "Orbit Protocol",
+    symbol: "ORBIT",
+    decimals: 18,
+    priceUsd: 0.42,
+    supply: 1_000_000_000
+  },
   // Only on hooked v4 pools: a dynamic (anti-snipe) fee and a creator fee.
-  { label: "ZAP", kind: "plain", name: "Zap Launch", symbol: "ZAP", decimals: 18, priceUsd: 0.02, supply: 1_000_000_000 },
-  { label: "BLOOM", kind: "plain", name: "Bloom Creator Coin", symbol: "BLOOM", decimals: 18, priceUsd: 0.15, supply: 1_000_000_000 },
+  {
+    label: "ZAP",
+    kind: "plain",
+    name: "Zap Launch",
+    symbol: "ZAP",
+    decimals: 18,
+    priceUsd: 0.02,
+    supply: 1_000_000_000
+  },
+  {
+    label: "BLOOM",
+    kind: "plain",
+    name: "Bloom Creator Coin",
+    symbol: "BLOOM",
+    decimals: 18,
+    priceUsd: 0.15,
+    supply: 1_000_000_000
+  },
   // Its only pool holds about $80: nothing meaningful can be sold back.
-  { label: "THIN", kind: "plain", name: "Thin Liquidity Token", symbol: "THIN", decimals: 18, priceUsd: 0.1, supply: 1_000_000_000 },
+  {
+    label: "THIN",
+    kind: "plain",
+    name: "Thin Liquidity Token",
+    symbol: "THIN",
+    decimals: 18,
+    priceUsd: 0.1,
+    supply: 1_000_000_000
+  },
   // Same symbol and name as a verified token, different address, absent from the token list.
   {
     label: "WETH_IMPOSTOR",
@@ -85,8 +125,24 @@ export const tokenSpecs: ReadonlyArray<TokenSpec> = [
     supply: 1_000_000
   },
   // Two unrelated projects that happen to share a ticker.
-  { label: "SHARED_A", kind: "plain", name: "Nova Finance", symbol: "NOVA", decimals: 18, priceUsd: 0.25, supply: 1_000_000_000 },
-  { label: "SHARED_B", kind: "plain", name: "NovaSwap Token", symbol: "NOVA", decimals: 6, priceUsd: 0.03, supply: 10_000_000_000 },
+  {
+    label: "SHARED_A",
+    kind: "plain",
+    name: "Nova Finance",
+    symbol: "NOVA",
+    decimals: 18,
+    priceUsd: 0.25,
+    supply: 1_000_000_000
+  },
+  {
+    label: "SHARED_B",
+    kind: "plain",
+    name: "NovaSwap Token",
+    symbol: "NOVA",
+    decimals: 6,
+    priceUsd: 0.03,
+    supply: 10_000_000_000
+  },
   {
     label: "TAX",
     kind: "tax",
@@ -98,7 +154,15 @@ export const tokenSpecs: ReadonlyArray<TokenSpec> = [
     buyTaxBps: 300,
     sellTaxBps: 500
   },
-  { label: "HONEY", kind: "honeypot", name: "Honey Pot Inu", symbol: "HONEY", decimals: 18, priceUsd: 0.05, supply: 1_000_000_000 },
+  {
+    label: "HONEY",
+    kind: "honeypot",
+    name: "Honey Pot Inu",
+    symbol: "HONEY",
+    decimals: 18,
+    priceUsd: 0.05,
+    supply: 1_000_000_000
+  },
   {
     label: "CAPPED",
     kind: "capped",
