@@ -1,0 +1,101 @@
+/**
+ * The indexer against a private devnet it can disturb: a reorg (anvil snapshot, a fork of blocks,
+ * revert, a different and longer fork) leaves the index equal to a fresh rebuild at the new head; a
+ * restart resumes from the checkpoint instead of the start block.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import { getAddress } from "viem"
+import { ChainIndex } from "../../layers/ChainIndex.js"
+import { Indexer } from "../../layers/Indexer.js"
+import { search } from "../../src/operations/search.js"
+import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { canonical } from "./compare.js"
+import { marketMaker } from "./market.js"
+import { indexRuntime, synced, tempDir } from "./stack.js"
+
+let devnet: PrivateDevnet
+beforeAll(async () => {
+  devnet = await startDevnet()
+})
+afterAll(() => devnet?.stop())
+
+const stateAtHead = (runtime: ReturnType<typeof indexRuntime>) =>
+  runtime.runPromise(Effect.map(synced, (snapshot) => snapshot.state))
+
+const rebuiltAtHead = async () => {
+  const fresh = indexRuntime(devnet.manifest)
+  try {
+    return await stateAtHead(fresh)
+  } finally {
+    await fresh.dispose()
+  }
+}
+
+describe("reorg", () => {
+  it("rolls back to the common ancestor and equals a fresh rebuild at the new head", async () => {
+    const runtime = indexRuntime(devnet.manifest, { settings: { INDEXER_REORG_WINDOW: "32" } })
+    try {
+      await stateAtHead(runtime)
+      const account = manifestAccount(devnet.manifest, 6)
+      const { test } = clientsFor(devnet.manifest)
+      const maker = marketMaker(devnet.manifest, account)
+      const fork = await test.snapshot()
+
+      const alpha = await maker.listToken("Alpha Fork", "ALPHA")
+      await maker.buy(alpha.pair, 50n * 10n ** 6n)
+      const before = await stateAtHead(runtime)
+      const seen = await runtime.runPromise(search({ query: "ALPHA", limit: 5 }))
+      expect(seen.results[0]!.address).toBe(getAddress(alpha.token))
+
+      await test.revert({ id: fork })
+      // The same account and nonces: BETA is deployed at ALPHA's address, with other metadata.
+      const beta = await maker.listToken("Beta Fork", "BETA", 2_000n)
+      expect(beta.token).toBe(alpha.token)
+      await maker.buy(beta.pair, 70n * 10n ** 6n)
+      await maker.buy(beta.pair, 30n * 10n ** 6n)
+      await test.mine({ blocks: 3 })
+      const after = await stateAtHead(runtime)
+      expect(after.block).toBeGreaterThan(before.block)
+
+      const progress = await runtime.runPromise(Effect.flatMap(Indexer, (indexer) => indexer.progress))
+      expect(progress.rollbacks).toBeGreaterThanOrEqual(1)
+      const gone = await runtime.runPromise(Effect.either(search({ query: "ALPHA", limit: 5 })))
+      expect(Either.isLeft(gone) && gone.left._tag).toBe("TokenNotFound")
+      const found = await runtime.runPromise(search({ query: "BETA", limit: 5 }))
+      expect(found.results[0]!.name).toBe("Beta Fork")
+
+      expect(canonical(after)).toBe(canonical(await rebuiltAtHead()))
+    } finally {
+      await runtime.dispose()
+    }
+  })
+})
+
+describe("checkpoint", () => {
+  it("a restart resumes from the checkpoint, not from the start block, and ends where a rebuild does", async () => {
+    const dataDir = tempDir("checkpoint")
+    const first = indexRuntime(devnet.manifest, { dataDir })
+    const stopped = await stateAtHead(first)
+    // Closing the scope writes the last checkpoint.
+    await first.dispose()
+
+    const maker = marketMaker(devnet.manifest, manifestAccount(devnet.manifest, 7))
+    const gamma = await maker.listToken("Gamma Late", "GAMMA")
+    await maker.buy(gamma.pair, 25n * 10n ** 6n)
+
+    const second = indexRuntime(devnet.manifest, { dataDir })
+    try {
+      const resumed = await stateAtHead(second)
+      const progress = await second.runPromise(Effect.flatMap(Indexer, (indexer) => indexer.progress))
+      expect(progress.resumedFrom).toBe(stopped.block)
+      expect(progress.firstFetched).toBe(stopped.block + 1)
+      expect(progress.firstFetched).toBeGreaterThan(devnet.manifest.startBlock)
+      const index = await second.runPromise(ChainIndex)
+      expect(index).toBeDefined()
+      expect(canonical(resumed)).toBe(canonical(await rebuiltAtHead()))
+    } finally {
+      await second.dispose()
+    }
+  })
+})
