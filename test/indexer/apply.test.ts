@@ -1,0 +1,147 @@
+/**
+ * Block application on synthetic events: what each event does to the state, and that a state handed
+ * out before is never changed by applying more blocks to it (readers and rollback depend on that).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { HashMap, Option } from "effect"
+import { type ApplyContext, applyEvents } from "../../src/indexer/Apply.js"
+import type { ChainEvent, Hex, LogPosition } from "../../src/indexer/Events.js"
+import type { Sources } from "../../src/indexer/Sources.js"
+import { emptyState, type IndexState } from "../../src/indexer/State.js"
+import { canonical } from "./compare.js"
+
+const factory = "0x00000000000000000000000000000000000000f1"
+const manager = "0x00000000000000000000000000000000000000f4"
+const usdc = "0x3600000000000000000000000000000000000000"
+const token = "0x00000000000000000000000000000000000000b1"
+const pair = "0x00000000000000000000000000000000000000c1"
+const zero = "0x0000000000000000000000000000000000000000"
+const alice = "0x000000000000000000000000000000000000a11c"
+const bob = "0x0000000000000000000000000000000000000b0b"
+
+const sources: Sources = {
+  v2Factories: new Map([[factory, "uniswap-v2"]]),
+  v3Factories: new Map(),
+  v4Managers: new Map([[manager, "uniswap-v4"]]),
+  launchpads: new Map(),
+  usdc
+}
+const context: ApplyContext = {
+  sources,
+  metadata: new Map([[token, { symbol: "TKN", name: "Token", decimals: 18, ok: true }]]),
+  senders: new Map([["0xtx-mint", alice], ["0xtx-swap", bob]]),
+  tradesSince: 0
+}
+
+let logIndex = 0
+const at = (block: number, tx = "0xtx"): LogPosition => ({ block, time: 1_000 + block, tx, logIndex: logIndex++ })
+
+const transfer = (block: number, from: Hex, to: Hex, value: bigint, tx?: string): ChainEvent => ({
+  _tag: "Transfer",
+  at: at(block, tx),
+  emitter: token,
+  from,
+  to,
+  value
+})
+
+const apply = (state: IndexState, block: number, events: ReadonlyArray<ChainEvent>) =>
+  applyEvents(state, events, { number: block, hash: `0x${block}`, time: 1_000 + block }, context)
+
+const listed = () => {
+  let state = emptyState(1)
+  state = apply(state, 1, [transfer(1, zero, alice, 1_000n, "0xtx-mint")])
+  state = apply(state, 2, [
+    { _tag: "V2PairCreated", at: at(2), emitter: factory, token0: usdc, token1: token, pair },
+    { _tag: "V2Sync", at: at(2), emitter: pair, reserve0: 5_000_000n, reserve1: 100n }
+  ])
+  return state
+}
+
+describe("applyEvents", () => {
+  it("a pair creation makes both tokens known, with metadata, creator and creation from the first mint", () => {
+    const state = listed()
+    const facts = Option.getOrThrow(HashMap.get(state.tokens, token))
+    expect(facts).toMatchObject({ symbol: "TKN", decimals: 18, createdBlock: 1, creator: alice, pools: [pair] })
+    expect(Option.getOrThrow(HashMap.get(state.tokens, usdc)).pools).toEqual([pair])
+    expect(Option.getOrThrow(HashMap.get(state.pools, pair))).toMatchObject({
+      kind: "v2",
+      reserve0: 5_000_000n,
+      reserve1: 100n
+    })
+    expect(state.block).toBe(2)
+  })
+
+  it("counts holders exactly when the first mint was seen", () => {
+    let state = listed()
+    state = apply(state, 3, [transfer(3, alice, bob, 400n), transfer(3, alice, pair, 600n)])
+    const holdings = Option.getOrThrow(HashMap.get(state.holdings, token))
+    expect(holdings.holders).toBe(2)
+    expect(holdings.complete).toBe(true)
+    // A balance that goes below zero means history the index never saw.
+    state = apply(state, 4, [transfer(4, alice, bob, 1n)])
+    expect(Option.getOrThrow(HashMap.get(state.holdings, token)).complete).toBe(false)
+  })
+
+  it("records trades with the transaction sender and the USDC side's value", () => {
+    const state = apply(listed(), 3, [
+      { _tag: "V2Swap", at: at(3, "0xtx-swap"), emitter: pair, amount0: 250_000n, amount1: 5n, recipient: pair }
+    ])
+    expect(Option.getOrThrow(HashMap.get(state.trades, token))).toEqual([
+      { time: 1_003, amount: 5n, usdMicro: 250_000n, trader: bob }
+    ])
+  })
+
+  it("ignores pool events of pools it does not know", () => {
+    const before = listed()
+    const after = apply(before, 3, [
+      { _tag: "V2Sync", at: at(3), emitter: "0x00000000000000000000000000000000000000dd", reserve0: 1n, reserve1: 1n }
+    ])
+    expect(HashMap.size(after.pools)).toBe(1)
+  })
+
+  it("v4 liquidity inside the current tick moves the active liquidity; outside it only the ticks", () => {
+    const id = `0x${"42".repeat(32)}`
+    let state = apply(emptyState(1), 1, [{
+      _tag: "V4Initialize",
+      at: at(1),
+      emitter: manager,
+      id,
+      currency0: zero,
+      currency1: usdc,
+      fee: 0x800000,
+      tickSpacing: 60,
+      hooks: "0x0000000000000000000000000000000000001080",
+      sqrtPriceX96: 2n ** 96n,
+      tick: 0
+    }])
+    state = apply(state, 2, [
+      { _tag: "V4ModifyLiquidity", at: at(2), emitter: manager, id, tickLower: -60, tickUpper: 60, delta: 1_000n },
+      { _tag: "V4ModifyLiquidity", at: at(2), emitter: manager, id, tickLower: 60, tickUpper: 120, delta: 500n }
+    ])
+    const pool = Option.getOrThrow(HashMap.get(state.pools, id))
+    expect(pool).toMatchObject({ kind: "v4", dynamicFee: true, feePips: 0, liquidity: 1_000n })
+    if (pool.kind !== "v4") throw new Error("expected a v4 pool")
+    expect(pool.hooks).toBe("0x0000000000000000000000000000000000001080")
+    expect(pool.ticks.map((t) => [t.tick, t.liquidityNet])).toEqual([[-60, 1_000n], [60, -500n], [120, -500n]])
+    // Native USDC is an asset, never a token of the index.
+    expect(HashMap.has(state.tokens, zero)).toBe(false)
+    const removed = apply(state, 3, [
+      { _tag: "V4ModifyLiquidity", at: at(3), emitter: manager, id, tickLower: 60, tickUpper: 120, delta: -500n }
+    ])
+    const after = Option.getOrThrow(HashMap.get(removed.pools, id))
+    if (after.kind !== "v4") throw new Error("expected a v4 pool")
+    expect(after.ticks.map((t) => [t.tick, t.liquidityNet])).toEqual([[-60, 1_000n], [60, -1_000n]])
+  })
+
+  it("never changes a state it was given", () => {
+    const before = listed()
+    const frozen = canonical(before)
+    apply(before, 3, [
+      transfer(3, alice, bob, 10n),
+      { _tag: "V2Sync", at: at(3), emitter: pair, reserve0: 1n, reserve1: 1n },
+      { _tag: "V2Swap", at: at(3, "0xtx-swap"), emitter: pair, amount0: 1n, amount1: 1n, recipient: bob }
+    ])
+    expect(canonical(before)).toBe(frozen)
+  })
+})

@@ -1,0 +1,85 @@
+/** A small synthetic market built through `applyEvents`, and a search view over it. */
+import type { IndexSnapshot } from "../../layers/ChainIndex.js"
+import type { TokenList } from "../../schema/Manifest.js"
+import { bookOf } from "../../src/classify/Verification.js"
+import { canonOf, makeView, type SearchView } from "../../src/classify/View.js"
+import { applyEvents, type TokenMetadata } from "../../src/indexer/Apply.js"
+import type { ChainEvent, Hex } from "../../src/indexer/Events.js"
+import type { Sources } from "../../src/indexer/Sources.js"
+import { emptyState, type IndexState } from "../../src/indexer/State.js"
+
+export const usdc = "0x3600000000000000000000000000000000000000"
+const factory = "0x00000000000000000000000000000000000000f1"
+const sources: Sources = {
+  v2Factories: new Map([[factory, "uniswap-v2"]]),
+  v3Factories: new Map(),
+  v4Managers: new Map(),
+  launchpads: new Map(),
+  usdc
+}
+
+export interface Listing {
+  readonly address: Hex
+  readonly symbol: string
+  readonly name: string
+  /** USDC on each side of its pair with USDC; 0 for no pool. */
+  readonly usdcDepth: bigint
+  readonly verified?: boolean
+}
+
+export const address = (n: number): Hex => `0x${n.toString(16).padStart(40, "0")}`
+
+export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
+  const metadata = new Map<Hex, TokenMetadata>([[usdc, { symbol: "USDC", name: "USDC", decimals: 6, ok: true }]])
+  for (const l of listings) metadata.set(l.address, { symbol: l.symbol, name: l.name, decimals: 18, ok: true })
+  const events: Array<ChainEvent> = []
+  listings.forEach((l, i) => {
+    if (l.usdcDepth === 0n) return
+    const at = { block: 10 + i, time: 1_000_000 + i, tx: `0x${i}`, logIndex: 0 }
+    const pair = address(0xa000 + i)
+    events.push({ _tag: "V2PairCreated", at, emitter: factory, token0: usdc, token1: l.address, pair })
+    // price $1 per token: 1e6 USDC units against 1e18 token units
+    events.push({
+      _tag: "V2Sync",
+      at,
+      emitter: pair,
+      reserve0: l.usdcDepth * 10n ** 6n,
+      reserve1: l.usdcDepth * 10n ** 18n
+    })
+  })
+  return applyEvents(emptyState(1), events, { number: 100, hash: "0x100", time: 1_000_100 }, {
+    sources,
+    metadata,
+    senders: new Map(),
+    tradesSince: 0
+  })
+}
+
+export const tokenList = (listings: ReadonlyArray<Listing>): TokenList => ({
+  name: "Test List",
+  timestamp: "2026-01-01T00:00:00.000Z",
+  version: { major: 1, minor: 0, patch: 0 },
+  tokens: [
+    { chainId: 5042, address: usdc, symbol: "USDC", name: "USDC", decimals: 6 },
+    ...listings.filter((l) => l.verified === true).map((l) => ({
+      chainId: 5042,
+      address: l.address,
+      symbol: l.symbol,
+      name: l.name,
+      decimals: 18
+    }))
+  ]
+})
+
+export const snapshotOf = (state: IndexState, epoch = 0): IndexSnapshot => ({
+  state,
+  head: state.block,
+  headTime: state.time,
+  catchingUp: false,
+  epoch
+})
+
+export const viewOf = (listings: ReadonlyArray<Listing>): SearchView => {
+  const book = bookOf(tokenList(listings), 5042, "https://example.test/list.json", "2026-01-01T00:00:00.000Z")
+  return makeView(snapshotOf(marketState(listings)), book, canonOf(book), usdc, undefined)
+}
