@@ -11,8 +11,6 @@ import { FileSystem, Path } from "@effect/platform"
 import { Effect, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import { gunzipSync } from "node:zlib"
-import type { Hex } from "viem"
 import { Manifest } from "../../schema/Manifest.js"
 import { DevnetError } from "./DevnetError.js"
 import { npmArtifactFiles, resolveNpm } from "./npmArtifacts.js"
@@ -92,8 +90,8 @@ export const lookupCache = Effect.fn("lookupCache")(function*(cacheDir: string, 
 }, (effect) => Effect.orElseSucceed(effect, () => Option.none<CacheEntry>()))
 
 export interface Snapshot {
-  /** `anvil_dumpState`'s answer: gzipped JSON as hex. */
-  readonly dump: Hex
+  /** The state file `--load-state` reads (JSON from `anvil_dumpState`). */
+  readonly state: Uint8Array
   readonly manifest: Manifest
   readonly codeHashes: Readonly<Record<string, string>>
 }
@@ -107,7 +105,7 @@ export const saveCache = Effect.fn("saveCache")(
     yield* fs.makeDirectory(cacheDir, { recursive: true })
     const staging = path.join(cacheDir, `.${key}.${process.pid}.${Date.now()}`)
     yield* fs.makeDirectory(staging, { recursive: true })
-    yield* fs.writeFile(path.join(staging, "state.json"), gunzipSync(Buffer.from(snapshot.dump.slice(2), "hex")))
+    yield* fs.writeFile(path.join(staging, "state.json"), snapshot.state)
     const manifest = yield* Schema.encode(Manifest)(snapshot.manifest)
     yield* fs.writeFileString(path.join(staging, "manifest.json"), JSON.stringify(manifest, null, 2))
     yield* fs.writeFileString(
