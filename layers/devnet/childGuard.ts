@@ -1,20 +1,26 @@
 /**
  * Keeps anvil from outliving the process that started it.
  *
- * Each anvil runs under a tiny `sh` guard that blocks reading its stdin, a pipe from us. When we close
- * the pipe, or when this process dies by any means (even SIGKILL, which runs no handler), the read
- * returns and the guard kills anvil. The guard leads its own process group, so a synchronous
+ * Each anvil runs under a tiny `sh` guard whose reader blocks on its stdin, a pipe from us. When we
+ * close the pipe, or when this process dies by any means (even SIGKILL, which runs no handler), the
+ * read returns and the guard kills anvil. The guard leads its own process group, so a synchronous
  * `exit` hook can also kill the whole group if the scope never got to close.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 
 const GUARD = [
+  // Background jobs of a non-interactive shell read /dev/null, so the pipe is kept as fd 3 for the reader.
+  "exec 3<&0",
   "\"$@\" &",
   "child=$!",
-  "trap 'kill $child 2>/dev/null; exit 0' TERM INT HUP",
-  "read -r _ || true",
-  "kill $child 2>/dev/null",
-  "wait $child"
+  "(read -r _ <&3; kill $child 2>/dev/null) &",
+  "reader=$!",
+  "trap 'kill $child 2>/dev/null' TERM INT HUP",
+  // The guard ends with anvil, so an anvil that fails to start (port in use) is seen at once.
+  "wait $child",
+  "status=$?",
+  "kill $reader 2>/dev/null",
+  "exit $status"
 ].join("\n")
 
 const live = new Set<ChildProcess>()
