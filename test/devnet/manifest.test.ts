@@ -5,10 +5,10 @@
  */
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { type Address, erc20Abi, getAddress, type Hex } from "viem"
+import { type Address, erc20Abi, getAddress, type Hex, parseAbi } from "viem"
 import { describe, expect, inject, it } from "vitest"
 import { Manifest } from "../../schema/Manifest.js"
-import { clientsFor, sharedManifest, tokenAddress } from "../support/devnet.js"
+import { clientsFor, devnetOperator, sharedManifest, tokenAddress } from "../support/devnet.js"
 
 const manifest = sharedManifest()
 const { public: client } = clientsFor(manifest)
@@ -98,6 +98,15 @@ describe("devnet manifest", () => {
         expect(await erc20(tokenAddress(manifest, label)), label).toBeGreaterThan(0n)
       }
     }
+  })
+
+  it("names an operator that owns the test tokens (tests may mint with it)", async () => {
+    const owner = await client.readContract({
+      address: tokenAddress(manifest, "WETH"),
+      abi: parseAbi(["function owner() view returns (address)"]),
+      functionName: "owner"
+    })
+    expect(owner).toBe(devnetOperator().address)
   })
 
   it("keys are private keys of the listed addresses", async () => {

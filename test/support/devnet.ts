@@ -32,6 +32,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { inject } from "vitest"
 import { Devnet } from "../../layers/Devnet.js"
+import { roles } from "../../layers/devnet/accounts.js"
 import { devnetDefaults, type DevnetOptions } from "../../layers/devnet/DevnetConfig.js"
 import { type DevnetHandle, startDevnet as start } from "../../layers/devnet/startDevnet.js"
 import type { Manifest } from "../../schema/Manifest.js"
@@ -111,6 +112,9 @@ export const manifestAccount = (manifest: Manifest, i: number) => {
   if (entry === undefined) throw new Error(`manifest has no account ${i}`)
   return privateKeyToAccount(entry.privateKey as Hex)
 }
+
+/** The devnet's deployer: owner of the test tokens (it can `mint` DevTokens) and liquidity provider. */
+export const devnetOperator = () => privateKeyToAccount(roles().deployer.privateKey)
 
 /** A new account with native USDC only: no other test touches its nonce or balances. */
 export const freshAccount = async (manifest: Manifest, nativeUsdc = "1000") => {
