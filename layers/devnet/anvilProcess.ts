@@ -22,6 +22,7 @@ export interface AnvilArgs {
 export interface AnvilInstance {
   readonly rpcUrl: string
   readonly port: number
+  /** The guard process; anvil runs in its process group. */
   readonly pid: number
   readonly version: string
 }

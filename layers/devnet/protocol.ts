@@ -12,8 +12,10 @@ import type { Tx } from "./Tx.js"
 
 export const USDC_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
 
-/** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over two hours. */
-export const DYNAMIC_FEE = { startFee: 50_000, baseFee: 3_000, decaySeconds: 7_200 } as const
+/** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The
+ * hooked pools open at the start of the six-hour history, so swaps in the history pay falling fees and a
+ * fresh devnet still shows a fee above the base for about two hours. */
+export const DYNAMIC_FEE = { startFee: 50_000, baseFee: 3_000, decaySeconds: 8 * 3_600 } as const
 /** Creator fee of the swap-fee hook, in bps of each swap's output. */
 export const CREATOR_FEE_BPS = 100
 /** Launchpad curve: virtual USDC reserve and the USDC raised at which a token graduates. */
