@@ -19,8 +19,8 @@ export type SearchRequest = typeof SearchRequest.Type
 export const Resolution = Schema.Literal("verified", "ambiguous", "unverified", "address").annotations({
   description: [
     "`verified`: the first result is verified and no other match is;",
-    "`ambiguous`: several plausible tokens and no single verified one (shared tickers, several verified matches);",
-    "`unverified`: a single match, not verified;",
+    "`ambiguous`: several plausible tokens and no single verified one (a shared ticker, several verified matches);",
+    "`unverified`: one best match (exact ticker, else exact name, else prefix), not verified;",
     "`address`: the query was the address of an unverified token"
   ].join(" ")
 })

@@ -46,18 +46,11 @@ const sharesTicker = (view: SearchView, token: CatalogToken): boolean => {
 export const assess = (view: SearchView, token: CatalogToken): Assessment => {
   const known = view.assessed.get(token.address) as Assessment | undefined
   if (known !== undefined) return known
-  const state = view.snapshot.state
-  const facts = Option.getOrUndefined(HashMap.get(state.tokens, token.address))
+  const facts = Option.getOrUndefined(HashMap.get(view.snapshot.state.tokens, token.address))
   const listed = view.book.listed.get(token.address)
   const figures = view.valuation.figures(token.address)
   const flags: Array<TokenFlag> = []
-  if (
-    facts?.pools.some((id) =>
-      Option.exists(HashMap.get(state.pools, id), (pool) => pool.kind === "v4" && pool.hooks !== null)
-    )
-  ) {
-    flags.push("hooked_pool")
-  }
+  if (figures.pools.some(({ pool }) => pool.kind === "v4" && pool.hooks !== null)) flags.push("hooked_pool")
   if (listed === undefined) {
     if (impersonates(view, token)) flags.push("impersonates_canonical")
     if (sharesTicker(view, token)) flags.push("shared_ticker")

@@ -17,7 +17,16 @@ import type { SearchView } from "./View.js"
 /** Venues listed per result: the deepest pools. */
 export const MAX_VENUES = 20
 
-const checksum = (address: Hex): Address => getAddress(address) as Address
+/** Checksumming hashes the address; the index's addresses are few enough to remember them all. */
+const checksums = new Map<Hex, Address>()
+const checksum = (address: Hex): Address => {
+  let found = checksums.get(address)
+  if (found === undefined) {
+    found = getAddress(address) as Address
+    checksums.set(address, found)
+  }
+  return found
+}
 
 const iso = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
@@ -70,13 +79,17 @@ const firstWithTicker = (view: SearchView, assessment: Assessment): boolean => {
   })
 }
 
-/** Creators of verified tokens the chain has shown. */
+/** Creators of verified tokens the chain has shown, once per view. */
+const creatorsMemo = new WeakMap<SearchView, ReadonlySet<Hex>>()
 const verifiedCreators = (view: SearchView): ReadonlySet<Hex> => {
+  const known = creatorsMemo.get(view)
+  if (known !== undefined) return known
   const creators = new Set<Hex>()
   for (const address of view.book.listed.keys()) {
     const creator = Option.getOrUndefined(HashMap.get(view.snapshot.state.tokens, address))?.creator
     if (creator !== undefined && creator !== null) creators.add(creator)
   }
+  creatorsMemo.set(view, creators)
   return creators
 }
 
@@ -97,7 +110,7 @@ export const present = (view: SearchView, assessment: Assessment, match: MatchKi
     verification: listed?.verification ?? view.book.unverified,
     evidence: {
       firstWithTicker: firstWithTicker(view, assessment),
-      creatorLinked: facts?.creator != null && verifiedCreators(view).has(facts.creator),
+      creatorLinked: facts !== undefined && facts.creator !== null && verifiedCreators(view).has(facts.creator),
       depth2PctUsd: depth,
       depthKind: assessment.measured ? "measured" : "lower_bound",
       depthAgeSec: Math.max(0, view.snapshot.headTime - state.time),
@@ -111,7 +124,7 @@ export const present = (view: SearchView, assessment: Assessment, match: MatchKi
     discovered: facts === undefined ? "token_list" : "index",
     origin: {
       launchpad: facts?.launchpad ?? null,
-      creator: facts?.creator == null ? null : checksum(facts.creator),
+      creator: facts === undefined || facts.creator === null ? null : checksum(facts.creator),
       createdBlock: facts?.createdBlock ?? null,
       createdAt: facts === undefined || facts.createdTime === 0 ? null : iso(facts.createdTime)
     },

@@ -1,13 +1,16 @@
 /**
- * USD prices of every token reachable from USDC, each through its deepest path: a widest-path search
- * (Dijkstra with "bottleneck" in place of "distance") where an edge's width is what it costs to move
- * that pool's price 2%, in USD. A token is priced by the mid price of the pool that ends its widest path.
+ * USD prices, computed lazily per token and remembered for one snapshot.
  *
- * Any token next to a priced one gets a price, but only tokens whose path is at least
- * `MIN_SOURCE_DEPTH_MICRO` wide may price others: a dust pool can set its own token's price, never
- * spread a made-up price to the rest of the market.
+ * USDC (either form) is $1. Every other token is priced by the mid price of its deepest pool against
+ * a pricing source, deepest meaning the most USD it costs to move that pool's price 2%. Pricing sources
+ * are USDC and the verified tokens: an unverified token never prices another, so a thin pool of an
+ * unknown token cannot spread a made-up price through the market. Paths thus run token → (verified
+ * token →)* USDC, the deepest at each step; a verified token's own path only through verified tokens.
+ *
+ * Lazy and local: a query touches a handful of tokens and their pools, never the whole market, so the
+ * cost of a new block does not grow with the number of pools.
  */
-import { HashMap } from "effect"
+import { HashMap, Option } from "effect"
 import type { Hex } from "../indexer/Events.js"
 import { NATIVE } from "../indexer/Sources.js"
 import type { IndexState, Pool } from "../indexer/State.js"
@@ -15,12 +18,8 @@ import { Q192 } from "../math/FullMath.js"
 import { poolFigures } from "./PoolFigures.js"
 import { PRICE_SCALE, usdOf } from "./Usd.js"
 
-/** $50 of 2% depth, in micro-dollars. */
-export const MIN_SOURCE_DEPTH_MICRO = 50_000_000n
-const UNBOUNDED = 1n << 255n
-
 /** Price of the other token of `pool`, given the price of `token` (base units on both sides). */
-const priceAcross = (pool: Pool, token: Hex, price: bigint): bigint | undefined => {
+export const priceAcross = (pool: Pool, token: Hex, price: bigint): bigint | undefined => {
   const isToken0 = pool.token0 === token
   if (pool.kind === "v2") {
     const [mine, theirs] = isToken0 ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
@@ -32,75 +31,48 @@ const priceAcross = (pool: Pool, token: Hex, price: bigint): bigint | undefined 
   return isToken0 ? (price * Q192) / squared : (price * squared) / Q192
 }
 
-class MaxHeap {
-  private readonly items: Array<readonly [bigint, Hex]> = []
-  get size() {
-    return this.items.length
-  }
-  push(item: readonly [bigint, Hex]) {
-    const items = this.items
-    items.push(item)
-    let i = items.length - 1
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (items[parent]![0] >= items[i]![0]) break
-      ;[items[parent], items[i]] = [items[i]!, items[parent]!]
-      i = parent
-    }
-  }
-  pop(): readonly [bigint, Hex] {
-    const items = this.items
-    const top = items[0]!
-    const last = items.pop()!
-    if (items.length > 0) {
-      items[0] = last
-      let i = 0
-      for (;;) {
-        const left = 2 * i + 1
-        const right = left + 1
-        let largest = i
-        if (left < items.length && items[left]![0] > items[largest]![0]) largest = left
-        if (right < items.length && items[right]![0] > items[largest]![0]) largest = right
-        if (largest === i) break
-        ;[items[largest], items[i]] = [items[i]!, items[largest]!]
-        i = largest
-      }
-    }
-    return top
-  }
+export interface Prices {
+  readonly price: (token: Hex) => bigint | undefined
+  /** USDC, and the verified tokens: what may price others. */
+  readonly isSource: (token: Hex) => boolean
 }
 
-export const computePrices = (state: IndexState, usdc: Hex): ReadonlyMap<Hex, bigint> => {
-  const adjacent = new Map<Hex, Array<Pool>>()
-  for (const pool of HashMap.values(state.pools)) {
-    for (const token of [pool.token0, pool.token1]) {
-      const list = adjacent.get(token)
-      if (list === undefined) adjacent.set(token, [pool])
-      else list.push(pool)
-    }
+export const makePrices = (state: IndexState, usdc: Hex, verified: ReadonlySet<Hex>): Prices => {
+  const memo = new Map<Hex, bigint | undefined>([[usdc, PRICE_SCALE], [NATIVE, PRICE_SCALE / 10n ** 12n]])
+  const inProgress = new Set<Hex>()
+  const isSource = (token: Hex) => token === usdc || token === NATIVE || verified.has(token)
+
+  /** Only pools against a source can price a token: a hub with thousands of pools reads a few. */
+  const sourcePools = (token: Hex): ReadonlyArray<Pool> => {
+    const facts = Option.getOrUndefined(HashMap.get(state.tokens, token))
+    return (facts?.pools ?? []).flatMap((
+      ref
+    ) => (isSource(ref.other) ? Option.toArray(HashMap.get(state.pools, ref.id)) : []))
   }
-  const prices = new Map<Hex, bigint>([[usdc, PRICE_SCALE], [NATIVE, PRICE_SCALE / 10n ** 12n]])
-  const width = new Map<Hex, bigint>([[usdc, UNBOUNDED], [NATIVE, UNBOUNDED]])
-  const heap = new MaxHeap()
-  heap.push([UNBOUNDED, usdc])
-  heap.push([UNBOUNDED, NATIVE])
-  while (heap.size > 0) {
-    const [reach, token] = heap.pop()
-    if (reach < (width.get(token) ?? 0n) || reach < MIN_SOURCE_DEPTH_MICRO) continue
-    const price = prices.get(token)!
-    for (const pool of adjacent.get(token) ?? []) {
+
+  const price = (token: Hex): bigint | undefined => {
+    if (memo.has(token)) return memo.get(token)
+    // A cycle among verified tokens: this path adds nothing the outer call does not already try.
+    if (inProgress.has(token)) return undefined
+    inProgress.add(token)
+    let best: bigint | undefined
+    let bestWidth = -1n
+    for (const pool of sourcePools(token)) {
+      const other = pool.token0 === token ? pool.token1 : pool.token0
       const figures = poolFigures(pool)
       if (!figures.live) continue
-      const other = pool.token0 === token ? pool.token1 : pool.token0
-      const edge = usdOf(pool.token0 === token ? figures.depthIn0 : figures.depthIn1, price)
-      const through = edge < reach ? edge : reach
-      if (through <= (width.get(other) ?? -1n)) continue
-      const otherPrice = priceAcross(pool, token, price)
-      if (otherPrice === undefined || otherPrice === 0n) continue
-      width.set(other, through)
-      prices.set(other, otherPrice)
-      heap.push([through, other])
+      const otherPrice = price(other)
+      if (otherPrice === undefined) continue
+      const width = usdOf(pool.token0 === other ? figures.depthIn0 : figures.depthIn1, otherPrice)
+      if (width <= bestWidth) continue
+      const candidate = priceAcross(pool, other, otherPrice)
+      if (candidate === undefined || candidate === 0n) continue
+      best = candidate
+      bestWidth = width
     }
+    inProgress.delete(token)
+    memo.set(token, best)
+    return best
   }
-  return prices
+  return { price, isSource }
 }

@@ -11,8 +11,11 @@ import { assess, type Assessment } from "./Assess.js"
 import { byAddress, type CatalogToken, nameGroup, normalize, symbolGroup, withPrefix } from "./Catalog.js"
 import type { SearchView } from "./View.js"
 
-/** Prefix matches ranked per query; a one-letter prefix of a large market stops here. */
-export const MAX_PREFIX_CANDIDATES = 1_000
+/**
+ * Unverified prefix matches ranked per query, in key order; a one-letter prefix of a large market
+ * stops here. Verified tokens matching the prefix are always candidates, wherever their keys sort.
+ */
+export const MAX_PREFIX_CANDIDATES = 200
 
 export interface Ranked {
   readonly assessment: Assessment
@@ -21,7 +24,7 @@ export interface Ranked {
 
 export interface QueryOutcome {
   readonly resolution: Resolution
-  /** Every match, most relevant first. */
+  /** The matches, most relevant first. */
   readonly ranked: ReadonlyArray<Ranked>
 }
 
@@ -49,42 +52,66 @@ const compare = (a: Ranked, b: Ranked): number => {
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
-const candidates = (view: SearchView, query: string): ReadonlyArray<readonly [CatalogToken, MatchKind]> => {
+type Candidate = readonly [CatalogToken, MatchKind]
+
+/**
+ * `strong`: the address, exact symbols and names, and every verified token matching as a prefix;
+ * `weak`: the other prefix matches, needed only when the strong ones do not fill the answer.
+ */
+const candidates = (view: SearchView, query: string) => {
+  const found = new Map<string, Candidate>()
+  const add = (tokens: ReadonlyArray<CatalogToken>, match: MatchKind) => {
+    const added: Array<Candidate> = []
+    for (const token of tokens) {
+      if (found.has(token.address)) continue
+      const candidate = [token, match] as const
+      found.set(token.address, candidate)
+      added.push(candidate)
+    }
+    return added
+  }
   const trimmed = query.trim()
   if (ADDRESS.test(trimmed)) {
     const token = byAddress(view.catalog, trimmed.toLowerCase())
-    return token === undefined ? [] : [[token, "address"]]
+    return { strong: add(token === undefined ? [] : [token], "address"), weak: () => [] }
   }
   const key = normalize(trimmed.replace(/^\$/, ""))
-  if (key === "") return []
-  const found = new Map<string, readonly [CatalogToken, MatchKind]>()
-  const add = (tokens: ReadonlyArray<CatalogToken>, match: MatchKind) => {
-    for (const token of tokens) if (!found.has(token.address)) found.set(token.address, [token, match])
-  }
-  add(symbolGroup(view.catalog, key), "symbol")
-  add(nameGroup(view.catalog, key), "name")
-  add(withPrefix(view.catalog, key, MAX_PREFIX_CANDIDATES), "prefix")
-  return [...found.values()]
+  if (key === "") return { strong: [], weak: () => [] }
+  const verified = view.canon.listed.filter((listed) => listed.keys.some((k) => k.startsWith(key)))
+  const strong = [
+    ...add(symbolGroup(view.catalog, key), "symbol"),
+    ...add(nameGroup(view.catalog, key), "name"),
+    ...add(verified.flatMap((listed) => byAddress(view.catalog, listed.address) ?? []), "prefix")
+  ]
+  return { strong, weak: () => add(withPrefix(view.catalog, key, MAX_PREFIX_CANDIDATES), "prefix") }
 }
 
 /**
+ * Over the matches of the best kind found (address, else exact symbol, else exact name, else prefix):
+ * - `verified`: the first result is verified and no other match is;
  * - `address`: the query was the address of an unverified token;
- * - `verified`: the first result is verified and it is the only verified match;
- * - `unverified`: a single match, not verified;
- * - `ambiguous`: anything else: several verified matches, or several matches none of them verified.
+ * - `unverified`: a single best match, not verified;
+ * - `ambiguous`: anything else: several verified matches, or several best matches none verified.
  */
 const resolve = (ranked: ReadonlyArray<Ranked>): Resolution => {
   const top = ranked[0]!
   const verified = ranked.filter((entry) => entry.assessment.listed !== undefined).length
   if (top.assessment.listed !== undefined && verified === 1) return "verified"
   if (top.match === "address") return "address"
-  return ranked.length === 1 ? "unverified" : "ambiguous"
+  const best = Math.min(...ranked.map((entry) => tier[entry.match]))
+  return ranked.filter((entry) => tier[entry.match] === best).length === 1 ? "unverified" : "ambiguous"
 }
 
-/** `undefined` when nothing matches. */
-export const runQuery = (view: SearchView, query: string): QueryOutcome | undefined => {
-  const ranked = candidates(view, query)
-    .map(([token, match]): Ranked => ({ assessment: assess(view, token), match }))
-    .sort(compare)
+const rank = (view: SearchView, found: ReadonlyArray<Candidate>): Array<Ranked> =>
+  found.map(([token, match]): Ranked => ({ assessment: assess(view, token), match }))
+
+/** `undefined` when nothing matches. Only the first `limit` entries of `ranked` are complete. */
+export const runQuery = (view: SearchView, query: string, limit: number): QueryOutcome | undefined => {
+  const { strong, weak } = candidates(view, query)
+  let ranked = rank(view, strong)
+  // Impersonators rank after any prefix match, so they do not count towards a full answer.
+  const credible = ranked.filter((entry) => !entry.assessment.flags.includes("impersonates_canonical")).length
+  if (credible < limit) ranked = ranked.concat(rank(view, weak()))
+  ranked.sort(compare)
   return ranked.length === 0 ? undefined : { resolution: resolve(ranked), ranked }
 }

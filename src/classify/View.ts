@@ -13,6 +13,8 @@ import type { VerificationBook } from "./Verification.js"
 export interface Canon {
   readonly symbols: ReadonlyMap<string, ReadonlySet<Hex>>
   readonly names: ReadonlyMap<string, ReadonlySet<Hex>>
+  /** Every verified token with its search keys (symbol, name, name words). */
+  readonly listed: ReadonlyArray<{ readonly address: Hex; readonly keys: ReadonlyArray<string> }>
 }
 
 export interface SearchView {
@@ -35,11 +37,15 @@ export const canonOf = (book: VerificationBook): Canon => {
     set.add(address)
     map.set(key, set)
   }
-  for (const listed of book.listed.values()) {
-    add(symbols, normalize(listed.symbol), listed.address)
-    add(names, normalize(listed.name), listed.address)
+  const listed: Array<{ readonly address: Hex; readonly keys: ReadonlyArray<string> }> = []
+  for (const entry of book.listed.values()) {
+    const symbol = normalize(entry.symbol)
+    const name = normalize(entry.name)
+    add(symbols, symbol, entry.address)
+    add(names, name, entry.address)
+    listed.push({ address: entry.address, keys: [symbol, name, ...name.split(/[\s\-_/.]+/)].filter((k) => k !== "") })
   }
-  return { symbols, names }
+  return { symbols, names, listed }
 }
 
 export const makeView = (
@@ -51,7 +57,7 @@ export const makeView = (
 ): SearchView => ({
   snapshot,
   catalog: catalogFor(snapshot, book, previous?.catalog),
-  valuation: valuationOf(snapshot.state, usdc),
+  valuation: valuationOf(snapshot.state, usdc, new Set(book.listed.keys())),
   book,
   canon,
   usdc,

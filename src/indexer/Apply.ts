@@ -11,7 +11,7 @@ import type { ChainEvent, Hex, LogPosition } from "./Events.js"
 import { applyTransfer, firstHoldings, movesBalances } from "./Holdings.js"
 import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
 import { isUsdc, NATIVE, type Sources } from "./Sources.js"
-import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
+import type { Holdings, IndexState, Pool, PoolRef, TokenFacts, Trade } from "./State.js"
 import { DAY_SEC } from "./State.js"
 
 export interface TokenMetadata {
@@ -61,7 +61,7 @@ class Draft {
   nextSeq: number
   private readonly ownBalances = new Set<Hex>()
   private readonly ownTrades = new Map<Hex, Array<Trade>>()
-  private readonly ownPools = new Map<Hex, Array<Hex>>()
+  private readonly ownPools = new Map<Hex, Array<PoolRef>>()
 
   constructor(state: IndexState, private readonly context: ApplyContext) {
     this.pools = HashMap.beginMutation(state.pools)
@@ -129,7 +129,7 @@ class Draft {
         this.ownPools.set(address, owned)
         this.tokens = HashMap.set(this.tokens, address, { ...token, pools: owned })
       }
-      owned.push(pool.id)
+      owned.push({ id: pool.id, other: address === pool.token0 ? pool.token1 : pool.token0 })
     }
   }
 

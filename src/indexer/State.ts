@@ -50,6 +50,12 @@ export interface ConcentratedPool extends PoolBase {
 
 export type Pool = V2Pool | ConcentratedPool
 
+/** A pool of a token, with the token on its other side: enough to choose pools without reading them. */
+export interface PoolRef {
+  readonly id: Hex
+  readonly other: Hex
+}
+
 export interface TokenFacts {
   readonly address: Hex
   readonly symbol: string
@@ -66,8 +72,8 @@ export interface TokenFacts {
   readonly creator: Hex | null
   readonly launchpad: string | null
   readonly graduated: boolean
-  /** Pool ids, in order of creation. */
-  readonly pools: ReadonlyArray<Hex>
+  /** Its pools, in order of creation. */
+  readonly pools: ReadonlyArray<PoolRef>
 }
 
 export interface Holdings {

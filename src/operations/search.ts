@@ -20,7 +20,7 @@ export const search = Effect.fn("search")(function*(request: SearchRequest) {
       hint: `indexed block ${snapshot.state.block} of ${snapshot.head}`
     })
   }
-  const outcome = runQuery(view, request.query)
+  const outcome = runQuery(view, request.query, request.limit)
   if (outcome === undefined) {
     return yield* new TokenNotFound({
       message: `no token matches "${request.query}"`,

@@ -62,8 +62,14 @@ describe("applyEvents", () => {
   it("a pair creation makes both tokens known, with metadata, creator and creation from the first mint", () => {
     const state = listed()
     const facts = Option.getOrThrow(HashMap.get(state.tokens, token))
-    expect(facts).toMatchObject({ symbol: "TKN", decimals: 18, createdBlock: 1, creator: alice, pools: [pair] })
-    expect(Option.getOrThrow(HashMap.get(state.tokens, usdc)).pools).toEqual([pair])
+    expect(facts).toMatchObject({
+      symbol: "TKN",
+      decimals: 18,
+      createdBlock: 1,
+      creator: alice,
+      pools: [{ id: pair, other: usdc }]
+    })
+    expect(Option.getOrThrow(HashMap.get(state.tokens, usdc)).pools).toEqual([{ id: pair, other: token }])
     expect(Option.getOrThrow(HashMap.get(state.pools, pair))).toMatchObject({
       kind: "v2",
       reserve0: 5_000_000n,
