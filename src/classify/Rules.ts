@@ -14,8 +14,15 @@
  * - evidence.firstWithTicker: created (first transfer seen, else first sighting) before every other
  *   indexed token with the same symbol. evidence.creatorLinked: its creator (launch creator, else the
  *   sender of its first mint) also created a verified token.
- * - depth: the input that moves a pool's price 2%, the shallower direction, summed over pools, in USD.
+ * - prices: USDC is $1; any other token takes the mid price of its deepest pool against USDC or a
+ *   verified token (deepest: most USD to move that pool 2%); unverified tokens never price others.
+ * - depth: the input that moves a pool's price 2%, the shallower direction, summed over pools, in USD;
+ *   `lower_bound` when a pool's swaps are not exactly known (dynamic fee, delta-returning hooks), a
+ *   pool has no priced side, or the token is still on a bonding curve.
  * - ranking: impersonators last; then address, exact symbol, exact name, prefix matches; then
  *   verified before unverified (by trust); then deeper, then more liquid, then older.
+ * - resolution: `verified` when the first result is the only verified match; `address` for the address
+ *   of an unverified token; `unverified` for a single best match (exact ticker, else exact name, else
+ *   prefix); `ambiguous` otherwise.
  */
 export const RULES_VERSION = "rules-2026.11.1"
