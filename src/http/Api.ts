@@ -4,9 +4,17 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Internal, InvalidRequest, PayloadTooLarge, RouteNotFound, RpcUnavailable } from "../../schema/Errors.js"
+import {
+  Internal,
+  InvalidRequest,
+  PayloadTooLarge,
+  RouteNotFound,
+  RpcUnavailable,
+  TokenNotFound
+} from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
+import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { httpError } from "./ErrorSchemas.js"
 
@@ -36,6 +44,13 @@ export class TradeGroup extends HttpApiGroup.make("trade")
     HttpApiEndpoint.get("venues", "/trade/v1/venues")
       .addSuccess(VenuesResponse)
       .annotate(OpenApi.Summary, "Venues, routing hubs and launchpads (free)")
+  )
+  .add(
+    HttpApiEndpoint.post("search", "/trade/v1/search")
+      .setPayload(SearchRequest)
+      .addSuccess(SearchResponse)
+      .addError(httpError(TokenNotFound))
+      .annotate(OpenApi.Summary, "Find a token by ticker, name, prefix or 0x address, most relevant first")
   )
 {}
 

@@ -6,7 +6,6 @@
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, RouteNotFound, TradeError } from "../../schema/Errors.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { tooLarge } from "./RequestBody.js"
@@ -38,13 +37,13 @@ const failureToError = (
           })
         )
       }
-      // Path or query parameters that fail the contract's schema.
-      if (error._tag === "HttpApiDecodeError") return Effect.succeed(invalidRequest("invalid request", []))
     }
   }
   if (Cause.isInterruptedOnly(cause)) {
     return Effect.succeed(new ClientClosed({ message: "the client closed the connection" }))
   }
+  // Includes an answer that fails its own schema: HttpApi reports that as a decode error, but the
+  // request was fine (bodies are decoded by the handlers), so it is ours to fix.
   return Effect.logError("unhandled failure", cause).pipe(
     Effect.annotateLogs({ requestId }),
     Effect.as(new Internal({ message: "internal error", hint: `quote request id ${requestId} when reporting it` }))

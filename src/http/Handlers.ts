@@ -4,11 +4,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { SearchRequest } from "../../schema/Search.js"
 import { health } from "../operations/health.js"
 import { registration } from "../operations/registration.js"
+import { search } from "../operations/search.js"
 import { venues } from "../operations/venues.js"
 import { TradeApi } from "./Api.js"
 import { openApiDocument } from "./OpenApiDocument.js"
+import { readJsonBody } from "./RequestBody.js"
 
 export const SystemHandlers = HttpApiBuilder.group(TradeApi, "system", (handlers) =>
   handlers
@@ -18,4 +21,5 @@ export const SystemHandlers = HttpApiBuilder.group(TradeApi, "system", (handlers
 
 export const TradeHandlers = HttpApiBuilder.group(TradeApi, "trade", (handlers) =>
   handlers
-    .handle("venues", () => venues()))
+    .handle("venues", () => venues())
+    .handleRaw("search", () => Effect.flatMap(readJsonBody(SearchRequest), search)))

@@ -3,11 +3,10 @@
  * and schema violations become `invalid_request`, so no body problem can surface as a 500.
  */
 import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option, type Schema } from "effect"
 import { decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { Issue, PayloadTooLarge } from "../../schema/Errors.js"
-
-const isSizeLimit = (cause: unknown) => cause instanceof Error && cause.message === "maxBytes exceeded"
 
 export const tooLarge = (limit: Option.Option<number>) =>
   new PayloadTooLarge({
@@ -18,15 +17,48 @@ export const tooLarge = (limit: Option.Option<number>) =>
     hint: "send a smaller body; no request of this API needs more"
   })
 
+/**
+ * The body as text, at most `limit` bytes. Unlike the platform reader, going over the limit does not
+ * destroy the socket: the rest of the upload is drained unread so the 413 answer reaches the client.
+ */
+const readText = (request: HttpServerRequest.HttpServerRequest, limit: Option.Option<number>) =>
+  Effect.async<string, PayloadTooLarge | ReturnType<typeof invalidRequest>>((resume) => {
+    const source = NodeHttpServerRequest.toIncomingMessage(request)
+    const max = Option.getOrElse(limit, () => Number.POSITIVE_INFINITY)
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    const detach = () => {
+      source.off("data", onData)
+      source.off("end", onEnd)
+      source.off("error", onError)
+    }
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length
+      if (bytes <= max) return void chunks.push(chunk)
+      detach()
+      source.resume()
+      resume(Effect.fail(tooLarge(limit)))
+    }
+    const onEnd = () => {
+      detach()
+      resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+    }
+    const onError = () => {
+      detach()
+      resume(Effect.fail(invalidRequest("request body could not be read", [])))
+    }
+    source.on("data", onData)
+    source.on("end", onEnd)
+    source.on("error", onError)
+    return Effect.sync(detach)
+  })
+
 export const readJsonBody = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = decodeRequest(schema)
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const limit = Option.map(yield* HttpIncomingMessage.MaxBodySize, Number)
-    const text = yield* Effect.mapError(request.text, (error) =>
-      isSizeLimit(error.cause)
-        ? tooLarge(limit)
-        : invalidRequest("request body could not be read", []))
+    const text = yield* readText(request, limit)
     const json = yield* Effect.try({
       try: (): unknown => (text.trim() === "" ? null : JSON.parse(text)),
       catch: (cause) =>

@@ -4,36 +4,45 @@
 import { Clock, Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { Indexer } from "../../layers/Indexer.js"
 import type { HealthResponse } from "../../schema/Health.js"
+import { RULES_VERSION } from "../classify/Rules.js"
+
+/** Lag beyond which answers are too old to trust for pricing: 5 s of Arc's half-second blocks. */
+export const MAX_HEALTHY_LAG_BLOCKS = 10
 
 const startedAt = Date.now()
 
 export const health = Effect.fn("health")(function*() {
   const config = yield* AppConfig
   const rpc = yield* ChainRpc
+  const indexer = yield* Indexer
   const before = yield* Clock.currentTimeMillis
   const block = yield* rpc.use("getBlockNumber", (client) => client.getBlockNumber({ cacheTime: 0 })).pipe(
     Effect.timeout("2 seconds"),
     Effect.option
   )
   const after = yield* Clock.currentTimeMillis
+  const progress = yield* indexer.progress
   const reachable = Option.isSome(block)
+  const lagging = progress.catchingUp || progress.lag === null || progress.lag > MAX_HEALTHY_LAG_BLOCKS
   const answer: HealthResponse = {
-    status: reachable ? "ok" : "down",
+    status: !reachable ? "down" : lagging ? "degraded" : "ok",
     chainId: config.chainId,
     network: `eip155:${config.chainId}`,
-    headBlock: null,
-    indexedBlock: null,
-    indexLagBlocks: null,
-    catchingUp: false,
-    logsPerSec: 0,
+    headBlock: progress.head,
+    // Before its first block the index sits one block before the start block, which may be -1.
+    indexedBlock: progress.indexed < 0 ? null : progress.indexed,
+    indexLagBlocks: progress.lag,
+    catchingUp: progress.catchingUp,
+    logsPerSec: progress.logsPerSec,
     rpc: {
       reachable,
       latencyMs: reachable ? after - before : null,
       block: Option.match(block, { onNone: () => null, onSome: Number })
     },
     version: config.version,
-    rulesVersion: "",
+    rulesVersion: RULES_VERSION,
     uptimeSec: Math.floor((after - startedAt) / 1000)
   }
   return answer

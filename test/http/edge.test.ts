@@ -56,7 +56,15 @@ describe("HTTP edge", () => {
     const response = await fetch(url("/health"))
     expect(response.status).toBe(200)
     const body = await readJson(response)
-    expect(body).toMatchObject({ status: "down", chainId: 5042, network: "eip155:5042", version: "0.1.0" })
+    expect(body).toMatchObject({
+      status: "down",
+      chainId: 5042,
+      network: "eip155:5042",
+      version: "0.1.0",
+      indexedBlock: null,
+      catchingUp: true,
+      rulesVersion: expect.stringMatching(/^rules-/)
+    })
     expect(body.rpc).toEqual({ reachable: false, latencyMs: null, block: null })
   })
 
