@@ -1,13 +1,13 @@
 /**
- * The HTTP face of search on the shared devnet, as a curl user meets it: status, envelope, `next`
- * and `X-Request-Id` on every answer, good or bad.
+ * The HTTP API on the shared devnet, as a curl user meets it: status, envelope, `next` and
+ * `X-Request-Id` on every answer, good or bad.
  */
 import { Layer } from "effect"
 import { request as httpRequest } from "node:http"
 import { getAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
-import { sharedManifest, tokenAddress } from "../support/devnet.js"
+import { clientsFor, contractAddress, sharedManifest, tokenAddress } from "../support/devnet.js"
 import { readJson, startTestServer, type TestServer } from "../support/http.js"
 
 const manifest = sharedManifest()
@@ -136,5 +136,32 @@ describe("GET /health on the devnet", () => {
     expect(body.indexedBlock).toBeGreaterThan(0)
     expect(body.indexLagBlocks).toBeLessThanOrEqual(10)
     expect(body.catchingUp).toBe(false)
+  })
+})
+
+describe("GET /trade/v1/venues on the devnet", () => {
+  it("lists the three Uniswap venues at the devnet's real contract addresses", async () => {
+    const body = await readJson(await fetch(`${server.baseUrl}/trade/v1/venues`))
+    const byId = Object.fromEntries(body.venues.map((venue: { id: string }) => [venue.id, venue]))
+    expect(Object.keys(byId).sort()).toEqual(["uniswap-v2", "uniswap-v3", "uniswap-v4"])
+    expect(byId["uniswap-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v2Factory")))
+    expect(byId["uniswap-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v3Factory")))
+    expect(byId["uniswap-v4"].contracts.poolManager).toBe(getAddress(contractAddress(manifest, "v4PoolManager")))
+    const client = clientsFor(manifest).public
+    for (const venue of body.venues) {
+      for (const address of Object.values<string>(venue.contracts)) {
+        const code = await client.getCode({ address: address as `0x${string}` })
+        expect(code?.length ?? 0, `${venue.id} ${address}`).toBeGreaterThan(2)
+      }
+    }
+    expect(body.hubs.map((hub: { symbol: string }) => hub.symbol)).toContain("USDC")
+    expect(body.launchpads).toEqual([
+      {
+        id: "launchpad",
+        name: "Bonding-curve launchpad",
+        address: getAddress(contractAddress(manifest, "launchpad")),
+        graduatesTo: "uniswap-v2"
+      }
+    ])
   })
 })
