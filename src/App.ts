@@ -16,7 +16,8 @@ import { HttpAppLive, ServerLive } from "./http/Server.js"
 /** The chain index, the indexer that keeps it current, and the search view over it. */
 const IndexLive = Layer.mergeAll(Indexer.Default, TokenSearch.Default).pipe(Layer.provideMerge(ChainIndex.Default))
 
-const servicesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+/** Every service the operations need, given where the chain is. */
+export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
   IndexLive.pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
@@ -26,8 +27,8 @@ const servicesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
 
 /** The HTTP service listening on `PORT`. */
 export const appWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  ServerLive.pipe(Layer.provide(servicesWith(deployment)))
+  ServerLive.pipe(Layer.provide(AppServices(deployment)))
 
 /** The HTTP routes without a socket, for `NodeHttpServer.layerTest`. */
 export const appRoutesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  HttpAppLive.pipe(Layer.provide(servicesWith(deployment)))
+  HttpAppLive.pipe(Layer.provide(AppServices(deployment)))
