@@ -52,6 +52,13 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     // Batching lets a burst of reads (token metadata, pool state) share HTTP round trips.
     const transport = http(endpoint.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 2, timeout: 20_000 })
     const client: ChainClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 250 })
+    // eth_getLogs answers run to megabytes: in a batch, one oversized answer fails every call beside it.
+    // Alone, and not retried: the indexer splits a refused range itself and retries the rest.
+    const logsClient = createPublicClient({
+      chain,
+      transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000 }),
+      cacheTime: 0
+    })
     const fail = (action: string) => (cause: unknown) =>
       new RpcUnavailable({
         message: `chain RPC failed during ${action}`,
@@ -63,7 +70,11 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
       use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
       request: <A>(method: string, params: ReadonlyArray<unknown> = []) =>
         Effect.tryPromise({
-          try: () => client.request({ method: method as never, params: params as never }) as Promise<A>,
+          try: () =>
+            (method === "eth_getLogs" ? logsClient : client).request({
+              method: method as never,
+              params: params as never
+            }) as Promise<A>,
           catch: fail(method)
         }),
       wallet: (account) => createWalletClient({ account, chain, transport })

@@ -74,12 +74,12 @@ export const senders = (txs: Iterable<Hex>) =>
         rpc.request<{ readonly from: string } | null>("eth_getTransactionByHash", [tx]).pipe(
           Effect.map((raw) => raw === null ? [] : [[tx, raw.from.toLowerCase()] as const])
         ),
-      { concurrency: 32 }
+      { concurrency: 128 }
     )
     return new Map<Hex, Hex>(found.flat())
   })
 
-/** The batch size in blocks, shrunk by refusals and grown back slowly after successes. */
+/** The batch size in blocks: a refusal cuts it to a quarter of what was refused, successes grow it back. */
 export interface BatchSizer {
   readonly current: Effect.Effect<number>
   readonly refused: (size: number) => Effect.Effect<void>
@@ -89,11 +89,20 @@ export interface BatchSizer {
 export const makeBatchSizer = (max: number) =>
   Effect.map(Ref.make(max), (size): BatchSizer => ({
     current: Ref.get(size),
-    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 2)))),
+    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 4)))),
     succeeded: Ref.update(size, (current) => Math.min(max, current + Math.max(1, Math.floor(current / 4))))
   }))
 
-/** Logs of the events the index reads in `from..to`, in chain order. */
+const chunks = (from: number, to: number, size: number): Array<readonly [number, number]> => {
+  const ranges: Array<readonly [number, number]> = []
+  for (let start = from; start <= to; start += size) ranges.push([start, Math.min(to, start + size - 1)])
+  return ranges
+}
+
+/**
+ * Logs of the events the index reads in `from..to`, in chain order. A refused range is read again in
+ * chunks of the reduced batch size (each of which may be refused and cut again).
+ */
 export const logs = (
   from: number,
   to: number,
@@ -108,14 +117,13 @@ export const logs = (
     }]).pipe(
       Effect.catchIf(
         (error) => to > from && isTooMuch(error),
-        () => {
-          const middle = from + Math.floor((to - from) / 2)
-          return sizer.refused(to - from + 1).pipe(
-            Effect.zipRight(
-              Effect.zipWith(logs(from, middle, sizer), logs(middle + 1, to, sizer), (a, b) => a.concat(b))
-            )
-          )
-        }
+        () =>
+          Effect.gen(function*() {
+            yield* sizer.refused(to - from + 1)
+            const size = yield* sizer.current
+            const parts = yield* Effect.forEach(chunks(from, to, size), ([start, end]) => logs(start, end, sizer))
+            return parts.flat()
+          })
       )
     )
   })

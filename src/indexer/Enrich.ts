@@ -85,7 +85,7 @@ export const enrich = Effect.fn("enrich")(function*(
   const metadata = yield* Effect.forEach(
     needs.tokens,
     (token) => Effect.map(readMetadata(token), (read) => [token, read] as const),
-    { concurrency: 16 }
+    { concurrency: 64 }
   )
   const creatorTxs = [...needs.tokens].flatMap((token) => {
     if (needs.launched.has(token)) return []

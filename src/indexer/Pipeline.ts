@@ -107,12 +107,13 @@ export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRp
       Stream.runForEach(report)
     )
     return yield* once.pipe(
-      Effect.tapErrorCause((cause) =>
-        Effect.zipRight(
-          engine.progress.failed(cause.toString().split("\n")[0] ?? "indexer failed"),
-          Effect.logWarning("indexer stream failed; restarting from the tip", cause)
+      Effect.tapError((error) => {
+        const reason = `${error.message}${error.hint === undefined ? "" : `: ${error.hint}`}`
+        return Effect.zipRight(
+          engine.progress.failed(reason),
+          Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
         )
-      ),
+      }),
       Effect.retry(Schedule.exponential("250 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")))),
       Effect.zipRight(Effect.never),
       Effect.orDie

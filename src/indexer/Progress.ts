@@ -10,6 +10,8 @@ export interface IndexerProgress {
   readonly lag: number | null
   /** Logs applied per second over the last ten seconds of work. */
   readonly logsPerSec: number
+  /** Logs applied since this process started. */
+  readonly logsApplied: number
   readonly catchingUp: boolean
   /** Block of the checkpoint this process resumed from; null when it started from the start block. */
   readonly resumedFrom: number | null
@@ -33,6 +35,7 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
       indexed,
       lag: null,
       logsPerSec: 0,
+      logsApplied: 0,
       catchingUp: true,
       resumedFrom,
       firstFetched: null,
@@ -69,7 +72,14 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
           ])
           yield* Ref.update(state, (p) => {
             const lag = p.head === null ? null : Math.max(0, p.head - indexed)
-            return { ...p, indexed, lag, catchingUp: lag === null || lag > window, lastError: null }
+            return {
+              ...p,
+              indexed,
+              lag,
+              logsApplied: p.logsApplied + logs,
+              catchingUp: lag === null || lag > window,
+              lastError: null
+            }
           })
         }),
       fetched: (from: number) => Ref.update(state, (p) => ({ ...p, firstFetched: p.firstFetched ?? from })),
