@@ -20,6 +20,8 @@ export const startAnvil = (args: ReadonlyArray<string>): Promise<Anvil> =>
       stdio: ["ignore", "pipe", "inherit"]
     })
     child.once("exit", (code) => reject(new Error(`anvil exited with ${code}`)))
+    // A benchmark that dies must not leave its node behind.
+    process.once("exit", () => child.kill())
     createInterface({ input: child.stdout }).on("line", (line) => {
       const match = /Listening on [\d.]+:(\d+)/.exec(line)
       if (match?.[1] === undefined) return
