@@ -2,7 +2,7 @@
  * The one boundary to the chain. No other module creates a viem transport: everything that talks
  * JSON-RPC goes through this service, which turns transport failures into `RpcUnavailable`.
  */
-import { Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer, Option, Stream } from "effect"
 import {
   type Account,
   type Chain,
@@ -12,7 +12,8 @@ import {
   http,
   type PublicClient,
   type Transport,
-  type WalletClient
+  type WalletClient,
+  webSocket
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { Deployment } from "./Deployment.js"
@@ -20,6 +21,16 @@ import { Deployment } from "./Deployment.js"
 export interface ChainEndpoint {
   readonly rpcUrl: string
   readonly chainId: number
+  /** A websocket endpoint of the same node, for `newHeads` subscriptions (`WS_URL`). */
+  readonly wsUrl?: string
+}
+
+/** A block header as `newHeads` announces it. */
+export interface NewHead {
+  readonly number: bigint
+  readonly hash: `0x${string}`
+  readonly parentHash: `0x${string}`
+  readonly timestamp: bigint
 }
 
 /** Arc's shape: native USDC is the gas token, 18 decimals in `value`. */
@@ -46,6 +57,8 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   ) => Effect.Effect<A, RpcUnavailable>
   /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
   readonly wallet: (account: Account) => ChainWallet
+  /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
+  readonly heads: Option.Option<Stream.Stream<NewHead, RpcUnavailable>>
 }>() {
   static readonly make = (endpoint: ChainEndpoint): Context.Tag.Service<ChainRpc> => {
     const chain = arcChain(endpoint)
@@ -77,12 +90,43 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
             }) as Promise<A>,
           catch: fail(method)
         }),
-      wallet: (account) => createWalletClient({ account, chain, transport })
+      wallet: (account) => createWalletClient({ account, chain, transport }),
+      heads: Option.map(
+        Option.fromNullable(endpoint.wsUrl),
+        (wsUrl) =>
+          Stream.async<NewHead, RpcUnavailable>((emit) => {
+            const subscriber = createPublicClient({ chain, transport: webSocket(wsUrl) })
+            const unwatch = subscriber.watchBlocks({
+              poll: false,
+              onBlock: (block) => {
+                if (block.number === null || block.hash === null) return
+                void emit.single({
+                  number: block.number,
+                  hash: block.hash,
+                  parentHash: block.parentHash,
+                  timestamp: block.timestamp
+                })
+              },
+              onError: (error) => void emit.fail(fail("newHeads")(error))
+            })
+            return Effect.sync(unwatch)
+          })
+      )
     }
   }
 
   static readonly layerFor = (endpoint: ChainEndpoint) => Layer.succeed(ChainRpc, ChainRpc.make(endpoint))
 
-  /** Points at whatever chain the `Deployment` names. */
-  static readonly Default = Layer.effect(ChainRpc, Effect.map(Deployment, ChainRpc.make))
+  /** Points at whatever chain the `Deployment` names; `WS_URL` adds `newHeads` from the same node. */
+  static readonly Default = Layer.effect(
+    ChainRpc,
+    Effect.gen(function*() {
+      const deployment = yield* Deployment
+      const wsUrl = yield* Config.option(Config.string("WS_URL"))
+      return ChainRpc.make(Option.match(wsUrl, {
+        onNone: () => deployment,
+        onSome: (url) => ({ ...deployment, wsUrl: url })
+      }))
+    })
+  )
 }

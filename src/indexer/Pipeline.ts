@@ -1,8 +1,9 @@
 /**
  * The indexer as one stream: heads → (catch-up ranges ++ checked follow steps) → applied.
  *
- * - Heads are polled; only the newest matters, so a sliding buffer of one sits between the poller and
- *   the work, and a head that arrives during a long catch-up replaces any older one waiting.
+ * - Heads are polled, and pushed by the node too when a websocket is configured (the poll stays, as
+ *   the safety net of a socket that died quietly). Only the newest matters, so a sliding buffer of one
+ *   sits between heads and work: a head arriving during a long catch-up replaces any older one waiting.
  * - Below `head − reorgWindow` blocks are taken as final and read in large `eth_getLogs` ranges, fetched
  *   ahead (`prefetch`) while the previous range is applied.
  * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
@@ -10,7 +11,7 @@
  * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff, so nothing is lost.
  */
 import { Clock, Duration, Effect, Option, Ref, Schedule, Stream } from "effect"
-import type { ChainRpc } from "../../layers/ChainRpc.js"
+import { ChainRpc } from "../../layers/ChainRpc.js"
 import { type Header, latestHeader } from "./ChainSource.js"
 import {
   type Applied,
@@ -24,9 +25,22 @@ import {
 } from "./Steps.js"
 
 const heads = (engine: Engine) =>
-  Stream.repeatEffectWithSchedule(latestHeader(), Schedule.spaced(Duration.millis(engine.settings.pollMillis))).pipe(
-    Stream.changesWith((a: Header, b: Header) => a.hash === b.hash)
-  )
+  Stream.unwrap(Effect.map(ChainRpc, (rpc) => {
+    const polled = Stream.repeatEffectWithSchedule(
+      latestHeader(),
+      Schedule.spaced(Duration.millis(engine.settings.pollMillis))
+    )
+    const pushed = Option.map(rpc.heads, (announced) =>
+      announced.pipe(Stream.map((head): Header => ({
+        number: Number(head.number),
+        hash: head.hash.toLowerCase(),
+        parentHash: head.parentHash.toLowerCase(),
+        time: Number(head.timestamp)
+      }))))
+    return Option.match(pushed, { onNone: () => polled, onSome: (stream) => Stream.merge(polled, stream) }).pipe(
+      Stream.changesWith((a: Header, b: Header) => a.hash === b.hash)
+    )
+  }))
 
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>

@@ -3,7 +3,7 @@
  * the logs come back complete and in order, and the batch size shrinks to what the node accepts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Context, Effect } from "effect"
+import { type Context, Effect, Option } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { logs, makeBatchSizer } from "../../src/indexer/ChainSource.js"
@@ -14,6 +14,7 @@ const cappedNode = (calls: Array<readonly [number, number]>): Context.Tag.Servic
   endpoint: { rpcUrl: "http://capped", chainId: 5042 },
   chain: undefined as never,
   wallet: () => undefined as never,
+  heads: Option.none(),
   use: () => Effect.dieMessage("not used"),
   request: <A>(method: string, params: ReadonlyArray<unknown> = []) => {
     if (method !== "eth_getLogs") return Effect.dieMessage(`unexpected ${method}`)

@@ -1,7 +1,7 @@
 /**
  * The indexer against a private devnet it can disturb: a reorg (anvil snapshot, a fork of blocks,
  * revert, a different and longer fork) leaves the index equal to a fresh rebuild at the new head; a
- * restart resumes from the checkpoint instead of the start block.
+ * restart resumes from the checkpoint instead of the start block; heads pushed over a websocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
@@ -91,11 +91,29 @@ describe("checkpoint", () => {
       expect(progress.resumedFrom).toBe(stopped.block)
       expect(progress.firstFetched).toBe(stopped.block + 1)
       expect(progress.firstFetched).toBeGreaterThan(devnet.manifest.startBlock)
-      const index = await second.runPromise(ChainIndex)
-      expect(index).toBeDefined()
       expect(canonical(resumed)).toBe(canonical(await rebuiltAtHead()))
     } finally {
       await second.dispose()
+    }
+  })
+})
+
+describe("newHeads", () => {
+  it("with a websocket the index follows pushed heads, long before its next poll", async () => {
+    const runtime = indexRuntime(devnet.manifest, {
+      settings: { WS_URL: devnet.manifest.rpcUrl.replace(/^http/, "ws"), INDEXER_POLL_MS: "600000" }
+    })
+    try {
+      await stateAtHead(runtime)
+      const listed = await marketMaker(devnet.manifest, manifestAccount(devnet.manifest, 5)).listToken("Pushed", "PUSH")
+      // The only poll was at start-up: the next is ten minutes away.
+      await runtime.runPromise(
+        Effect.flatMap(ChainIndex, (index) => index.waitFor(listed.block)).pipe(Effect.timeout("5 seconds"))
+      )
+      const found = await runtime.runPromise(search({ query: "PUSH", limit: 1 }))
+      expect(found.results[0]!.address).toBe(getAddress(listed.token))
+    } finally {
+      await runtime.dispose()
     }
   })
 })

@@ -15,7 +15,6 @@ import { Indexer } from "../../layers/Indexer.js"
 import { TokenSearch } from "../../layers/TokenSearch.js"
 import { Venues } from "../../layers/Venues.js"
 import type { Manifest } from "../../schema/Manifest.js"
-import { emptyState } from "../../src/indexer/State.js"
 
 export interface StackOptions {
   readonly dataDir?: string
@@ -55,5 +54,3 @@ export const synced = Effect.gen(function*() {
   const head = Number(yield* rpc.request<string>("eth_blockNumber"))
   return yield* index.waitFor(head)
 }).pipe(Effect.timeout("30 seconds"))
-
-export { emptyState }
