@@ -105,6 +105,18 @@ describe("newHeads", () => {
     })
     try {
       await stateAtHead(runtime)
+      // The subscription opens in the background: empty blocks until one is followed show it is live.
+      const { test } = clientsFor(devnet.manifest)
+      const follows = async () => {
+        await test.mine({ blocks: 1 })
+        const head = Number(await clientsFor(devnet.manifest).public.getBlockNumber())
+        return runtime.runPromise(
+          Effect.flatMap(ChainIndex, (index) => index.waitFor(head)).pipe(Effect.timeout("1 second"), Effect.isSuccess)
+        )
+      }
+      let live = false
+      for (let attempt = 0; attempt < 5 && !live; attempt++) live = await follows()
+      expect(live).toBe(true)
       const listed = await marketMaker(devnet.manifest, manifestAccount(devnet.manifest, 5)).listToken("Pushed", "PUSH")
       // The only poll was at start-up: the next is ten minutes away.
       await runtime.runPromise(
