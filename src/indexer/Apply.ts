@@ -1,18 +1,13 @@
 /**
  * Applies decoded events to an `IndexState`. Pure and synchronous: a whole block (or a whole catch-up
  * batch) goes in, one new state comes out, so no reader can ever observe part of it.
- *
- * Within one call the collections are put under mutation (`HashMap.beginMutation`) and arrays are
- * copied on their first change, which keeps a 2,000-block batch from allocating a state per log while
- * every state handed out before stays untouched.
  */
-import { HashMap, Option } from "effect"
-import type { ChainEvent, Hex, LogPosition } from "./Events.js"
-import { applyTransfer, firstHoldings, movesBalances } from "./Holdings.js"
+import { Draft } from "./Draft.js"
+import type { ChainEvent, Hex } from "./Events.js"
+import { movesBalances } from "./Holdings.js"
 import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
-import { isUsdc, NATIVE, type Sources } from "./Sources.js"
-import type { Holdings, IndexState, Pool, PoolRef, TokenFacts, Trade } from "./State.js"
-import { DAY_SEC } from "./State.js"
+import type { Sources } from "./Sources.js"
+import type { IndexState } from "./State.js"
 
 export interface TokenMetadata {
   readonly symbol: string
@@ -39,155 +34,7 @@ export interface BlockRef {
   readonly time: number
 }
 
-interface Launch {
-  readonly launchpad: string
-  readonly creator: Hex
-  readonly symbol: string
-  readonly name: string
-}
-
-const unknownMetadata: TokenMetadata = { symbol: "", name: "", decimals: 18, ok: false }
-
-/** USD micro-units of an amount of USDC in either form (ERC-20 6 decimals, native 18). */
-const usdcMicro = (token: Hex, amount: bigint): bigint => (token === NATIVE ? amount / 10n ** 12n : amount)
-
 const abs = (value: bigint): bigint => (value < 0n ? -value : value)
-
-class Draft {
-  pools: HashMap.HashMap<Hex, Pool>
-  tokens: HashMap.HashMap<Hex, TokenFacts>
-  holdings: HashMap.HashMap<Hex, Holdings>
-  trades: HashMap.HashMap<Hex, ReadonlyArray<Trade>>
-  nextSeq: number
-  private readonly ownBalances = new Set<Hex>()
-  private readonly ownTrades = new Map<Hex, Array<Trade>>()
-  private readonly ownPools = new Map<Hex, Array<PoolRef>>()
-
-  constructor(state: IndexState, private readonly context: ApplyContext) {
-    this.pools = HashMap.beginMutation(state.pools)
-    this.tokens = HashMap.beginMutation(state.tokens)
-    this.holdings = HashMap.beginMutation(state.holdings)
-    this.trades = HashMap.beginMutation(state.trades)
-    this.nextSeq = state.nextSeq
-  }
-
-  pool(id: Hex): Pool | undefined {
-    return Option.getOrUndefined(HashMap.get(this.pools, id))
-  }
-
-  token(address: Hex): TokenFacts | undefined {
-    return Option.getOrUndefined(HashMap.get(this.tokens, address))
-  }
-
-  /** Makes `address` a token of the index (idempotent); native USDC is an asset, not a token. */
-  learnToken(address: Hex, at: LogPosition, launch?: Launch): void {
-    if (address === NATIVE) return
-    const known = this.token(address)
-    if (known !== undefined) {
-      if (launch !== undefined) {
-        this.tokens = HashMap.set(this.tokens, address, {
-          ...known,
-          launchpad: launch.launchpad,
-          creator: launch.creator
-        })
-      }
-      return
-    }
-    const holdings = Option.getOrUndefined(HashMap.get(this.holdings, address))
-    // A launch names its token in the event; without a successful read the decimals stay unknown.
-    const metadata = this.context.metadata.get(address) ??
-      (launch === undefined ? unknownMetadata : { ...unknownMetadata, symbol: launch.symbol, name: launch.name })
-    const mintSender = holdings?.firstMintTx === null || holdings === undefined
-      ? null
-      : this.context.senders.get(holdings.firstMintTx) ?? null
-    this.tokens = HashMap.set(this.tokens, address, {
-      address,
-      symbol: metadata.symbol,
-      name: metadata.name,
-      decimals: metadata.decimals,
-      metadataOk: metadata.ok,
-      seq: this.nextSeq++,
-      createdBlock: holdings?.firstBlock ?? at.block,
-      createdTime: holdings?.firstTime ?? at.time,
-      createdLog: holdings?.firstLog ?? at.logIndex,
-      creator: launch?.creator ?? mintSender,
-      launchpad: launch?.launchpad ?? null,
-      graduated: false,
-      pools: []
-    })
-  }
-
-  addPool(pool: Pool): void {
-    if (this.pool(pool.id) !== undefined) return
-    this.pools = HashMap.set(this.pools, pool.id, pool)
-    for (const address of [pool.token0, pool.token1]) {
-      const token = this.token(address)
-      if (token === undefined) continue
-      let owned = this.ownPools.get(address)
-      if (owned === undefined) {
-        owned = [...token.pools]
-        this.ownPools.set(address, owned)
-        this.tokens = HashMap.set(this.tokens, address, { ...token, pools: owned })
-      }
-      owned.push({ id: pool.id, other: address === pool.token0 ? pool.token1 : pool.token0 })
-    }
-  }
-
-  setPool(pool: Pool): void {
-    this.pools = HashMap.set(this.pools, pool.id, pool)
-  }
-
-  transfer(event: ChainEvent & { readonly _tag: "Transfer" }): void {
-    const current = Option.getOrUndefined(HashMap.get(this.holdings, event.emitter))
-    const holdings = current ?? firstHoldings(event)
-    let balances = holdings.balances
-    if (!this.ownBalances.has(event.emitter)) {
-      balances = HashMap.beginMutation(balances)
-      this.ownBalances.add(event.emitter)
-    }
-    this.holdings = HashMap.set(this.holdings, event.emitter, applyTransfer({ ...holdings, balances }, event))
-  }
-
-  trade(token: Hex, amount: bigint, usdMicro: bigint | null, trader: Hex, at: LogPosition): void {
-    if (token === NATIVE || amount === 0n || at.time < this.context.tradesSince) return
-    let owned = this.ownTrades.get(token)
-    if (owned === undefined) {
-      const horizon = at.time - DAY_SEC
-      owned = Option.getOrElse(HashMap.get(this.trades, token), () => []).filter((trade) => trade.time >= horizon)
-      this.ownTrades.set(token, owned)
-      this.trades = HashMap.set(this.trades, token, owned)
-    }
-    owned.push({ time: at.time, amount, usdMicro, trader })
-  }
-
-  /** A swap of a pool: one trade per side, valued in USD directly when the other side is USDC. */
-  swap(pool: Pool, amount0: bigint, amount1: bigint, trader: Hex, at: LogPosition): void {
-    const usd = isUsdc(this.context.sources, pool.token0)
-      ? usdcMicro(pool.token0, amount0)
-      : isUsdc(this.context.sources, pool.token1)
-      ? usdcMicro(pool.token1, amount1)
-      : null
-    this.trade(pool.token0, amount0, usd, trader, at)
-    this.trade(pool.token1, amount1, usd, trader, at)
-  }
-
-  finish(end: BlockRef): IndexState {
-    for (const address of this.ownBalances) {
-      const holdings = Option.getOrUndefined(HashMap.get(this.holdings, address))
-      if (holdings !== undefined) HashMap.endMutation(holdings.balances)
-    }
-    return {
-      block: end.number,
-      hash: end.hash,
-      time: end.time,
-      pools: HashMap.endMutation(this.pools),
-      tokens: HashMap.endMutation(this.tokens),
-      holdings: HashMap.endMutation(this.holdings),
-      trades: HashMap.endMutation(this.trades),
-      nextSeq: this.nextSeq
-    }
-  }
-}
 
 const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): void => {
   const trader = (fallback: Hex) => context.senders.get(event.at.tx) ?? fallback
@@ -268,12 +115,8 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
       if (draft.token(event.token) === undefined) return
       return draft.trade(event.token, event.tokenAmount, event.usdcAmount, event.trader, event.at)
     }
-    case "Graduated": {
-      const token = draft.token(event.token)
-      if (token === undefined) return
-      draft.tokens = HashMap.set(draft.tokens, event.token, { ...token, graduated: true })
-      return
-    }
+    case "Graduated":
+      return draft.graduate(event.token)
   }
 }
 
