@@ -11,8 +11,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainIndex } from "../../layers/ChainIndex.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { Indexer } from "../../layers/Indexer.js"
-import { TokenSearch } from "../../layers/TokenSearch.js"
+import { IndexLive } from "../../layers/Index.js"
 import { Venues } from "../../layers/Venues.js"
 import type { Manifest } from "../../schema/Manifest.js"
 
@@ -37,8 +36,7 @@ export const indexLayer = (manifest: Manifest, options: StackOptions = {}) => {
     Layer.provideMerge(AppConfig.Default),
     Layer.provideMerge(NodeContext.layer)
   )
-  return Layer.mergeAll(Indexer.Default, TokenSearch.Default).pipe(
-    Layer.provideMerge(ChainIndex.Default),
+  return IndexLive.pipe(
     Layer.provideMerge(base),
     Layer.provide(Layer.setConfigProvider(config))
   )
