@@ -46,10 +46,10 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
       onNone: () => Effect.succeed(Option.none()),
       onSome: (state) =>
         header(state.block).pipe(
-          Effect.map((
-            onChain
-          ) => (onChain !== undefined && onChain.hash === state.hash ? Option.some(state) : Option.none())),
-          Effect.orElseSucceed(() => Option.none())
+          Effect.map((onChain) => onChain !== undefined && onChain.hash === state.hash),
+          // Unreachable now: keep it; the stream checks the tip against the chain before building on it.
+          Effect.orElseSucceed(() => true),
+          Effect.map((onChain) => (onChain ? Option.some(state) : Option.none()))
         )
     }).pipe(Effect.provideService(ChainRpc, rpc))
     if (Option.isSome(stored) && Option.isNone(resumable)) {
