@@ -47,6 +47,7 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
       onSome: (state) =>
         header(state.block).pipe(
           Effect.map((onChain) => onChain !== undefined && onChain.hash === state.hash),
+          Effect.timeout("5 seconds"),
           // Unreachable now: keep it; the stream checks the tip against the chain before building on it.
           Effect.orElseSucceed(() => true),
           Effect.map((onChain) => (onChain ? Option.some(state) : Option.none()))
