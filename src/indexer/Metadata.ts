@@ -5,7 +5,7 @@
  * the read, and the step that needed it is retried.
  */
 import { type Context, Effect } from "effect"
-import { decodeAbiParameters, hexToString } from "viem"
+import { BaseError, decodeAbiParameters, hexToString, RpcRequestError } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import type { TokenMetadata } from "./Apply.js"
@@ -13,18 +13,34 @@ import type { Hex } from "./Events.js"
 
 const selectors = { symbol: "0x95d89b41", name: "0x06fdde03", decimals: "0x313ce567" } as const
 
-/** What a node says when the contract itself failed, as opposed to the node or the network. */
-const contractFailure = /revert|invalid opcode|out of gas|execution|stack|bad instruction/i
+/**
+ * The node answered that the call itself failed (EIP-1474 code 3 "execution reverted", or a -32000
+ * naming an EVM failure), as opposed to the node or the network failing, or refusing to serve us.
+ */
+const contractFailed = (error: unknown): boolean =>
+  error instanceof BaseError &&
+  error.walk((cause) =>
+      cause instanceof RpcRequestError &&
+      (cause.code === 3 || (cause.code === -32000 && /revert|invalid opcode|out of gas|stack/i.test(cause.details)))
+    ) !== null
 
-/** The call's return data, or `undefined` when the contract reverted. */
+/** The call's return data, or `undefined` when the contract failed it. */
 const call = (
   rpc: Context.Tag.Service<typeof ChainRpc>,
   to: Hex,
   data: string
 ): Effect.Effect<string | undefined, RpcUnavailable> =>
-  rpc.request<string>("eth_call", [{ to, data }, "latest"]).pipe(
-    Effect.catchTag("RpcUnavailable", (error) =>
-      contractFailure.test(`${error.hint ?? ""} ${error.message}`) ? Effect.succeed(undefined) : Effect.fail(error))
+  rpc.use(
+    "eth_call",
+    (client) =>
+      client.request({
+        method: "eth_call",
+        params: [{ to: to as `0x${string}`, data: data as `0x${string}` }, "latest"]
+      })
+        .then(
+          (result): string | undefined => result,
+          (error) => (contractFailed(error) ? undefined : Promise.reject(error))
+        )
   )
 
 const printable = (text: string): string | undefined => {

@@ -1,0 +1,51 @@
+/**
+ * Token metadata from contracts that do not follow the ERC-20 metadata ABI: bytes32 text (MKR-style),
+ * a contract that reverts every call, an account without code. None of them fails the read.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type Hex, stringToHex } from "viem"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import { decodeDecimals, decodeText, readMetadata } from "../../src/indexer/Metadata.js"
+import { clientsFor, sharedManifest } from "../support/devnet.js"
+
+const manifest = sharedManifest()
+const rpc = ChainRpc.make({ rpcUrl: manifest.rpcUrl, chainId: manifest.chainId })
+
+/** Runtime code answering every call with the same 32 bytes. */
+const answering = (word: Hex) => `0x7f${word.slice(2)}60005260206000f3` as Hex
+const reverting = "0x60006000fd" as Hex
+
+const plant = async (code: Hex): Promise<Hex> => {
+  const address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString("hex")}` as Hex
+  await clientsFor(manifest).test.setCode({ address, bytecode: code })
+  return address
+}
+
+const read = (token: Hex) =>
+  Effect.runPromise(readMetadata(token.toLowerCase()).pipe(Effect.provideService(ChainRpc, rpc)))
+
+describe("token metadata", () => {
+  it("decodes ABI strings, bytes32 text and decimals, and refuses garbage", () => {
+    expect(decodeText(stringToHex("MKR", { size: 32 }))).toBe("MKR")
+    expect(decodeText(`0x${"00".repeat(31)}01`)).toBeUndefined()
+    expect(decodeText("0x")).toBeUndefined()
+    expect(decodeDecimals(`0x${"00".repeat(31)}12`)).toBe(18)
+    expect(decodeDecimals(`0x${"ff".repeat(32)}`)).toBeUndefined()
+  })
+
+  it("reads bytes32 symbols; decimals that are not a uint8 make the metadata not ok", async () => {
+    const metadata = await read(await plant(answering(stringToHex("MKR", { size: 32 }))))
+    expect(metadata).toEqual({ symbol: "MKR", name: "MKR", decimals: 18, ok: false })
+  })
+
+  it("a contract that reverts, and an address without code, are indexed with placeholders", async () => {
+    expect(await read(await plant(reverting))).toEqual({ symbol: "", name: "", decimals: 18, ok: false })
+    expect(await read("0x000000000000000000000000000000000000c0de")).toEqual({
+      symbol: "",
+      name: "",
+      decimals: 18,
+      ok: false
+    })
+  })
+})
