@@ -8,7 +8,7 @@
  */
 import { Effect, Ref } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import type { RpcUnavailable } from "../../schema/Errors.js"
+import { RpcUnavailable } from "../../schema/Errors.js"
 import type { RawLog } from "./Decode.js"
 import { allTopics, type Hex } from "./Events.js"
 
@@ -48,7 +48,9 @@ const parse = (raw: RawHeader | null): Header | undefined =>
 export const latestHeader = Effect.fn("latestHeader")(function*() {
   const rpc = yield* ChainRpc
   const latest = parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
-  if (latest === undefined) return yield* Effect.dieMessage("the node has no latest block")
+  if (latest === undefined) {
+    return yield* new RpcUnavailable({ message: "chain RPC has no latest block", hint: "is the node syncing?" })
+  }
   return latest
 })
 

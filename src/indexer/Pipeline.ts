@@ -12,6 +12,7 @@
  */
 import { Clock, Duration, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { RpcUnavailable } from "../../schema/Errors.js"
 import { type Header, latestHeader } from "./ChainSource.js"
 import {
   type Applied,
@@ -111,14 +112,24 @@ const reporter = (engine: Engine) =>
       )
     }))
 
-/** Runs forever: the stream, restarted after any failure with a backoff capped at ten seconds. */
+/**
+ * Runs forever: the stream, restarted after any failure with a backoff capped at ten seconds. A defect
+ * (a bug) is logged as an error and retried the same way: an indexer that stops silently is worse
+ * than one that keeps trying and says why in `/health`.
+ */
 export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRpc> =>
   Effect.gen(function*() {
     const report = yield* reporter(engine)
     const once = heads(engine).pipe(
       Stream.buffer({ capacity: 1, strategy: "sliding" }),
       Stream.flatMap((head) => syncTo(engine, head)),
-      Stream.runForEach(report)
+      Stream.runForEach(report),
+      Effect.catchAllDefect((defect) =>
+        Effect.zipRight(
+          Effect.logError("indexer defect", defect),
+          Effect.fail(new RpcUnavailable({ message: "indexer defect", hint: String(defect).split("\n")[0] }))
+        )
+      )
     )
     return yield* once.pipe(
       Effect.tapError((error) => {

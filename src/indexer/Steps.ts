@@ -4,6 +4,7 @@
  */
 import { type Context, Effect, Ref } from "effect"
 import type { ChainIndex } from "../../layers/ChainIndex.js"
+import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
 import { type BatchSizer, type Header, header, headers, logs } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
@@ -97,7 +98,13 @@ export const fetchRange = (engine: Engine, from: number, to: number) =>
   Effect.gen(function*() {
     yield* engine.progress.fetched(from)
     const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer), header(to)], { concurrency: 2 })
-    if (end === undefined) return yield* Effect.dieMessage(`block ${to} below the head is missing`)
+    if (end === undefined) {
+      // The chain got shorter since the head was read: the next head sorts it out.
+      return yield* new RpcUnavailable({
+        message: `block ${to} below the head is missing`,
+        hint: "the chain reorganised"
+      })
+    }
     const times = yield* timesOf(raw, [end])
     yield* engine.sizer.succeeded
     const fetched: FetchedRange = { from, to, end, logs: raw.length, events: decodeAll(raw, times, engine.sources) }
