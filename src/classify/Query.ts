@@ -105,7 +105,10 @@ const resolve = (ranked: ReadonlyArray<Ranked>): Resolution => {
 const rank = (view: SearchView, found: ReadonlyArray<Candidate>): Array<Ranked> =>
   found.map(([token, match]): Ranked => ({ assessment: assess(view, token), match }))
 
-/** `undefined` when nothing matches. Only the first `limit` entries of `ranked` are complete. */
+/**
+ * `undefined` when nothing matches. When the strong matches already fill `limit` (impersonators aside),
+ * the weaker prefix matches are not looked at: they could only rank below.
+ */
 export const runQuery = (view: SearchView, query: string, limit: number): QueryOutcome | undefined => {
   const { strong, weak } = candidates(view, query)
   let ranked = rank(view, strong)
