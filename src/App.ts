@@ -5,16 +5,11 @@
 import { NodeContext } from "@effect/platform-node"
 import { Layer } from "effect"
 import { AppConfig } from "../layers/AppConfig.js"
-import { ChainIndex } from "../layers/ChainIndex.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
-import { Indexer } from "../layers/Indexer.js"
-import { TokenSearch } from "../layers/TokenSearch.js"
+import { IndexLive } from "../layers/Index.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
-
-/** The chain index, the indexer that keeps it current, and the search view over it. */
-const IndexLive = Layer.mergeAll(Indexer.Default, TokenSearch.Default).pipe(Layer.provideMerge(ChainIndex.Default))
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
