@@ -2,7 +2,7 @@
  * Every setting of the service, read once through Effect `Config`.
  * Defaults run the embedded devnet on a developer machine.
  */
-import { Config, Effect, Option, Schema } from "effect"
+import { Config, ConfigProvider, Effect, Layer, Option, Schema } from "effect"
 
 export const ChainProfile = Schema.Literal("devnet", "arc")
 export type ChainProfile = typeof ChainProfile.Type
@@ -35,6 +35,17 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     }
   })
 }) {
+  /**
+   * Settings given by name (`{ DATA_DIR: "/tmp/x" }`) over the environment: for tests, benchmarks and
+   * programs that embed the service without touching `process.env`.
+   */
+  static readonly withSettings = (settings: Readonly<Record<string, string>>) =>
+    Layer.setConfigProvider(
+      ConfigProvider.fromMap(new Map(Object.entries(settings))).pipe(
+        ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+      )
+    )
+
   static readonly baseUrl = (config: AppConfig) =>
     Option.getOrElse(config.publicUrl, () => `http://${config.host}:${config.port}`)
 }

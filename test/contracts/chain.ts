@@ -68,6 +68,13 @@ export interface Chain {
   readonly stop: () => void
 }
 
+/**
+ * An estimate taken in one second can fall short when the transaction is mined in the next (Uniswap
+ * v3 writes an oracle observation only on a new timestamp), which made position mints revert on a
+ * loaded machine; a quarter more gas absorbs that.
+ */
+const withHeadroom = (estimate: bigint) => (estimate * 5n) / 4n
+
 export const startChain = async (): Promise<Chain> => {
   const anvil = await startAnvil()
   const chain = defineChain({
@@ -95,18 +102,12 @@ export const startChain = async (): Promise<Chain> => {
     return {
       address,
       read: (functionName, args = []) => publicClient.readContract({ address, abi, functionName, args }),
-      write: (functionName, args = [], { from = deployer, value } = {}) =>
-        send(
-          walletClient.writeContract({
-            address,
-            abi,
-            functionName,
-            args,
-            account: from,
-            chain,
-            ...(value === undefined ? {} : { value })
-          })
-        )
+      write: async (functionName, args = [], { from = deployer, value } = {}) => {
+        const call = { address, abi, functionName, args, account: from, ...(value === undefined ? {} : { value }) }
+        // The estimate also surfaces a revert with its reason, as before sending.
+        const gas = withHeadroom(await publicClient.estimateContractGas(call))
+        return send(walletClient.writeContract({ ...call, chain, gas }))
+      }
     }
   }
 

@@ -2,8 +2,7 @@
  * The index services against a devnet, as a `ManagedRuntime`: tests drive the chain with viem and
  * read the index through the services, the way the service itself composes them.
  */
-import { NodeContext } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,9 +10,8 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainIndex } from "../../layers/ChainIndex.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { IndexLive } from "../../layers/Index.js"
-import { Venues } from "../../layers/Venues.js"
 import type { Manifest } from "../../schema/Manifest.js"
+import { AppServices } from "../../src/App.js"
 
 export interface StackOptions {
   readonly dataDir?: string
@@ -23,22 +21,14 @@ export interface StackOptions {
 export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${label}-`))
 
 export const indexLayer = (manifest: Manifest, options: StackOptions = {}) => {
-  const config = ConfigProvider.fromMap(
-    new Map(Object.entries({
+  // The same composition the service runs (and an embedding program gets from the library entry).
+  return AppServices(Layer.succeed(Deployment, Deployment.fromManifest(manifest))).pipe(
+    Layer.provide(AppConfig.withSettings({
       DATA_DIR: options.dataDir ?? tempDir("index"),
       INDEXER_POLL_MS: "50",
       CHECKPOINT_INTERVAL_SEC: "3600",
       ...options.settings
     }))
-  ).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
-  const base = Layer.mergeAll(ChainRpc.Default, Venues.Default).pipe(
-    Layer.provideMerge(Layer.succeed(Deployment, Deployment.fromManifest(manifest))),
-    Layer.provideMerge(AppConfig.Default),
-    Layer.provideMerge(NodeContext.layer)
-  )
-  return IndexLive.pipe(
-    Layer.provideMerge(base),
-    Layer.provide(Layer.setConfigProvider(config))
   )
 }
 

@@ -4,11 +4,12 @@
  */
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
 
@@ -25,12 +26,11 @@ export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
   settings: Readonly<Record<string, string>> = {}
 ): Promise<TestServer> => {
-  const config = ConfigProvider.fromMap(
-    new Map(Object.entries({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings }))
-  ).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provide(Layer.setConfigProvider(config))
+    Layer.provide(
+      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
+    )
   )
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
