@@ -2,22 +2,11 @@ import { type Address, type Hex, parseEther, parseSignature, toHex } from "viem"
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../layers/Artifacts.js"
+import { type AuthorizationKind, authorizationTypes, usdcDomain } from "../support/usdcTypedData.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const USDC: Address = "0x3600000000000000000000000000000000000000"
-const domain = { name: "USDC", version: "2", chainId: 5042, verifyingContract: USDC } as const
-
-const authorizationTypes = (primaryType: "TransferWithAuthorization" | "ReceiveWithAuthorization") =>
-  ({
-    [primaryType]: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" }
-    ]
-  }) as const
+const domain = usdcDomain(5042, USDC)
 
 describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
   let chain: Chain
@@ -32,7 +21,7 @@ describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
     from: HDAccount,
     to: Address,
     value: bigint,
-    primaryType: "TransferWithAuthorization" | "ReceiveWithAuthorization" = "TransferWithAuthorization"
+    primaryType: AuthorizationKind = "TransferWithAuthorization"
   ) => {
     const message = {
       from: from.address,

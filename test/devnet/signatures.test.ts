@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { PERMIT2_CODE_HASH_5042 } from "../../layers/devnet/npmArtifacts.js"
 import { permit2Abi, usdcAbi } from "../support/abis.js"
 import { contractAddress, freshAccount, sharedManifest } from "../support/devnet.js"
+import { authorizationTypes, usdcDomain } from "../support/usdcTypedData.js"
 import { walletFor } from "../support/wallet.js"
 
 const manifest = sharedManifest()
@@ -48,17 +49,8 @@ describe("devnet USDC", () => {
       nonce: randomNonce()
     }
     const signature = await payer.account.signTypedData({
-      domain: { name: "USDC", version: "2", chainId: manifest.chainId, verifyingContract: usdc },
-      types: {
-        TransferWithAuthorization: [
-          { name: "from", type: "address" },
-          { name: "to", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "validAfter", type: "uint256" },
-          { name: "validBefore", type: "uint256" },
-          { name: "nonce", type: "bytes32" }
-        ]
-      },
+      domain: usdcDomain(manifest.chainId, usdc),
+      types: authorizationTypes("TransferWithAuthorization"),
       primaryType: "TransferWithAuthorization",
       message
     })
