@@ -7,8 +7,9 @@ import { type Address, erc20Abi, parseEventLogs, parseUnits, type TransactionRec
 import { loadArtifact } from "../../Artifacts.js"
 import { DevnetError } from "../DevnetError.js"
 import { LAUNCHPAD, USDC_ADDRESS } from "../protocol.js"
-import { approve, type Market, sortPair } from "./context.js"
+import { approve, type Market } from "./context.js"
 import type { CurveTradeSpec, LaunchSpec } from "./launch.spec.js"
+import { listV2Pool } from "./seedV2.js"
 import type { TimedStep } from "./steps.js"
 
 const SHARE_SCALE = 1_000_000n
@@ -97,22 +98,14 @@ export const launchSteps = (
       yield* market.tx.write(creator, launchpad, "graduate", [address()])
       const factory = { address: market.protocol.v2Factory, abi: loadArtifact("UniswapV2Factory").abi }
       const pair = yield* market.tx.read<Address>(factory, "getPair", [address(), USDC_ADDRESS])
-      const [token0, token1] = sortPair(address(), USDC_ADDRESS)
       const [finalUsdc] = yield* market.tx.read<readonly [bigint, bigint]>(launchpad, "curveReserves", [address()])
-      market.pools.push({
-        label: `v2:${spec.label}/USDC`,
-        pair: [spec.label, "USDC"],
-        usd: 2 * Number(finalUsdc - LAUNCHPAD.virtualUsdc) / 1e6,
-        venue: "v2",
-        address: pair,
-        id: pair,
-        token0,
-        token1,
-        fee: 3000,
-        tickSpacing: null,
-        hooks: null,
-        key: null
-      })
+      listV2Pool(
+        market,
+        [spec.label, "USDC"],
+        [address(), USDC_ADDRESS],
+        pair,
+        2 * Number(finalUsdc - LAUNCHPAD.virtualUsdc) / 1e6
+      )
     })
   })
 

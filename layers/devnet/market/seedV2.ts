@@ -24,7 +24,18 @@ export const seedV2 = Effect.fn("seedV2")(function*(market: Market, pair: readon
   yield* transfer(market, market.deployer, a.address, address, usdWorth(market, pair[0], usd / 2))
   yield* transfer(market, market.deployer, b.address, address, usdWorth(market, pair[1], usd / 2))
   yield* market.tx.write(market.deployer, { address, abi: pairAbi }, "mint", [market.deployer])
-  const [token0, token1] = sortPair(a.address, b.address)
+  listV2Pool(market, pair, [a.address, b.address], address, usd)
+})
+
+/** Records a v2 pair in the manifest's pool list (also used for pairs the launchpad graduates into). */
+export const listV2Pool = (
+  market: Market,
+  pair: readonly [string, string],
+  tokens: readonly [Address, Address],
+  address: Address,
+  usd: number
+) => {
+  const [token0, token1] = sortPair(tokens[0], tokens[1])
   market.pools.push({
     label: `v2:${pair[0]}/${pair[1]}`,
     pair,
@@ -39,4 +50,4 @@ export const seedV2 = Effect.fn("seedV2")(function*(market: Market, pair: readon
     hooks: null,
     key: null
   })
-})
+}
