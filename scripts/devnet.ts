@@ -4,7 +4,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
-import { Devnet } from "../layers/Devnet.js"
+import { Devnet } from "../devnet/Devnet.js"
 
 const announce = Layer.effectDiscard(
   Effect.gen(function*() {

@@ -2,17 +2,17 @@
  * The library entry: embed the service in an Effect program through its layers, or call its
  * operations directly with the services they name in their types.
  */
+export { Devnet } from "../devnet/Devnet.js"
 export { AppConfig } from "../layers/AppConfig.js"
-export { ChainIndex } from "../layers/ChainIndex.js"
 export { ChainRpc } from "../layers/ChainRpc.js"
 export { Deployment } from "../layers/Deployment.js"
-export { Devnet } from "../layers/Devnet.js"
-export { Indexer } from "../layers/Indexer.js"
-export { TokenSearch } from "../layers/TokenSearch.js"
 export { Venues } from "../layers/Venues.js"
 export * as Errors from "../schema/Errors.js"
 export { errorTable } from "../schema/ErrorTable.js"
 export { appRoutesWith, AppServices, appWith } from "./App.js"
+export { ChainIndex } from "./indexer/ChainIndex.js"
+export { Indexer } from "./indexer/Indexer.js"
 export { health } from "./operations/health.js"
 export { search } from "./operations/search.js"
 export { venues } from "./operations/venues.js"
+export { TokenSearch } from "./search/TokenSearch.js"

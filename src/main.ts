@@ -4,9 +4,9 @@
 import type { FileSystem } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer, Option } from "effect"
+import { Devnet } from "../devnet/Devnet.js"
 import type { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
-import { Devnet } from "../layers/Devnet.js"
 import { appWith } from "./App.js"
 
 const DeploymentLive = Layer.unwrapEffect(

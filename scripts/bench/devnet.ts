@@ -8,7 +8,7 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { Devnet, devnetDefaults, type DevnetOptions } from "../../layers/Devnet.js"
+import { Devnet, devnetDefaults, type DevnetOptions } from "../../devnet/Devnet.js"
 import { figure, ms } from "./lib/report.js"
 
 const work = mkdtempSync(join(tmpdir(), "bench-devnet-"))

@@ -12,8 +12,8 @@
  *    the index publishing that block, at the default 500 ms head poll and at 100 ms.
  */
 import { Effect, HashMap } from "effect"
-import { ChainIndex } from "../../layers/ChainIndex.js"
-import { Indexer } from "../../layers/Indexer.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { Indexer } from "../../src/indexer/Indexer.js"
 import { realMarket } from "./lib/market.js"
 import { replay } from "./lib/replay.js"
 import { figure, heapMb, ms, percentile } from "./lib/report.js"

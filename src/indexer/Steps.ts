@@ -3,9 +3,9 @@
  * checked blocks, roll back a reorg. `Pipeline.ts` arranges them into a stream.
  */
 import { type Context, Effect, Ref } from "effect"
-import type { ChainIndex } from "../../layers/ChainIndex.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
+import type { ChainIndex } from "./ChainIndex.js"
 import { type BatchSizer, type Header, header, headers, logs } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
 import { enrich } from "./Enrich.js"

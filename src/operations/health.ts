@@ -4,9 +4,9 @@
 import { Clock, Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import { Indexer } from "../../layers/Indexer.js"
 import type { HealthResponse } from "../../schema/Health.js"
-import { RULES_VERSION } from "../classify/Rules.js"
+import { Indexer } from "../indexer/Indexer.js"
+import { RULES_VERSION } from "../search/Rules.js"
 
 /** Lag beyond which answers are too old to trust for pricing: 5 s of Arc's half-second blocks. */
 export const MAX_HEALTHY_LAG_BLOCKS = 10

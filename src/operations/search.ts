@@ -3,12 +3,12 @@
  * program over the in-memory index: no chain access, so a payment gate can wrap it as it is.
  */
 import { Effect } from "effect"
-import { TokenSearch } from "../../layers/TokenSearch.js"
 import { RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
 import type { SearchRequest, SearchResponse } from "../../schema/Search.js"
-import { present } from "../classify/Present.js"
-import { runQuery } from "../classify/Query.js"
-import { RULES_VERSION } from "../classify/Rules.js"
+import { present } from "../search/Present.js"
+import { runQuery } from "../search/Query.js"
+import { RULES_VERSION } from "../search/Rules.js"
+import { TokenSearch } from "../search/TokenSearch.js"
 
 export const search = Effect.fn("search")(function*(request: SearchRequest) {
   const tokens = yield* TokenSearch

@@ -1,7 +1,7 @@
 import { type Address, parseEther, parseEventLogs, parseUnits, type TransactionReceipt } from "viem"
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { loadArtifact } from "../../layers/Artifacts.js"
+import { loadArtifact } from "../../devnet/Artifacts.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const USDC: Address = "0x3600000000000000000000000000000000000000"

@@ -22,7 +22,7 @@ import {
   type WalletClient
 } from "viem"
 import { type HDAccount, mnemonicToAccount } from "viem/accounts"
-import { type ArtifactName, loadArtifact } from "../../layers/Artifacts.js"
+import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
 
 const anvilBin = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 const mnemonic = "test test test test test test test test test test test junk"

@@ -12,7 +12,7 @@ import {
 } from "viem"
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CREATE2_DEPLOYER, HOOK_FLAG_MASK, hookFlags, loadArtifact, mineHookSalt } from "../../layers/Artifacts.js"
+import { CREATE2_DEPLOYER, HOOK_FLAG_MASK, hookFlags, loadArtifact, mineHookSalt } from "../../devnet/Artifacts.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
 const DYNAMIC_FEE = 0x800000

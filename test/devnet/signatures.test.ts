@@ -5,7 +5,7 @@
  */
 import { type Address, bytesToHex, domainSeparator, keccak256, parseEther, parseUnits } from "viem"
 import { describe, expect, it } from "vitest"
-import { PERMIT2_CODE_HASH_5042 } from "../../layers/devnet/npmArtifacts.js"
+import { PERMIT2_CODE_HASH_5042 } from "../../devnet/npmArtifacts.js"
 import { permit2Abi, usdcAbi } from "../support/abis.js"
 import { contractAddress, freshAccount, sharedManifest } from "../support/devnet.js"
 import { authorizationTypes, usdcDomain } from "../support/usdcTypedData.js"

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Abi, type AbiEvent, encodeAbiParameters, encodeEventTopics, type Hex, toEventSelector } from "viem"
-import { type ArtifactName, loadArtifact } from "../../layers/Artifacts.js"
+import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
 import { decodeLog, type RawLog } from "../../src/indexer/Decode.js"
 import { topics } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"

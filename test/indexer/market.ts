@@ -3,7 +3,7 @@
  * user of the chain could do, with no help from the service.
  */
 import { type Account, type Address, type Hex, parseAbi, parseEther } from "viem"
-import { loadArtifact } from "../../layers/Artifacts.js"
+import { loadArtifact } from "../../devnet/Artifacts.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { clientsFor, contractAddress } from "../support/devnet.js"
 

@@ -7,11 +7,11 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { ChainIndex } from "../../layers/ChainIndex.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 
 export interface StackOptions {
   readonly dataDir?: string

@@ -164,7 +164,7 @@ describe("v3 swap across ticks against UniswapV3Pool", () => {
     }
     const { result } = await chain.publicClient.simulateContract({
       address: router.address,
-      abi: (await import("../../layers/Artifacts.js")).loadArtifact("SwapRouter").abi,
+      abi: (await import("../../devnet/Artifacts.js")).loadArtifact("SwapRouter").abi,
       functionName: "exactInputSingle",
       args: [params],
       account: chain.deployer
@@ -216,7 +216,7 @@ describe("v3 swap across ticks against UniswapV3Pool", () => {
     }
     const { result } = await chain.publicClient.simulateContract({
       address: router.address,
-      abi: (await import("../../layers/Artifacts.js")).loadArtifact("SwapRouter").abi,
+      abi: (await import("../../devnet/Artifacts.js")).loadArtifact("SwapRouter").abi,
       functionName: "exactOutputSingle",
       args: [params],
       account: chain.deployer

@@ -3,8 +3,8 @@
  * rebuild after a rollback.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { byAddress, catalogFor, normalize, symbolGroup, withPrefix } from "../../src/classify/Catalog.js"
-import { bookOf } from "../../src/classify/Verification.js"
+import { byAddress, catalogFor, normalize, symbolGroup, withPrefix } from "../../src/search/Catalog.js"
+import { bookOf } from "../../src/search/Verification.js"
 import { address, type Listing, marketState, snapshotOf, tokenList } from "./market.js"
 
 const listing = (n: number, symbol: string, name: string, verified = false): Listing => ({

@@ -1,12 +1,12 @@
 /** A small synthetic market built through `applyEvents`, and a search view over it. */
-import type { IndexSnapshot } from "../../layers/ChainIndex.js"
 import type { TokenList } from "../../schema/Manifest.js"
-import { bookOf } from "../../src/classify/Verification.js"
-import { canonOf, makeView, type SearchView } from "../../src/classify/View.js"
 import { applyEvents, type TokenMetadata } from "../../src/indexer/Apply.js"
+import type { IndexSnapshot } from "../../src/indexer/ChainIndex.js"
 import type { ChainEvent, Hex } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
+import { bookOf } from "../../src/search/Verification.js"
+import { canonOf, makeView, type SearchView } from "../../src/search/View.js"
 
 export const usdc = "0x3600000000000000000000000000000000000000"
 const factory = "0x00000000000000000000000000000000000000f1"

@@ -3,7 +3,7 @@
  * the canonical token however deep it is, and each resolution value where it applies.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { runQuery } from "../../src/classify/Query.js"
+import { runQuery } from "../../src/search/Query.js"
 import { address, type Listing, viewOf } from "./market.js"
 
 const canonical: Listing = {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { getAddress } from "viem"
-import { ChainIndex } from "../../layers/ChainIndex.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { search } from "../../src/operations/search.js"
 import { marketMaker } from "../indexer/market.js"
 import { indexRuntime, synced } from "../indexer/stack.js"

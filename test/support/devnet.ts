@@ -31,10 +31,10 @@ import {
 } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { inject } from "vitest"
-import { Devnet } from "../../layers/Devnet.js"
-import { roles } from "../../layers/devnet/accounts.js"
-import { devnetDefaults, type DevnetOptions } from "../../layers/devnet/DevnetConfig.js"
-import { type DevnetHandle, startDevnet as start } from "../../layers/devnet/startDevnet.js"
+import { roles } from "../../devnet/accounts.js"
+import { Devnet } from "../../devnet/Devnet.js"
+import { devnetDefaults, type DevnetOptions } from "../../devnet/DevnetConfig.js"
+import { type DevnetHandle, startDevnet as start } from "../../devnet/startDevnet.js"
 import type { Manifest } from "../../schema/Manifest.js"
 
 export const sharedManifest = (): Manifest => inject("devnet").manifest

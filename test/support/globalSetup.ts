@@ -9,8 +9,8 @@ import { Effect, Exit, Option, Scope } from "effect"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TestProject } from "vitest/node"
-import { devnetDefaults } from "../../layers/devnet/DevnetConfig.js"
-import { startDevnet } from "../../layers/devnet/startDevnet.js"
+import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { startDevnet } from "../../devnet/startDevnet.js"
 import type { Manifest } from "../../schema/Manifest.js"
 
 export interface SharedDevnet {

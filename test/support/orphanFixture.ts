@@ -6,8 +6,8 @@ import { NodeContext } from "@effect/platform-node"
 import { Effect, Option } from "effect"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { devnetDefaults } from "../../layers/devnet/DevnetConfig.js"
-import { startDevnet } from "../../layers/devnet/startDevnet.js"
+import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { startDevnet } from "../../devnet/startDevnet.js"
 
 const program = Effect.gen(function*() {
   const devnet = yield* startDevnet({

@@ -1,0 +1,54 @@
+/**
+ * The cold bootstrap on a fresh anvil (started at the backdated genesis): protocols, then the seeded
+ * market, then the manifest. Runs in automine mode, one round trip per transaction.
+ */
+import { type Context, Effect } from "effect"
+import type { Hex } from "viem"
+import type { ChainRpc } from "../layers/ChainRpc.js"
+import type { Manifest } from "../schema/Manifest.js"
+import { roles } from "./accounts.js"
+import type { DevnetError } from "./DevnetError.js"
+import { buildManifest } from "./manifest.js"
+import { type Clock, makeClock } from "./market/clock.js"
+import type { Market } from "./market/context.js"
+import { seedMarket } from "./market/seedMarket.js"
+import { codeHashes, deployProtocol } from "./protocol.js"
+import { makeTx } from "./Tx.js"
+
+export interface Bootstrapped {
+  readonly manifest: Manifest
+  /** keccak256 of the runtime code at each contract role, checked when a cached state is reloaded. */
+  readonly codeHashes: Readonly<Record<string, Hex>>
+}
+
+export const bootstrap: (
+  rpc: Context.Tag.Service<ChainRpc>,
+  end: number
+) => Effect.Effect<Bootstrapped, DevnetError> = Effect.fn("bootstrap")(function*(rpc, end) {
+  const tx = makeTx(rpc)
+  const clock: Clock = makeClock(tx, end)
+  const { clients, treasury, deployer } = roles()
+  const startBlock = Number(yield* tx.request<string>("eth_blockNumber", [])) + 1
+  const protocol = yield* deployProtocol(tx, deployer.address, treasury.address)
+  const market: Market = {
+    tx,
+    protocol,
+    deployer: deployer.address,
+    treasury: treasury.address,
+    tokens: new Map(),
+    pools: [],
+    approved: new Set()
+  }
+  yield* seedMarket(market, clock, clients.map((client) => client.address))
+  const manifest = yield* buildManifest({
+    rpcUrl: rpc.endpoint.rpcUrl,
+    chainId: rpc.endpoint.chainId,
+    startBlock,
+    protocol,
+    market,
+    clients,
+    createdAt: new Date(end * 1000)
+  })
+  const hashes = yield* codeHashes(tx, protocol)
+  return { manifest, codeHashes: hashes }
+})

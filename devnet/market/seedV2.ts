@@ -1,0 +1,53 @@
+/**
+ * A Uniswap v2 pair seeded the way the protocol expects without a router: the factory creates the
+ * pair, the reserves are transferred in, and `mint` issues the LP shares.
+ */
+import { Effect } from "effect"
+import { type Address, parseAbi } from "viem"
+import { loadArtifact } from "../Artifacts.js"
+import { type Market, sortPair, token, transfer, usdWorth } from "./context.js"
+import { registerPool } from "./registerPool.js"
+
+export const pairAbi = parseAbi([
+  "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
+  "function token0() view returns (address)",
+  "function mint(address to) returns (uint256 liquidity)",
+  "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)"
+])
+
+export const seedV2 = Effect.fn("seedV2")(function*(market: Market, pair: readonly [string, string], usd: number) {
+  const factory = { address: market.protocol.v2Factory, abi: loadArtifact("UniswapV2Factory").abi }
+  const [a, b] = pair.map((label) => token(market, label)) as [ReturnType<typeof token>, ReturnType<typeof token>]
+  yield* market.tx.write(market.deployer, factory, "createPair", [a.address, b.address])
+  const address = yield* market.tx.read<Address>(factory, "getPair", [a.address, b.address])
+  yield* registerPool(market, [a, b], address)
+  yield* transfer(market, market.deployer, a.address, address, usdWorth(market, pair[0], usd / 2))
+  yield* transfer(market, market.deployer, b.address, address, usdWorth(market, pair[1], usd / 2))
+  yield* market.tx.write(market.deployer, { address, abi: pairAbi }, "mint", [market.deployer])
+  listV2Pool(market, pair, [a.address, b.address], address, usd)
+})
+
+/** Records a v2 pair in the manifest's pool list (also used for pairs the launchpad graduates into). */
+export const listV2Pool = (
+  market: Market,
+  pair: readonly [string, string],
+  tokens: readonly [Address, Address],
+  address: Address,
+  usd: number
+) => {
+  const [token0, token1] = sortPair(tokens[0], tokens[1])
+  market.pools.push({
+    label: `v2:${pair[0]}/${pair[1]}`,
+    pair,
+    usd,
+    venue: "v2",
+    address,
+    id: address,
+    token0,
+    token1,
+    fee: 3000,
+    tickSpacing: null,
+    hooks: null,
+    key: null
+  })
+}

@@ -1,0 +1,66 @@
+/**
+ * A Uniswap v3 pool created, initialized and funded through Uniswap's own NonfungiblePositionManager.
+ */
+import { Effect } from "effect"
+import { type Address, maxUint256 } from "viem"
+import { loadArtifact } from "../Artifacts.js"
+import { approve, type Market, token } from "./context.js"
+import type { PositionSpec } from "./data/pools.js"
+import { openingPrice, position, sorted } from "./positions.js"
+import { registerPool } from "./registerPool.js"
+
+export const v3TickSpacing: Readonly<Record<number, number>> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }
+
+export const seedV3 = Effect.fn("seedV3")(function*(
+  market: Market,
+  pairLabels: readonly [string, string],
+  fee: number,
+  positions: ReadonlyArray<PositionSpec>
+) {
+  const manager = { address: market.protocol.v3PositionManager, abi: loadArtifact("NonfungiblePositionManager").abi }
+  const factory = { address: market.protocol.v3Factory, abi: loadArtifact("UniswapV3Factory").abi }
+  const pair = sorted(market, pairLabels)
+  const spacing = v3TickSpacing[fee]
+  if (spacing === undefined) throw new Error(`no v3 fee tier ${fee}`)
+  const sqrtPriceX96 = openingPrice(market, pair)
+  yield* market.tx.write(market.deployer, manager, "createAndInitializePoolIfNecessary", [
+    pair.token0,
+    pair.token1,
+    fee,
+    sqrtPriceX96
+  ])
+  const address = yield* market.tx.read<Address>(factory, "getPool", [pair.token0, pair.token1, fee])
+  yield* registerPool(market, [token(market, pair.label0), token(market, pair.label1)], address)
+  yield* approve(market, market.deployer, pair.token0, manager.address)
+  yield* approve(market, market.deployer, pair.token1, manager.address)
+  for (const spec of positions) {
+    const { ticks, amount0, amount1 } = position(market, pair, sqrtPriceX96, spacing, spec)
+    yield* market.tx.write(market.deployer, manager, "mint", [{
+      token0: pair.token0,
+      token1: pair.token1,
+      fee,
+      tickLower: ticks[0],
+      tickUpper: ticks[1],
+      amount0Desired: amount0,
+      amount1Desired: amount1,
+      amount0Min: 0n,
+      amount1Min: 0n,
+      recipient: market.deployer,
+      deadline: maxUint256
+    }])
+  }
+  market.pools.push({
+    label: `v3:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
+    pair: pairLabels,
+    usd: positions.reduce((sum, p) => sum + p.usd, 0),
+    venue: "v3",
+    address,
+    id: address,
+    token0: pair.token0,
+    token1: pair.token1,
+    fee,
+    tickSpacing: spacing,
+    hooks: null,
+    key: null
+  })
+})

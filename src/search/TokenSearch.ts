@@ -1,0 +1,49 @@
+/**
+ * The search side of the index: for the current snapshot, a `SearchView` (catalog, valuation,
+ * verification). Views are built by a fiber that follows the index, so a query normally finds its view
+ * ready and only matches, ranks and formats.
+ *
+ * `TOKEN_LIST_URL` names where the verification list can be read (answers' `sourceUrl`); by default
+ * the manifest file the list came from.
+ */
+import { Clock, Config, Effect, Ref, Stream } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
+import { USDC_ADDRESS } from "../indexer/Sources.js"
+import { bookOf } from "./Verification.js"
+import { canonOf, makeView, type SearchView } from "./View.js"
+
+export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
+  scoped: Effect.gen(function*() {
+    const index = yield* ChainIndex
+    const deployment = yield* Deployment
+    const config = yield* AppConfig
+    const listUrl = yield* Config.string("TOKEN_LIST_URL").pipe(Config.withDefault(`file:${config.manifestPath}`))
+    const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+    const book = bookOf(deployment.tokenList, deployment.chainId, listUrl, checkedAt)
+    const canon = canonOf(book)
+    const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase()
+    const latest = yield* Ref.make<SearchView | undefined>(undefined)
+
+    const viewOf = (snapshot: IndexSnapshot) =>
+      Ref.modify(latest, (previous): readonly [SearchView, SearchView | undefined] => {
+        if (previous?.snapshot === snapshot) return [previous, previous]
+        const view = makeView(snapshot, book, canon, usdc, previous)
+        return [view, view]
+      })
+
+    // Off the request path: a view for every snapshot once the index has caught up.
+    yield* index.changes.pipe(
+      Stream.filter((snapshot) => !snapshot.catchingUp),
+      Stream.runForEach(viewOf),
+      Effect.forkScoped
+    )
+
+    return {
+      network: `eip155:${deployment.chainId}`,
+      /** The view of the current snapshot. */
+      view: Effect.flatMap(index.snapshot, viewOf)
+    }
+  })
+}) {}
