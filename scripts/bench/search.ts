@@ -17,7 +17,7 @@ import type { IndexState } from "../../src/indexer/State.js"
 import { search } from "../../src/operations/search.js"
 import { TokenSearch } from "../../src/search/TokenSearch.js"
 import { bookOf } from "../../src/search/Verification.js"
-import { canonOf, makeView } from "../../src/search/View.js"
+import { makeView, viewBasis } from "../../src/search/View.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { random, sources, syntheticMarket, USDC } from "./lib/synthetic.js"
@@ -87,12 +87,12 @@ const runtime = ManagedRuntime.make(
 
 const main = async () => {
   const book = bookOf(tokenList, 5042, "bench", new Date().toISOString())
-  const canon = canonOf(book)
+  const basis = viewBasis(book, USDC)
   let started = performance.now()
-  const cold = makeView(snapshot, book, canon, USDC, undefined)
+  const cold = makeView(snapshot, basis, undefined)
   figure("search view, cold (catalog build)", ms(performance.now() - started))
   started = performance.now()
-  makeView({ ...snapshot, state: nextBlock(state, random(1)) }, book, canon, USDC, cold)
+  makeView({ ...snapshot, state: nextBlock(state, random(1)) }, basis, cold)
   figure("search view, next block (apply + view)", ms(performance.now() - started))
 
   await runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.publish(snapshot)))

@@ -2,37 +2,11 @@
  * Applies decoded events to an `IndexState`. Pure and synchronous: a whole block (or a whole catch-up
  * batch) goes in, one new state comes out, so no reader can ever observe part of it.
  */
-import { Draft } from "./Draft.js"
+import { type ApplyContext, Draft } from "./Draft.js"
 import type { ChainEvent, Hex } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
 import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
-import type { Sources } from "./Sources.js"
-import type { IndexState } from "./State.js"
-
-export interface TokenMetadata {
-  readonly symbol: string
-  readonly name: string
-  readonly decimals: number
-  /** False when the token's symbol, name or decimals call failed or returned garbage. */
-  readonly ok: boolean
-}
-
-export interface ApplyContext {
-  readonly sources: Sources
-  /** Metadata of the tokens these events introduce, read before applying them. */
-  readonly metadata: ReadonlyMap<Hex, TokenMetadata>
-  /** Sender of each transaction whose trades or first mint the index records. */
-  readonly senders: ReadonlyMap<Hex, Hex>
-  /** Trades before this time fall outside every 24 h window still to come and are not kept. */
-  readonly tradesSince: number
-}
-
-/** Where the applied range ends: its last block, even when that block had no events. */
-export interface BlockRef {
-  readonly number: number
-  readonly hash: Hex | null
-  readonly time: number
-}
+import type { BlockRef, IndexState } from "./State.js"
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value)
 

@@ -4,12 +4,22 @@
  * not allocate a state per log, while every state handed out before stays untouched. `finish` seals it.
  */
 import { HashMap, Option } from "effect"
-import type { ApplyContext, BlockRef, TokenMetadata } from "./Apply.js"
 import type { ChainEvent, Hex, LogPosition } from "./Events.js"
 import { applyTransfer, firstHoldings } from "./Holdings.js"
-import { isUsdc, NATIVE } from "./Sources.js"
-import type { Holdings, IndexState, Pool, PoolRef, TokenFacts, Trade } from "./State.js"
+import type { TokenMetadata } from "./Metadata.js"
+import { isUsdc, NATIVE, type Sources } from "./Sources.js"
+import type { BlockRef, Holdings, IndexState, Pool, PoolRef, TokenFacts, Trade } from "./State.js"
 import { DAY_SEC } from "./State.js"
+
+export interface ApplyContext {
+  readonly sources: Sources
+  /** Metadata of the tokens these events introduce, read before applying them. */
+  readonly metadata: ReadonlyMap<Hex, TokenMetadata>
+  /** Sender of each transaction whose trades or first mint the index records. */
+  readonly senders: ReadonlyMap<Hex, Hex>
+  /** Trades before this time fall outside every 24 h window still to come and are not kept. */
+  readonly tradesSince: number
+}
 
 export interface Launch {
   readonly launchpad: string

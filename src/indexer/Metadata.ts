@@ -8,8 +8,15 @@ import { type Context, Effect } from "effect"
 import { BaseError, decodeAbiParameters, hexToString, RpcRequestError } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
-import type { TokenMetadata } from "./Apply.js"
 import type { Hex } from "./Events.js"
+
+export interface TokenMetadata {
+  readonly symbol: string
+  readonly name: string
+  readonly decimals: number
+  /** False when the token's symbol, name or decimals call failed or returned garbage. */
+  readonly ok: boolean
+}
 
 const selectors = { symbol: "0x95d89b41", name: "0x06fdde03", decimals: "0x313ce567" } as const
 

@@ -8,6 +8,13 @@ import { HashMap } from "effect"
 import type { TickLiquidity } from "../math/ConcentratedSwap.js"
 import type { Hex } from "./Events.js"
 
+/** Where the applied range ends: its last block, even when that block had no events. */
+export interface BlockRef {
+  readonly number: number
+  readonly hash: Hex | null
+  readonly time: number
+}
+
 export type PoolKind = "v2" | "v3" | "v4"
 
 interface PoolBase {

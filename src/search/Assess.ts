@@ -5,6 +5,7 @@
  */
 import { HashMap, Option } from "effect"
 import type { TokenFlag, TokenState } from "../../schema/Token.js"
+import type { Hex } from "../indexer/Events.js"
 import type { TokenFacts } from "../indexer/State.js"
 import type { TokenFigures } from "../pricing/Valuation.js"
 import { type CatalogToken, symbolGroup } from "./Catalog.js"
@@ -43,8 +44,16 @@ const sharesTicker = (view: SearchView, token: CatalogToken): boolean => {
   return group.length > 1 && group.every((member) => !view.book.listed.has(member.address))
 }
 
+/** Tokens already assessed, per view: a view is one snapshot, so an assessment never goes stale in it. */
+const assessed = new WeakMap<SearchView, Map<Hex, Assessment>>()
+
 export const assess = (view: SearchView, token: CatalogToken): Assessment => {
-  const known = view.assessed.get(token.address) as Assessment | undefined
+  let memo = assessed.get(view)
+  if (memo === undefined) {
+    memo = new Map()
+    assessed.set(view, memo)
+  }
+  const known = memo.get(token.address)
   if (known !== undefined) return known
   const facts = Option.getOrUndefined(HashMap.get(view.snapshot.state.tokens, token.address))
   const listed = view.book.listed.get(token.address)
@@ -65,6 +74,6 @@ export const assess = (view: SearchView, token: CatalogToken): Assessment => {
     state: tokenState,
     measured: figures.exact && tokenState !== "bonding_curve"
   }
-  view.assessed.set(token.address, assessment)
+  memo.set(token.address, assessment)
   return assessment
 }

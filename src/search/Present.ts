@@ -3,8 +3,6 @@
  * evidence that needs the token's trades and holdings (computed only for tokens actually returned).
  */
 import { HashMap, Option } from "effect"
-import { getAddress } from "viem"
-import type { Address } from "../../schema/Primitives.js"
 import type { MatchKind, TokenResult } from "../../schema/Token.js"
 import type { Hex } from "../indexer/Events.js"
 import { NATIVE } from "../indexer/Sources.js"
@@ -16,17 +14,6 @@ import type { SearchView } from "./View.js"
 
 /** Venues listed per result: the deepest pools. */
 export const MAX_VENUES = 20
-
-/** Checksumming hashes the address; the index's addresses are few enough to remember them all. */
-const checksums = new Map<Hex, Address>()
-const checksum = (address: Hex): Address => {
-  let found = checksums.get(address)
-  if (found === undefined) {
-    found = getAddress(address) as Address
-    checksums.set(address, found)
-  }
-  return found
-}
 
 const iso = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
@@ -41,10 +28,10 @@ const feeBpsOf = (pool: Pool): number | null =>
 
 const venueOf = (view: SearchView, pool: Pool, token: Hex) => ({
   venue: pool.venue,
-  poolId: pool.kind === "v4" ? pool.id : checksum(pool.id),
+  poolId: pool.kind === "v4" ? pool.id : view.checksum(pool.id),
   pair: symbolOf(view, pool.token0 === token ? pool.token1 : pool.token0),
   feeBps: feeBpsOf(pool),
-  hooks: pool.kind !== "v2" && pool.hooks !== null ? checksum(pool.hooks) : null
+  hooks: pool.kind !== "v2" && pool.hooks !== null ? view.checksum(pool.hooks) : null
 })
 
 /** USD volume and distinct senders over the 24 h before the snapshot's block. */
@@ -102,7 +89,7 @@ export const present = (view: SearchView, assessment: Assessment, match: MatchKi
   const depth = usdString(figures.depthMicro)
   const volume24hUsd = usdString(volume)
   return {
-    address: checksum(token.address),
+    address: view.checksum(token.address),
     symbol: useChain ? facts.symbol : listed?.symbol ?? "",
     name: useChain ? facts.name : listed?.name ?? "",
     decimals: useChain ? facts.decimals : listed?.decimals ?? 18,
@@ -124,7 +111,7 @@ export const present = (view: SearchView, assessment: Assessment, match: MatchKi
     discovered: facts === undefined ? "token_list" : "index",
     origin: {
       launchpad: facts?.launchpad ?? null,
-      creator: facts === undefined || facts.creator === null ? null : checksum(facts.creator),
+      creator: facts === undefined || facts.creator === null ? null : view.checksum(facts.creator),
       createdBlock: facts?.createdBlock ?? null,
       createdAt: facts === undefined || facts.createdTime === 0 ? null : iso(facts.createdTime)
     },

@@ -12,7 +12,7 @@ import { Deployment } from "../../layers/Deployment.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import { USDC_ADDRESS } from "../indexer/Sources.js"
 import { bookOf } from "./Verification.js"
-import { canonOf, makeView, type SearchView } from "./View.js"
+import { makeView, type SearchView, viewBasis } from "./View.js"
 
 export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
   scoped: Effect.gen(function*() {
@@ -22,14 +22,13 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
     const listUrl = yield* Config.string("TOKEN_LIST_URL").pipe(Config.withDefault(`file:${config.manifestPath}`))
     const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const book = bookOf(deployment.tokenList, deployment.chainId, listUrl, checkedAt)
-    const canon = canonOf(book)
-    const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase()
+    const basis = viewBasis(book, (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase())
     const latest = yield* Ref.make<SearchView | undefined>(undefined)
 
     const viewOf = (snapshot: IndexSnapshot) =>
       Ref.modify(latest, (previous): readonly [SearchView, SearchView | undefined] => {
         if (previous?.snapshot === snapshot) return [previous, previous]
-        const view = makeView(snapshot, book, canon, usdc, previous)
+        const view = makeView(snapshot, basis, previous)
         return [view, view]
       })
 

@@ -1,8 +1,11 @@
 /**
- * Everything a search reads, for one snapshot: the catalog, the valuation, the verification book and
- * the verified tokens' keys. Built once per snapshot (by the warm-up fiber, normally) and shared by all
- * queries against that snapshot, along with a memo of the tokens already assessed in it.
+ * Everything a search reads, for one snapshot: the catalog and the valuation of that snapshot, over a
+ * basis that stays from view to view (the verification book, the verified tokens' keys, USDC and a memo
+ * of checksummed addresses). Built once per snapshot (by the warm-up fiber, normally) and shared by all
+ * queries against that snapshot.
  */
+import { getAddress } from "viem"
+import type { Address } from "../../schema/Primitives.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { Hex } from "../indexer/Events.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
@@ -17,15 +20,19 @@ export interface Canon {
   readonly listed: ReadonlyArray<{ readonly address: Hex; readonly keys: ReadonlyArray<string> }>
 }
 
-export interface SearchView {
-  readonly snapshot: IndexSnapshot
-  readonly catalog: Catalog
-  readonly valuation: Valuation
+/** The part of a view that does not change with the snapshot. */
+export interface ViewBasis {
   readonly book: VerificationBook
   readonly canon: Canon
   readonly usdc: Hex
-  /** Per-view memo for `assess`. */
-  readonly assessed: Map<Hex, unknown>
+  /** EIP-55 form of an indexed address; checksumming hashes, and the index's addresses are few enough to remember. */
+  readonly checksum: (address: Hex) => Address
+}
+
+export interface SearchView extends ViewBasis {
+  readonly snapshot: IndexSnapshot
+  readonly catalog: Catalog
+  readonly valuation: Valuation
 }
 
 export const canonOf = (book: VerificationBook): Canon => {
@@ -48,18 +55,26 @@ export const canonOf = (book: VerificationBook): Canon => {
   return { symbols, names, listed }
 }
 
-export const makeView = (
-  snapshot: IndexSnapshot,
-  book: VerificationBook,
-  canon: Canon,
-  usdc: Hex,
-  previous: SearchView | undefined
-): SearchView => ({
+export const viewBasis = (book: VerificationBook, usdc: Hex): ViewBasis => {
+  const checksums = new Map<Hex, Address>()
+  return {
+    book,
+    canon: canonOf(book),
+    usdc,
+    checksum: (address) => {
+      let found = checksums.get(address)
+      if (found === undefined) {
+        found = getAddress(address) as Address
+        checksums.set(address, found)
+      }
+      return found
+    }
+  }
+}
+
+export const makeView = (snapshot: IndexSnapshot, basis: ViewBasis, previous: SearchView | undefined): SearchView => ({
+  ...basis,
   snapshot,
-  catalog: catalogFor(snapshot, book, previous?.catalog),
-  valuation: valuationOf(snapshot.state, usdc, new Set(book.listed.keys())),
-  book,
-  canon,
-  usdc,
-  assessed: new Map()
+  catalog: catalogFor(snapshot, basis.book, previous?.catalog),
+  valuation: valuationOf(snapshot.state, basis.usdc, new Set(basis.book.listed.keys()))
 })

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { HashMap, Option } from "effect"
-import { type ApplyContext, applyEvents } from "../../src/indexer/Apply.js"
+import { applyEvents } from "../../src/indexer/Apply.js"
+import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent, Hex, LogPosition } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"

@@ -1,12 +1,13 @@
 /** A small synthetic market built through `applyEvents`, and a search view over it. */
 import type { TokenList } from "../../schema/Manifest.js"
-import { applyEvents, type TokenMetadata } from "../../src/indexer/Apply.js"
+import { applyEvents } from "../../src/indexer/Apply.js"
 import type { IndexSnapshot } from "../../src/indexer/ChainIndex.js"
 import type { ChainEvent, Hex } from "../../src/indexer/Events.js"
+import type { TokenMetadata } from "../../src/indexer/Metadata.js"
 import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { bookOf } from "../../src/search/Verification.js"
-import { canonOf, makeView, type SearchView } from "../../src/search/View.js"
+import { makeView, type SearchView, viewBasis } from "../../src/search/View.js"
 
 export const usdc = "0x3600000000000000000000000000000000000000"
 const factory = "0x00000000000000000000000000000000000000f1"
@@ -81,5 +82,5 @@ export const snapshotOf = (state: IndexState, epoch = 0): IndexSnapshot => ({
 
 export const viewOf = (listings: ReadonlyArray<Listing>): SearchView => {
   const book = bookOf(tokenList(listings), 5042, "https://example.test/list.json", "2026-01-01T00:00:00.000Z")
-  return makeView(snapshotOf(marketState(listings)), book, canonOf(book), usdc, undefined)
+  return makeView(snapshotOf(marketState(listings)), viewBasis(book, usdc), undefined)
 }

@@ -5,9 +5,9 @@
  * pair creation, liquidity (two transfers, the LP mint, Sync) and `swapsPerPool` swaps (two transfers,
  * Sync, Swap). Tickers are random three-to-five letter words, so some collide as on a real chain.
  */
-import type { TokenMetadata } from "../../../src/indexer/Apply.js"
 import type { RawLog } from "../../../src/indexer/Decode.js"
 import { type Hex, topics } from "../../../src/indexer/Events.js"
+import type { TokenMetadata } from "../../../src/indexer/Metadata.js"
 import type { Sources } from "../../../src/indexer/Sources.js"
 
 export const USDC = "0x3600000000000000000000000000000000000000"

@@ -1,0 +1,110 @@
+/**
+ * The layout's rules, checked on every `npm test` so they stay true: `schema/` (the contract) imports
+ * only itself, `layers/` (the boundaries) only itself and `schema/`, nothing in the service imports the
+ * devnet tooling except the entry points that start it, and no module reaches itself through its
+ * imports (type-only imports included: a type cycle is still two modules that cannot be read apart).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readdirSync, readFileSync } from "node:fs"
+import { dirname, join, normalize, resolve } from "node:path"
+
+const root = resolve(import.meta.dirname, "..", "..")
+const folders = ["schema", "layers", "src", "devnet", "scripts"] as const
+
+const sourceFiles = (folder: string): Array<string> =>
+  readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => join(folder, name))
+
+const specifier =
+  /(?:^|\n)\s*(?:import|export)\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
+
+/** Repository-relative `.ts` paths a file imports (relative specifiers only; packages are not ours). */
+const importsOf = (file: string): Array<string> => {
+  const text = readFileSync(join(root, file), "utf8")
+  return [...text.matchAll(specifier)]
+    .map((match) => match[1] ?? match[2]!)
+    .filter((spec) => spec.startsWith("."))
+    .map((spec) => normalize(join(dirname(file), spec)).replace(/\.js$/, ".ts"))
+}
+
+const graph = new Map(folders.flatMap(sourceFiles).map((file) => [file, importsOf(file)] as const))
+const folderOf = (file: string) => file.split("/")[0]!
+
+const offending = (from: string, allowed: ReadonlyArray<string>) =>
+  [...graph].flatMap(([file, imports]) =>
+    folderOf(file) === from
+      ? imports.filter((target) => !allowed.includes(folderOf(target))).map((t) => `${file} -> ${t}`)
+      : []
+  )
+
+/** Strongly connected components of more than one module, or a module importing itself (Tarjan). */
+const cycles = (): Array<Array<string>> => {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const onStack = new Set<string>()
+  const found: Array<Array<string>> = []
+  let counter = 0
+  const visit = (node: string) => {
+    index.set(node, counter)
+    low.set(node, counter++)
+    stack.push(node)
+    onStack.add(node)
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue
+      if (!index.has(next)) {
+        visit(next)
+        low.set(node, Math.min(low.get(node)!, low.get(next)!))
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!))
+    }
+    if (low.get(node) !== index.get(node)) return
+    const component: Array<string> = []
+    let member: string
+    do {
+      member = stack.pop()!
+      onStack.delete(member)
+      component.push(member)
+    } while (member !== node)
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) found.push(component.sort())
+  }
+  for (const node of graph.keys()) if (!index.has(node)) visit(node)
+  return found
+}
+
+describe("layout", () => {
+  it("reads every source file and resolves its relative imports", () => {
+    expect(graph.size).toBeGreaterThan(100)
+    // a single-line and a multi-line import, as the checker must see them
+    expect(graph.get("src/App.ts")).toContain("layers/ChainRpc.ts")
+    expect(graph.get("src/http/Api.ts")).toContain("schema/Errors.ts")
+    const unresolved = [...graph].flatMap(([file, imports]) =>
+      imports.filter((target) => !graph.has(target) && !target.startsWith("test/")).map((t) => `${file} -> ${t}`)
+    )
+    expect(unresolved).toEqual([])
+  })
+
+  it("schema/ imports only schema/", () => {
+    expect(offending("schema", ["schema"])).toEqual([])
+  })
+
+  it("layers/ imports only layers/ and schema/", () => {
+    expect(offending("layers", ["layers", "schema"])).toEqual([])
+  })
+
+  it("devnet/ tooling imports no service code", () => {
+    expect(offending("devnet", ["devnet", "layers", "schema"])).toEqual([])
+  })
+
+  it("only the entry points start the devnet", () => {
+    const entries = ["src/main.ts", "src/index.ts"]
+    const users = [...graph].filter(([file, imports]) =>
+      folderOf(file) === "src" && !entries.includes(file) && imports.some((target) => folderOf(target) === "devnet")
+    )
+    expect(users.map(([file]) => file)).toEqual([])
+  })
+
+  it("no import circle, type-only imports included", () => {
+    expect(cycles()).toEqual([])
+  })
+})
