@@ -17,6 +17,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { type Abi, type Address, bytesToHex, getAddress, type Hex, hexToBytes, keccak256 } from "viem"
+import { HOOK_FLAG_MASK } from "../schema/Chain.js"
 
 export type ArtifactName =
   | "CappedToken"
@@ -61,8 +62,6 @@ export const hookFlags = {
   DynamicFeeHook: 0x1080,
   SwapFeeHook: 0x0044
 } as const
-
-export const HOOK_FLAG_MASK = 0x3fff
 
 /** Arachnid's deterministic deployment proxy, present on every anvil chain. */
 export const CREATE2_DEPLOYER: Address = "0x4e59b44847b379578588920ca78fbf26c0b4956c"

@@ -5,12 +5,11 @@
  */
 import { Effect } from "effect"
 import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, keccak256, zeroAddress } from "viem"
+import { USDC_ADDRESS } from "../schema/Chain.js"
 import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import { npmArtifact, PERMIT2_ADDRESS, PERMIT2_SALT, permit2Artifact } from "./npmArtifacts.js"
 import type { Tx } from "./Tx.js"
-
-export const USDC_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
 
 /** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The
  * hooked pools open at the start of the six-hour history, so swaps in the history pay falling fees and a

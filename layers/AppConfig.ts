@@ -30,8 +30,7 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       /** An external x402 facilitator; when unset payments are verified and settled in-process. */
       facilitatorUrl: yield* Config.option(Config.string("FACILITATOR_URL")),
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
-      publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
-      version: "0.1.0"
+      publicUrl: yield* Config.option(Config.string("PUBLIC_URL"))
     }
   })
 }) {

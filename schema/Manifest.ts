@@ -3,8 +3,7 @@
  * The service reads the same file to learn its contract addresses and token list on the devnet.
  */
 import { Schema } from "effect"
-
-const Hex = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]*$/))
+import { HexString } from "./Primitives.js"
 
 /** A Uniswap token list (https://tokenlists.org), the verification source. */
 export const TokenListEntry = Schema.Struct({
@@ -26,8 +25,8 @@ export const TokenList = Schema.Struct({
 export type TokenList = typeof TokenList.Type
 
 export const ManifestAccount = Schema.Struct({
-  address: Hex,
-  privateKey: Hex
+  address: HexString,
+  privateKey: HexString
 })
 
 /** A seeded pool (devnet): for tests and humans; the service discovers pools from the chain. */
@@ -38,15 +37,15 @@ export const ManifestPool = Schema.Struct({
   /** token labels (see `tokens`): the traded token, then its quote */
   pair: Schema.Tuple(Schema.String, Schema.String),
   /** pair or pool contract; the PoolManager for v4 */
-  address: Hex,
+  address: HexString,
   /** v4 pool id; the pool address otherwise */
-  id: Hex,
-  token0: Hex,
-  token1: Hex,
+  id: HexString,
+  token0: HexString,
+  token1: HexString,
   /** hundredths of a bip; null when a hook sets it per swap (the v4 key then holds 0x800000) */
   fee: Schema.NullOr(Schema.Number),
   tickSpacing: Schema.NullOr(Schema.Number),
-  hooks: Schema.NullOr(Hex)
+  hooks: Schema.NullOr(HexString)
 })
 export type ManifestPool = typeof ManifestPool.Type
 
@@ -56,11 +55,11 @@ export const Manifest = Schema.Struct({
   /** Block the bootstrap started deploying at; an indexer may start here. */
   startBlock: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   /** role → address, e.g. `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`. */
-  contracts: Schema.Record({ key: Schema.String, value: Hex }),
+  contracts: Schema.Record({ key: Schema.String, value: HexString }),
   tokenList: TokenList,
   accounts: Schema.Array(ManifestAccount),
   /** symbol-ish label → token address, for tests and humans. */
-  tokens: Schema.optional(Schema.Record({ key: Schema.String, value: Hex })),
+  tokens: Schema.optional(Schema.Record({ key: Schema.String, value: HexString })),
   pools: Schema.optional(Schema.Array(ManifestPool))
 })
 export type Manifest = typeof Manifest.Type

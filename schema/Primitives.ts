@@ -24,6 +24,11 @@ export const Address = Schema.transform(
 })
 export type Address = typeof Address.Type
 
+/** `0x` and whole bytes of hex, any case: calldata, signatures, keys. */
+export const HexString = Schema.String.pipe(
+  Schema.pattern(/^0x([0-9a-fA-F]{2})*$/, { message: () => "expected 0x-prefixed hex bytes" })
+).annotations({ description: "0x-prefixed hex" })
+
 /** A human-readable decimal amount in whole-token units, e.g. `"12.5"`. */
 export const DecimalString = Schema.String.pipe(
   Schema.pattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {

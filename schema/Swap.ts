@@ -3,9 +3,7 @@
  */
 import { Schema } from "effect"
 import { Next } from "./ErrorTable.js"
-import { Address, QuoteId, RawAmount } from "./Primitives.js"
-
-const Hex = Schema.String.pipe(Schema.pattern(/^0x([0-9a-fA-F]{2})*$/)).annotations({ description: "0x-prefixed hex" })
+import { Address, HexString, QuoteId, RawAmount } from "./Primitives.js"
 
 /** On-chain execution deadline; does not extend the quote's lifetime. */
 export const DeadlineSec = Schema.Int.pipe(Schema.between(30, 3600)).annotations({
@@ -28,7 +26,7 @@ export const SwapTxRequest = Schema.Struct({
   deadlineSec: Schema.optionalWith(DeadlineSec, { default: () => 300 }),
   permit: Schema.Struct({
     message: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    signature: Hex
+    signature: HexString
   })
 }).annotations({ identifier: "SwapTxRequest" })
 export type SwapTxRequest = typeof SwapTxRequest.Type
@@ -36,7 +34,7 @@ export type SwapTxRequest = typeof SwapTxRequest.Type
 export const UnsignedTransaction = Schema.Struct({
   chainId: Schema.Int,
   to: Address,
-  data: Hex,
+  data: HexString,
   value: RawAmount.annotations({ description: "native USDC, 18 decimals" }),
   gas: RawAmount,
   purpose: Schema.Literal("approve", "swap", "swap_placeholder").annotations({

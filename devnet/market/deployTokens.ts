@@ -4,8 +4,8 @@
  */
 import { Effect } from "effect"
 import { type Address, numberToHex, parseEther } from "viem"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { loadArtifact } from "../Artifacts.js"
-import { USDC_ADDRESS } from "../protocol.js"
 import { type Market, units } from "./context.js"
 import { type TokenSpec, tokenSpecs, USDC } from "./data/tokens.js"
 

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { type Address, parseEther } from "viem"
-import { USDC_ADDRESS } from "../protocol.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { type Market, transfer, usdWorth } from "./context.js"
 
 export const CLIENT_USDC = 100_000

@@ -4,9 +4,10 @@
  */
 import { Effect } from "effect"
 import { type Address, erc20Abi, parseEventLogs, parseUnits, type TransactionReceipt } from "viem"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { loadArtifact } from "../Artifacts.js"
 import { DevnetError } from "../DevnetError.js"
-import { LAUNCHPAD, USDC_ADDRESS } from "../protocol.js"
+import { LAUNCHPAD } from "../protocol.js"
 import { approve, type Market } from "./context.js"
 import type { CurveTradeSpec, LaunchSpec } from "./data/launches.js"
 import { listV2Pool } from "./seedV2.js"

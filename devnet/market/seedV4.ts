@@ -4,6 +4,7 @@
  */
 import { Effect } from "effect"
 import { encodeAbiParameters, keccak256, zeroAddress } from "viem"
+import { DYNAMIC_FEE_FLAG } from "../../schema/Chain.js"
 import { loadArtifact } from "../Artifacts.js"
 import { approve, type Market, type PoolKey, token } from "./context.js"
 import type { HookRole, PositionSpec } from "./data/pools.js"
@@ -11,7 +12,6 @@ import { openingPrice, position, sorted } from "./positions.js"
 import { registerPool } from "./registerPool.js"
 
 /** The fee value that marks a v4 pool's LP fee as set by its hook. */
-export const DYNAMIC_FEE_FLAG = 0x800000
 const ZERO_SALT = `0x${"00".repeat(32)}`
 
 export const poolIdOf = (key: PoolKey) =>

@@ -10,6 +10,7 @@ import { NodeContext } from "@effect/platform-node"
 import { Effect, HashMap, Layer, ManagedRuntime } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
@@ -20,7 +21,7 @@ import { bookOf } from "../../src/search/Verification.js"
 import { makeView, viewBasis } from "../../src/search/View.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
-import { random, sources, syntheticMarket, USDC } from "./lib/synthetic.js"
+import { random, sources, syntheticMarket } from "./lib/synthetic.js"
 
 const TOKENS = 50_000
 const QUERIES = 20_000
@@ -73,7 +74,7 @@ const deployment = Layer.succeed(Deployment, {
   rpcUrl: "http://unused",
   chainId: 5042,
   startBlock: 1,
-  contracts: { usdc: USDC },
+  contracts: { usdc: USDC_ADDRESS },
   tokenList
 })
 const runtime = ManagedRuntime.make(
@@ -87,7 +88,7 @@ const runtime = ManagedRuntime.make(
 
 const main = async () => {
   const book = bookOf(tokenList, 5042, "bench", new Date().toISOString())
-  const basis = viewBasis(book, USDC)
+  const basis = viewBasis(book, USDC_ADDRESS)
   let started = performance.now()
   const cold = makeView(snapshot, basis, undefined)
   figure("search view, cold (catalog build)", ms(performance.now() - started))

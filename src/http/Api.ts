@@ -15,6 +15,7 @@ import {
 import { HealthResponse } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { SERVICE_NAME, SERVICE_VERSION } from "../../schema/Service.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { httpError } from "./ErrorSchemas.js"
 
@@ -63,8 +64,8 @@ export class TradeApi extends HttpApi.make("trade-checkpoint")
   .addError(httpError(RpcUnavailable))
   .addError(httpError(Internal))
   .annotateContext(OpenApi.annotations({
-    title: "Trade checkpoint",
-    version: "0.1.0",
+    title: SERVICE_NAME,
+    version: SERVICE_VERSION,
     description:
       "Resolves tokens, judges whether they can be sold back, prices trades across venues and returns unsigned " +
       "transactions for Arc (eip155:5042). Paid operations use x402 v2; the same operations are MCP tools at " +

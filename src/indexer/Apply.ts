@@ -2,8 +2,9 @@
  * Applies decoded events to an `IndexState`. Pure and synchronous: a whole block (or a whole catch-up
  * batch) goes in, one new state comes out, so no reader can ever observe part of it.
  */
+import type { Hex } from "../../schema/Chain.js"
 import { type ApplyContext, Draft } from "./Draft.js"
-import type { ChainEvent, Hex } from "./Events.js"
+import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
 import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
 import type { BlockRef, IndexState } from "./State.js"

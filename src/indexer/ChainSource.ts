@@ -8,9 +8,10 @@
  */
 import { Effect, Ref } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { RawLog } from "./Decode.js"
-import { allTopics, type Hex } from "./Events.js"
+import { allTopics } from "./Events.js"
 
 export interface Header {
   readonly number: number

@@ -3,7 +3,7 @@
  * not). Persistent maps become arrays; balances become two parallel arrays, the bulk of a checkpoint.
  */
 import { HashMap } from "effect"
-import type { Hex } from "./Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */

@@ -4,7 +4,8 @@
  * Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
  */
 import { decodeAbiParameters } from "viem"
-import type { ChainEvent, Hex, LogPosition } from "./Events.js"
+import type { Hex } from "../../schema/Chain.js"
+import type { ChainEvent, LogPosition } from "./Events.js"
 import { topics } from "./Events.js"
 import type { Sources } from "./Sources.js"
 

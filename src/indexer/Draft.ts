@@ -4,7 +4,8 @@
  * not allocate a state per log, while every state handed out before stays untouched. `finish` seals it.
  */
 import { HashMap, Option } from "effect"
-import type { ChainEvent, Hex, LogPosition } from "./Events.js"
+import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
+import type { ChainEvent, LogPosition } from "./Events.js"
 import { applyTransfer, firstHoldings } from "./Holdings.js"
 import type { TokenMetadata } from "./Metadata.js"
 import { isUsdc, NATIVE, type Sources } from "./Sources.js"
@@ -31,7 +32,7 @@ export interface Launch {
 const unknownMetadata: TokenMetadata = { symbol: "", name: "", decimals: 18, ok: false }
 
 /** USD micro-units of an amount of USDC in either form (ERC-20 6 decimals, native 18). */
-const usdcMicro = (token: Hex, amount: bigint): bigint => (token === NATIVE ? amount / 10n ** 12n : amount)
+const usdcMicro = (token: Hex, amount: bigint): bigint => (token === NATIVE ? amount / NATIVE_PER_USDC_UNIT : amount)
 
 export class Draft {
   pools: HashMap.HashMap<Hex, Pool>

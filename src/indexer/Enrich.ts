@@ -4,10 +4,11 @@
  * of each new token's first mint (its creator). Read before `applyEvents`, which stays pure.
  */
 import { Effect, HashMap, Option } from "effect"
+import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
 import { senders } from "./ChainSource.js"
 import type { ApplyContext } from "./Draft.js"
-import type { ChainEvent, Hex } from "./Events.js"
-import { movesBalances, ZERO_ADDRESS } from "./Holdings.js"
+import type { ChainEvent } from "./Events.js"
+import { movesBalances } from "./Holdings.js"
 import { readMetadata, type TokenMetadata } from "./Metadata.js"
 import { NATIVE, type Sources } from "./Sources.js"
 import type { IndexState } from "./State.js"

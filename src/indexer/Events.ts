@@ -3,9 +3,7 @@
  * block, time, transaction and log index, which is what ordering, rollback and 24 h windows need.
  */
 import { toEventSelector } from "viem"
-
-/** Lower-case `0x` address or bytes32; the index compares strings, checksums are for answers. */
-export type Hex = string
+import type { Hex } from "../../schema/Chain.js"
 
 export interface LogPosition {
   readonly block: number

@@ -3,10 +3,9 @@
  * long before it gets a pool, and holders can only be counted if that first mint was seen).
  */
 import { HashMap, Option } from "effect"
-import type { Hex, Transfer } from "./Events.js"
+import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
+import type { Transfer } from "./Events.js"
 import type { Holdings } from "./State.js"
-
-export const ZERO_ADDRESS: Hex = "0x0000000000000000000000000000000000000000"
 
 /**
  * Transfers that move balances. Zero-value transfers (address-poisoning spam) and self-transfers change

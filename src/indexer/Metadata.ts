@@ -7,8 +7,8 @@
 import { type Context, Effect } from "effect"
 import { BaseError, decodeAbiParameters, hexToString, RpcRequestError } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
-import type { Hex } from "./Events.js"
 
 export interface TokenMetadata {
   readonly symbol: string

@@ -2,7 +2,7 @@
  * The last blocks applied, each with its hash and the state after it: what a reorg rolls back to. Only
  * blocks whose hash the indexer checked are here (the follow phase, and the end of each catch-up batch).
  */
-import type { Hex } from "./Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { IndexState } from "./State.js"
 
 export interface RecentBlock {

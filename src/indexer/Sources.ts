@@ -3,7 +3,7 @@
  * only those from the deployment's factories, pool manager and launchpad create index entries.
  */
 import type { Venue } from "../../layers/Venues.js"
-import type { Hex } from "./Events.js"
+import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../schema/Chain.js"
 
 export interface Sources {
   /** factory or pool-manager address → venue id */
@@ -17,9 +17,7 @@ export interface Sources {
 }
 
 /** Native USDC in a v4 pool key (`Currency` zero): the same asset as ERC-20 USDC, with 18 decimals. */
-export const NATIVE: Hex = "0x0000000000000000000000000000000000000000"
-
-export const USDC_ADDRESS: Hex = "0x3600000000000000000000000000000000000000"
+export const NATIVE: Hex = ZERO_ADDRESS
 
 /** Launchpad ids are their deployment role, as the venues listing names them. */
 export const sourcesFrom = (

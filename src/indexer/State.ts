@@ -5,8 +5,8 @@
  * picking an older state, and keeping the last 64 states costs only what changed in them.
  */
 import { HashMap } from "effect"
+import type { Hex } from "../../schema/Chain.js"
 import type { TickLiquidity } from "../math/ConcentratedSwap.js"
-import type { Hex } from "./Events.js"
 
 /** Where the applied range ends: its last block, even when that block had no events. */
 export interface BlockRef {

@@ -3,13 +3,14 @@
  * checked blocks, roll back a reorg. `Pipeline.ts` arranges them into a stream.
  */
 import { type Context, Effect, Ref } from "effect"
+import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
 import type { ChainIndex } from "./ChainIndex.js"
 import { type BatchSizer, type Header, header, headers, logs } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
 import { enrich } from "./Enrich.js"
-import type { ChainEvent, Hex } from "./Events.js"
+import type { ChainEvent } from "./Events.js"
 import type { ProgressTracker } from "./Progress.js"
 import { commonAncestor, pushRecent, type Recent, upTo } from "./Recent.js"
 import type { Sources } from "./Sources.js"

@@ -2,7 +2,7 @@
  * Uniswap v4 fee encoding (`LPFeeLibrary`, `ProtocolFeeLibrary`). A pool whose `fee` field is the
  * dynamic flag gets its lp fee from its hook, so its fee is not a constant of the pool.
  */
-export const DYNAMIC_FEE_FLAG = 0x800000
+import { DYNAMIC_FEE_FLAG } from "../../schema/Chain.js"
 
 export const isDynamicFee = (fee: number): boolean => fee === DYNAMIC_FEE_FLAG
 

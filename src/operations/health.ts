@@ -5,6 +5,7 @@ import { Clock, Effect, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { HealthResponse } from "../../schema/Health.js"
+import { SERVICE_VERSION } from "../../schema/Service.js"
 import { Indexer } from "../indexer/Indexer.js"
 import { RULES_VERSION } from "../search/Rules.js"
 
@@ -41,7 +42,7 @@ export const health = Effect.fn("health")(function*() {
       latencyMs: reachable ? after - before : null,
       block: Option.match(block, { onNone: () => null, onSome: Number })
     },
-    version: config.version,
+    version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,
     uptimeSec: Math.floor((after - startedAt) / 1000)
   }

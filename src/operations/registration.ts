@@ -4,6 +4,7 @@
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { AgentRegistration } from "../../schema/Registration.js"
+import { SERVICE_NAME } from "../../schema/Service.js"
 
 /** MCP protocol revision the MCP endpoint speaks. */
 const MCP_VERSION = "2025-06-18"
@@ -13,8 +14,8 @@ export const registration = Effect.fn("registration")(function*() {
   const base = AppConfig.baseUrl(config)
   const answer: AgentRegistration = {
     type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
-    name: "Trade checkpoint",
-    description: `Trade checkpoint for agents on eip155:${config.chainId}: token search with verification evidence, ` +
+    name: SERVICE_NAME,
+    description: `${SERVICE_NAME} for agents on eip155:${config.chainId}: token search with verification evidence, ` +
       "sell-back safety simulation, cross-venue quotes and unsigned transactions. Never holds funds or signs. " +
       "Paid per call with x402 v2 in USDC.",
     image: `${base}/favicon.svg`,

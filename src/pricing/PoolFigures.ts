@@ -4,6 +4,7 @@
  * 2% each way (from the swap math). Computed once per pool record: records are immutable, so a
  * `WeakMap` keyed by the record is a cache that invalidates itself when a swap replaces the record.
  */
+import { HOOK_FLAG_MASK } from "../../schema/Chain.js"
 import type { ConcentratedPool, Pool } from "../indexer/State.js"
 import { concentratedDepth, constantProductDepth } from "../math/Depth.js"
 import { getAmount0Delta, getAmount1Delta } from "../math/SqrtPriceMath.js"
@@ -52,7 +53,7 @@ const heldAmounts = (pool: ConcentratedPool): readonly [bigint, bigint] => {
 
 const concentrated = (pool: ConcentratedPool): PoolFigures => {
   if (pool.sqrtPriceX96 === 0n || pool.ticks.length === 0) return empty
-  const hookBits = pool.hooks === null ? 0n : BigInt(pool.hooks) & 0x3fffn
+  const hookBits = pool.hooks === null ? 0n : BigInt(pool.hooks) & BigInt(HOOK_FLAG_MASK)
   const returnsDelta = (hookBits & (BEFORE_SWAP_RETURNS_DELTA | AFTER_SWAP_RETURNS_DELTA)) !== 0n
   // A dynamic fee is whatever the hook says at swap time: priced at zero fee, the depth is a lower bound.
   const fee = (zeroForOne: boolean): bigint =>

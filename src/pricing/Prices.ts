@@ -11,7 +11,7 @@
  * cost of a new block does not grow with the number of pools.
  */
 import { HashMap, Option } from "effect"
-import type { Hex } from "../indexer/Events.js"
+import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import { NATIVE } from "../indexer/Sources.js"
 import type { IndexState, Pool } from "../indexer/State.js"
 import { Q192 } from "../math/FullMath.js"
@@ -38,7 +38,7 @@ export interface Prices {
 }
 
 export const makePrices = (state: IndexState, usdc: Hex, verified: ReadonlySet<Hex>): Prices => {
-  const memo = new Map<Hex, bigint | undefined>([[usdc, PRICE_SCALE], [NATIVE, PRICE_SCALE / 10n ** 12n]])
+  const memo = new Map<Hex, bigint | undefined>([[usdc, PRICE_SCALE], [NATIVE, PRICE_SCALE / NATIVE_PER_USDC_UNIT]])
   const inProgress = new Set<Hex>()
   const isSource = (token: Hex) => token === usdc || token === NATIVE || verified.has(token)
 

@@ -8,7 +8,7 @@
  * once per swap, however many blocks go by.
  */
 import { HashMap, Option } from "effect"
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { IndexState, Pool } from "../indexer/State.js"
 import { poolFigures } from "./PoolFigures.js"
 import { makePrices, priceAcross, type Prices } from "./Prices.js"

@@ -4,8 +4,8 @@
  * built only for the results returned (`Present.ts`).
  */
 import { HashMap, Option } from "effect"
+import type { Hex } from "../../schema/Chain.js"
 import type { TokenFlag, TokenState } from "../../schema/Token.js"
-import type { Hex } from "../indexer/Events.js"
 import type { TokenFacts } from "../indexer/State.js"
 import type { TokenFigures } from "../pricing/Valuation.js"
 import { type CatalogToken, symbolGroup } from "./Catalog.js"

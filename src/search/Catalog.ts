@@ -8,8 +8,8 @@
  * tokens' keys takes tens of milliseconds, done off the request path by the warm-up fiber).
  */
 import { HashMap } from "effect"
+import type { Hex } from "../../schema/Chain.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
-import type { Hex } from "../indexer/Events.js"
 import type { VerificationBook } from "./Verification.js"
 
 export interface CatalogToken {

@@ -3,8 +3,8 @@
  * evidence that needs the token's trades and holdings (computed only for tokens actually returned).
  */
 import { HashMap, Option } from "effect"
+import type { Hex } from "../../schema/Chain.js"
 import type { MatchKind, TokenResult } from "../../schema/Token.js"
-import type { Hex } from "../indexer/Events.js"
 import { NATIVE } from "../indexer/Sources.js"
 import { DAY_SEC, type Pool } from "../indexer/State.js"
 import { usdOf, usdString } from "../pricing/Usd.js"

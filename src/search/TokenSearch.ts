@@ -9,8 +9,8 @@
 import { Clock, Config, Effect, Ref, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
-import { USDC_ADDRESS } from "../indexer/Sources.js"
 import { bookOf } from "./Verification.js"
 import { makeView, type SearchView, viewBasis } from "./View.js"
 

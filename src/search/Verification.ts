@@ -5,9 +5,9 @@
  * `trust` ranks sources, lower is more trusted: a list entry's `extensions.trust` when it sets one,
  * else 1; 100 for tokens no source vouches for.
  */
+import type { Hex } from "../../schema/Chain.js"
 import type { TokenList } from "../../schema/Manifest.js"
 import type { Verification } from "../../schema/Token.js"
-import type { Hex } from "../indexer/Events.js"
 
 export const LIST_TRUST = 1
 export const UNVERIFIED_TRUST = 100

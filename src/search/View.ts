@@ -5,9 +5,9 @@
  * queries against that snapshot.
  */
 import { getAddress } from "viem"
+import type { Hex } from "../../schema/Chain.js"
 import type { Address } from "../../schema/Primitives.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
-import type { Hex } from "../indexer/Events.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
 import { type Catalog, catalogFor, normalize } from "./Catalog.js"
 import type { VerificationBook } from "./Verification.js"

@@ -2,10 +2,11 @@ import { type Address, type Hex, parseEther, parseSignature, toHex } from "viem"
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { type AuthorizationKind, authorizationTypes, usdcDomain } from "../support/usdcTypedData.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
-const USDC: Address = "0x3600000000000000000000000000000000000000"
+const USDC: Address = USDC_ADDRESS
 const domain = usdcDomain(5042, USDC)
 
 describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {

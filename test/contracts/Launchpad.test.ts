@@ -2,9 +2,10 @@ import { type Address, parseEther, parseEventLogs, parseUnits, type TransactionR
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
-const USDC: Address = "0x3600000000000000000000000000000000000000"
+const USDC: Address = USDC_ADDRESS
 const DEAD: Address = "0x000000000000000000000000000000000000dEaD"
 const e6 = (amount: string) => parseUnits(amount, 6)
 const M = 10n ** 6n * 10n ** 18n

@@ -12,10 +12,10 @@ import {
 } from "viem"
 import type { HDAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { CREATE2_DEPLOYER, HOOK_FLAG_MASK, hookFlags, loadArtifact, mineHookSalt } from "../../devnet/Artifacts.js"
+import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "../../devnet/Artifacts.js"
+import { DYNAMIC_FEE_FLAG, HOOK_FLAG_MASK } from "../../schema/Chain.js"
 import { type Chain, type Deployed, startChain } from "./chain.js"
 
-const DYNAMIC_FEE = 0x800000
 const MIN_SQRT_PRICE_LIMIT = 4295128739n + 1n
 const MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970342n - 1n
 const ONE_TO_ONE = 2n ** 96n
@@ -124,7 +124,7 @@ describe("v4 hooks deployed at mined CREATE2 addresses", () => {
     const key = {
       currency0: token0.address,
       currency1: token1.address,
-      fee: DYNAMIC_FEE,
+      fee: DYNAMIC_FEE_FLAG,
       tickSpacing: 60,
       hooks: hook.address
     }

@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { type Address, erc20Abi, getAddress, type Hex, parseAbi } from "viem"
 import { describe, expect, inject, it } from "vitest"
+import { HOOK_FLAG_MASK } from "../../schema/Chain.js"
 import { Manifest } from "../../schema/Manifest.js"
 import { clientsFor, devnetOperator, sharedManifest, tokenAddress } from "../support/devnet.js"
 
@@ -54,7 +55,7 @@ describe("devnet manifest", () => {
   })
 
   it("puts v4 hooks at addresses carrying their permission bits", () => {
-    const low14 = (address: string) => Number(BigInt(address) & 0x3fffn)
+    const low14 = (address: string) => Number(BigInt(address) & BigInt(HOOK_FLAG_MASK))
     expect(low14(manifest.contracts["dynamicFeeHook"] as string)).toBe(0x1080)
     expect(low14(manifest.contracts["swapFeeHook"] as string)).toBe(0x0044)
   })

@@ -5,6 +5,7 @@
  */
 import { type Address, type Hex, parseEventLogs, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DYNAMIC_FEE_FLAG } from "../../schema/Chain.js"
 import type { ManifestPool } from "../../schema/Manifest.js"
 import {
   dynamicFeeHookAbi,
@@ -29,7 +30,6 @@ import { type Wallet, walletFor } from "../support/wallet.js"
 
 const MIN_SQRT_PRICE = 4295128739n
 const MAX_SQRT_PRICE = 1461446703485210103287273052203988822378723970342n
-const DYNAMIC_FEE_FLAG = 0x800000
 
 let devnet: PrivateDevnet
 let trader: Wallet

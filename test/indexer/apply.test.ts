@@ -4,19 +4,20 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { HashMap, Option } from "effect"
+import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import type { ApplyContext } from "../../src/indexer/Draft.js"
-import type { ChainEvent, Hex, LogPosition } from "../../src/indexer/Events.js"
+import type { ChainEvent, LogPosition } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { canonical } from "./compare.js"
 
 const factory = "0x00000000000000000000000000000000000000f1"
 const manager = "0x00000000000000000000000000000000000000f4"
-const usdc = "0x3600000000000000000000000000000000000000"
+const usdc = USDC_ADDRESS
 const token = "0x00000000000000000000000000000000000000b1"
 const pair = "0x00000000000000000000000000000000000000c1"
-const zero = "0x0000000000000000000000000000000000000000"
+const zero = ZERO_ADDRESS
 const alice = "0x000000000000000000000000000000000000a11c"
 const bob = "0x0000000000000000000000000000000000000b0b"
 

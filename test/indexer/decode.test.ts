@@ -5,6 +5,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Abi, type AbiEvent, encodeAbiParameters, encodeEventTopics, type Hex, toEventSelector } from "viem"
 import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { decodeLog, type RawLog } from "../../src/indexer/Decode.js"
 import { topics } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
@@ -18,7 +19,7 @@ const sources: Sources = {
   v3Factories: new Map([[factory, "uniswap-v3"]]),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
   launchpads: new Map([[launchpad, "launchpad"]]),
-  usdc: "0x3600000000000000000000000000000000000000"
+  usdc: USDC_ADDRESS
 }
 
 const eventOf = (artifact: ArtifactName, name: string, inputs?: number): AbiEvent => {

@@ -1,15 +1,16 @@
 /** A small synthetic market built through `applyEvents`, and a search view over it. */
+import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import type { TokenList } from "../../schema/Manifest.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import type { IndexSnapshot } from "../../src/indexer/ChainIndex.js"
-import type { ChainEvent, Hex } from "../../src/indexer/Events.js"
+import type { ChainEvent } from "../../src/indexer/Events.js"
 import type { TokenMetadata } from "../../src/indexer/Metadata.js"
 import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, type SearchView, viewBasis } from "../../src/search/View.js"
 
-export const usdc = "0x3600000000000000000000000000000000000000"
+export const usdc: Hex = USDC_ADDRESS
 const factory = "0x00000000000000000000000000000000000000f1"
 const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),

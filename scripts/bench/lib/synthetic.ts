@@ -5,12 +5,12 @@
  * pair creation, liquidity (two transfers, the LP mint, Sync) and `swapsPerPool` swaps (two transfers,
  * Sync, Swap). Tickers are random three-to-five letter words, so some collide as on a real chain.
  */
+import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../../schema/Chain.js"
 import type { RawLog } from "../../../src/indexer/Decode.js"
-import { type Hex, topics } from "../../../src/indexer/Events.js"
+import { topics } from "../../../src/indexer/Events.js"
 import type { TokenMetadata } from "../../../src/indexer/Metadata.js"
 import type { Sources } from "../../../src/indexer/Sources.js"
 
-export const USDC = "0x3600000000000000000000000000000000000000"
 export const FACTORY = "0x00000000000000000000000000000000fac70000"
 
 export const sources: Sources = {
@@ -18,7 +18,7 @@ export const sources: Sources = {
   v3Factories: new Map(),
   v4Managers: new Map(),
   launchpads: new Map(),
-  usdc: USDC
+  usdc: USDC_ADDRESS
 }
 
 const word = (value: bigint) => value.toString(16).padStart(64, "0")
@@ -84,7 +84,12 @@ export const syntheticMarket = (
   const blockTime = (block: number) => start + block
   const logs: Array<RawLog> = []
   const tokens: Array<SyntheticToken> = []
-  const metadata = new Map<Hex, TokenMetadata>([[USDC, { symbol: "USDC", name: "USDC", decimals: 6, ok: true }]])
+  const metadata = new Map<Hex, TokenMetadata>([[USDC_ADDRESS, {
+    symbol: "USDC",
+    name: "USDC",
+    decimals: 6,
+    ok: true
+  }]])
   const creator = addressOf(0xc0, 1)
   const hub = addressOf(0xb0, 0)
   metadata.set(hub, { symbol: "WHUB", name: "Wrapped Hub", decimals: 18, ok: true })
@@ -106,8 +111,8 @@ export const syntheticMarket = (
   let tx = 0
   // The hub: deep against USDC, so that tokens paired with it get a price through it.
   const hubPair = addressOf(0xd1, 0)
-  transfer(hub, "0x0000000000000000000000000000000000000000", creator, 10n ** 30n, ++tx)
-  push(FACTORY, [topics.PairCreated, topicOf(hub), topicOf(USDC)], word(BigInt(hubPair)) + word(0n), ++tx)
+  transfer(hub, ZERO_ADDRESS, creator, 10n ** 30n, ++tx)
+  push(FACTORY, [topics.PairCreated, topicOf(hub), topicOf(USDC_ADDRESS)], word(BigInt(hubPair)) + word(0n), ++tx)
   push(hubPair, [topics.Sync], word(5_000n * 10n ** 18n) + word(10_000_000n * 10n ** 6n), tx)
   for (let i = 0; i < options.pools; i++) {
     if (i > 0 && i % options.poolsPerBlock === 0) {
@@ -115,7 +120,7 @@ export const syntheticMarket = (
       logIndex = 0
     }
     const token = addressOf(0xa0, i)
-    const quote = i % 10 === 9 ? hub : USDC
+    const quote = i % 10 === 9 ? hub : USDC_ADDRESS
     const pair = addressOf(0xd0, i)
     const symbol = letters(3 + Math.floor(next() * 3))
     const tokenName = name()
@@ -124,7 +129,7 @@ export const syntheticMarket = (
     const [token0, token1] = quote < token ? [quote, token] : [token, quote]
     const reserveQuote = BigInt(1_000 + Math.floor(next() * 1_000_000)) * 10n ** 6n
     const reserveToken = BigInt(1 + Math.floor(next() * 1_000_000)) * 10n ** 18n
-    transfer(token, "0x0000000000000000000000000000000000000000", creator, 10n ** 27n, ++tx)
+    transfer(token, ZERO_ADDRESS, creator, 10n ** 27n, ++tx)
     push(
       FACTORY,
       [topics.PairCreated, topicOf(token0), topicOf(token1)],
@@ -133,7 +138,7 @@ export const syntheticMarket = (
     )
     transfer(token, creator, pair, reserveToken, ++tx)
     transfer(quote, creator, pair, reserveQuote, tx)
-    transfer(pair, "0x0000000000000000000000000000000000000000", creator, 10n ** 18n, tx)
+    transfer(pair, ZERO_ADDRESS, creator, 10n ** 18n, tx)
     let [r0, r1] = quote === token0 ? [reserveQuote, reserveToken] : [reserveToken, reserveQuote]
     push(pair, [topics.Sync], word(r0) + word(r1), tx)
     for (let s = 0; s < options.swapsPerPool; s++) {
