@@ -5,6 +5,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
 import { devnetConfig, type DevnetOptions } from "./DevnetConfig.js"
 import { type DevnetHandle, startDevnet } from "./startDevnet.js"
@@ -18,7 +19,9 @@ export class Devnet extends Context.Tag("Devnet")<Devnet, DevnetHandle>() {
     Layer.scoped(Devnet, startDevnet(options)).pipe(Layer.provide(NodeContext.layer))
 
   /** A devnet configured from the environment (`DEVNET_*`, `MANIFEST_PATH`). */
-  static readonly layer = Layer.unwrapEffect(Effect.map(devnetConfig, Devnet.layerWith))
+  static readonly layer = Layer.unwrapEffect(Effect.map(devnetConfig, Devnet.layerWith)).pipe(
+    Layer.provide(AppConfig.Default)
+  )
 
   /** `Deployment` read from the running devnet's manifest. */
   static readonly deployment = Layer.effect(

@@ -1,8 +1,10 @@
 /**
- * Settings of the embedded devnet, read through `Config` with defaults that work on a developer
- * machine. Tests and scripts may pass their own `DevnetOptions` instead of the environment.
+ * Settings of the embedded devnet: its own `DEVNET_*` settings read through `Config`, with the
+ * manifest path and chain id it shares with the service taken from `AppConfig`. Defaults work on a
+ * developer machine. Tests and scripts may pass their own `DevnetOptions` instead of the environment.
  */
-import { Config, Option } from "effect"
+import { Config, Effect, Option } from "effect"
+import { AppConfig } from "../layers/AppConfig.js"
 
 export interface DevnetOptions {
   /** Host anvil binds to. */
@@ -36,18 +38,22 @@ export const devnetDefaults: DevnetOptions = {
   verbose: true
 }
 
-export const devnetConfig: Config.Config<DevnetOptions> = Config.all({
+const ownSettings = Config.all({
   host: Config.string("DEVNET_HOST").pipe(Config.withDefault(devnetDefaults.host)),
   port: Config.integer("DEVNET_PORT").pipe(Config.withDefault(devnetDefaults.port)),
   blockTime: Config.option(Config.number("DEVNET_BLOCK_TIME")),
-  manifestPath: Config.string("MANIFEST_PATH").pipe(Config.withDefault(devnetDefaults.manifestPath)),
   // DEVNET_CACHE=false forces a cold bootstrap every time (e.g. when editing the bootstrap itself).
   cacheDir: Config.all([
     Config.boolean("DEVNET_CACHE").pipe(Config.withDefault(true)),
     Config.string("DEVNET_CACHE_DIR").pipe(Config.withDefault(".cache/devnet"))
   ]).pipe(Config.map(([enabled, dir]) => (enabled ? Option.some(dir) : Option.none()))),
   cacheTtlHours: Config.number("DEVNET_CACHE_TTL_HOURS").pipe(Config.withDefault(devnetDefaults.cacheTtlHours)),
-  chainId: Config.integer("CHAIN_ID").pipe(Config.withDefault(devnetDefaults.chainId)),
   hardfork: Config.string("DEVNET_HARDFORK").pipe(Config.withDefault(devnetDefaults.hardfork)),
   verbose: Config.boolean("DEVNET_VERBOSE").pipe(Config.withDefault(true))
+})
+
+export const devnetConfig = Effect.gen(function*() {
+  const { chainId, manifestPath } = yield* AppConfig
+  const options: DevnetOptions = { ...(yield* ownSettings), chainId, manifestPath }
+  return options
 })

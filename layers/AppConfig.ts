@@ -1,11 +1,23 @@
 /**
- * Every setting of the service, read once through Effect `Config`.
- * Defaults run the embedded devnet on a developer machine.
+ * Every setting of the service, read once through Effect `Config`: services take their settings from
+ * here and never read the environment themselves. Defaults run the embedded devnet on a developer
+ * machine. The devnet tooling adds its own `DEVNET_*` settings (devnet/DevnetConfig.ts).
  */
 import { Config, ConfigProvider, Effect, Layer, Option, Schema } from "effect"
 
 export const ChainProfile = Schema.Literal("devnet", "arc")
 export type ChainProfile = typeof ChainProfile.Type
+
+const indexerConfig = Config.all({
+  /** Blocks per `eth_getLogs` while catching up, shrunk on refusals. */
+  batchBlocks: Config.integer("INDEXER_BATCH_BLOCKS").pipe(Config.withDefault(2_000)),
+  /** Blocks checked by parent hash and kept for rollback. */
+  reorgWindow: Config.integer("INDEXER_REORG_WINDOW").pipe(Config.withDefault(64)),
+  pollMillis: Config.integer("INDEXER_POLL_MS").pipe(Config.withDefault(500)),
+  /** Ranges fetched ahead while one is applied. */
+  prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
+  checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30))
+})
 
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Effect.gen(function*() {
@@ -14,10 +26,15 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       host: yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
       /** When absent the service starts its own devnet and reads `manifestPath`. */
       rpcUrl: yield* Config.option(Config.string("RPC_URL")),
+      /** A websocket endpoint of the same node, for pushed heads (polling stays the safety net). */
+      wsUrl: yield* Config.option(Config.string("WS_URL")),
       profile: yield* Schema.Config("CHAIN_PROFILE", ChainProfile).pipe(Config.withDefault("devnet" as const)),
       chainId: yield* Config.integer("CHAIN_ID").pipe(Config.withDefault(5042)),
       manifestPath: yield* Config.string("MANIFEST_PATH").pipe(Config.withDefault(".devnet/manifest.json")),
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
+      /** Venue ids the operator switched off without a redeploy. */
+      disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),
+      indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
       /** x402 prices in USDC base units (6 decimals); swap prices are tiered by order size. */
@@ -30,7 +47,9 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       /** An external x402 facilitator; when unset payments are verified and settled in-process. */
       facilitatorUrl: yield* Config.option(Config.string("FACILITATOR_URL")),
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
-      publicUrl: yield* Config.option(Config.string("PUBLIC_URL"))
+      publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
+      /** Where the verification token list can be read (answers' `sourceUrl`); by default the manifest file. */
+      tokenListUrl: yield* Config.option(Config.string("TOKEN_LIST_URL"))
     }
   })
 }) {
@@ -47,4 +66,7 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
 
   static readonly baseUrl = (config: AppConfig) =>
     Option.getOrElse(config.publicUrl, () => `http://${config.host}:${config.port}`)
+
+  static readonly tokenListUrl = (config: AppConfig) =>
+    Option.getOrElse(config.tokenListUrl, () => `file:${config.manifestPath}`)
 }

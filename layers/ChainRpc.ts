@@ -2,7 +2,7 @@
  * The one boundary to the chain. No other module creates a viem transport: everything that talks
  * JSON-RPC goes through this service, which turns transport failures into `RpcUnavailable`.
  */
-import { Config, Context, Effect, Layer, Option, Stream } from "effect"
+import { Context, Effect, Layer, Option, Stream } from "effect"
 import {
   type Account,
   type Chain,
@@ -16,6 +16,7 @@ import {
   webSocket
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
+import { AppConfig } from "./AppConfig.js"
 import { Deployment } from "./Deployment.js"
 
 export interface ChainEndpoint {
@@ -122,7 +123,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     ChainRpc,
     Effect.gen(function*() {
       const deployment = yield* Deployment
-      const wsUrl = yield* Config.option(Config.string("WS_URL"))
+      const { wsUrl } = yield* AppConfig
       return ChainRpc.make(Option.match(wsUrl, {
         onNone: () => deployment,
         onSome: (url) => ({ ...deployment, wsUrl: url })

@@ -2,7 +2,8 @@
  * The venues the service knows on its chain, derived from the deployment's contract roles.
  * A venue is one family of pools that share pricing math and an executor.
  */
-import { Config, Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "./AppConfig.js"
 import { Deployment } from "./Deployment.js"
 
 export type VenueKind = "uniswap_v2" | "uniswap_v3" | "uniswap_v4"
@@ -73,8 +74,8 @@ export class Venues extends Context.Tag("Venues")<Venues, {
     Venues,
     Effect.gen(function*() {
       const deployment = yield* Deployment
-      const disabled = yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([]))
-      return Venues.make(deployment.contracts, disabled)
+      const { disabledVenues } = yield* AppConfig
+      return Venues.make(deployment.contracts, disabledVenues)
     })
   )
 }

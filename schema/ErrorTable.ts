@@ -30,7 +30,7 @@ export const errorTable = {
   PayloadTooLarge: { code: "payload_too_large", status: 413, next: "fix_request" },
   NoPendingSwap: { code: "no_pending_swap", status: 409, next: "fix_request" },
   // Not a spec code: an unknown path still gets the standard envelope.
-  RouteNotFound: { code: "not_found", status: 404, next: "fix_request" },
+  UnknownPath: { code: "not_found", status: 404, next: "fix_request" },
   QuoteNotFound: { code: "quote_not_found", status: 404, next: "requote" },
   QuoteStale: { code: "quote_stale", status: 409, next: "requote" },
   QuoteExpired: { code: "quote_expired", status: 410, next: "requote" },

@@ -30,7 +30,8 @@ export class TakerRequired extends Schema.TaggedError<TakerRequired>()("TakerReq
 export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNotFound", Fields) {}
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", Fields) {}
 export class NoPendingSwap extends Schema.TaggedError<NoPendingSwap>()("NoPendingSwap", Fields) {}
-export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", Fields) {}
+/** No endpoint at this method and path: not a spec code (`not_found`), distinct from routing's `no_route`. */
+export class UnknownPath extends Schema.TaggedError<UnknownPath>()("UnknownPath", Fields) {}
 export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", Fields) {}
 export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Fields) {}
 export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Fields) {}
@@ -74,7 +75,7 @@ export const TradeError = Schema.Union(
   TokenNotFound,
   PayloadTooLarge,
   NoPendingSwap,
-  RouteNotFound,
+  UnknownPath,
   QuoteNotFound,
   QuoteStale,
   QuoteExpired,

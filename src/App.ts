@@ -10,10 +10,11 @@ import type { Deployment } from "../layers/Deployment.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
+import { StartTime } from "./operations/StartTime.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  IndexLive.pipe(
+  Layer.merge(IndexLive, StartTime.Default).pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

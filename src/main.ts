@@ -3,17 +3,17 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { NodeRuntime } from "@effect/platform-node"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Devnet } from "../devnet/Devnet.js"
-import type { AppConfig } from "../layers/AppConfig.js"
+import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
 import { appWith } from "./App.js"
 
 const DeploymentLive = Layer.unwrapEffect(
   Effect.map(
-    Config.option(Config.string("RPC_URL")),
-    (rpcUrl): Layer.Layer<Deployment, unknown, AppConfig | FileSystem.FileSystem> =>
-      Option.isSome(rpcUrl) ? Deployment.layerManifestFile : Devnet.Default
+    AppConfig,
+    (config): Layer.Layer<Deployment, unknown, AppConfig | FileSystem.FileSystem> =>
+      Option.isSome(config.rpcUrl) ? Deployment.layerManifestFile : Devnet.Default
   )
 )
 

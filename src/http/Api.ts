@@ -8,9 +8,9 @@ import {
   Internal,
   InvalidRequest,
   PayloadTooLarge,
-  RouteNotFound,
   RpcUnavailable,
-  TokenNotFound
+  TokenNotFound,
+  UnknownPath
 } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
@@ -59,7 +59,7 @@ export class TradeApi extends HttpApi.make("trade-checkpoint")
   .add(SystemGroup)
   .add(TradeGroup)
   .addError(httpError(InvalidRequest))
-  .addError(httpError(RouteNotFound))
+  .addError(httpError(UnknownPath))
   .addError(httpError(PayloadTooLarge))
   .addError(httpError(RpcUnavailable))
   .addError(httpError(Internal))

@@ -6,7 +6,7 @@
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { ClientClosed, Internal, RouteNotFound, TradeError } from "../../schema/Errors.js"
+import { ClientClosed, Internal, TradeError, UnknownPath } from "../../schema/Errors.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { tooLarge } from "./RequestBody.js"
 
@@ -31,7 +31,7 @@ const failureToError = (
     if (typeof error === "object" && error !== null && "_tag" in error) {
       if (error._tag === "RouteNotFound") {
         return Effect.succeed(
-          new RouteNotFound({
+          new UnknownPath({
             message: `no endpoint at ${request.method} ${request.url}`,
             hint: "see the OpenAPI document at /openapi.json"
           })

@@ -2,14 +2,10 @@
  * The indexer as a scoped service: building it restores the checkpoint (when the chain still has its
  * block), publishes that state, and forks the indexing stream and the periodic checkpoint writer into
  * the layer's scope. Closing the scope writes a last checkpoint and stops both.
- *
- * Settings (environment, with defaults for the devnet):
- * `INDEXER_BATCH_BLOCKS` (2000) blocks per `eth_getLogs` while catching up, shrunk on refusals;
- * `INDEXER_REORG_WINDOW` (64) blocks checked by parent hash and kept for rollback;
- * `INDEXER_POLL_MS` (500) head polling interval; `INDEXER_PREFETCH` (2) ranges fetched ahead;
- * `CHECKPOINT_INTERVAL_SEC` (30) between checkpoint writes.
+ * Its settings are `AppConfig.indexer`.
  */
-import { Config, Effect, Option, Ref, Schedule } from "effect"
+import { Effect, Option, Ref, Schedule } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
@@ -22,15 +18,6 @@ import { sourcesFrom } from "./Sources.js"
 import { emptyState } from "./State.js"
 import type { Engine, IndexerSettings, Tip } from "./Steps.js"
 
-const settingsConfig = (startBlock: number) =>
-  Config.all({
-    batchBlocks: Config.integer("INDEXER_BATCH_BLOCKS").pipe(Config.withDefault(2_000)),
-    reorgWindow: Config.integer("INDEXER_REORG_WINDOW").pipe(Config.withDefault(64)),
-    pollMillis: Config.integer("INDEXER_POLL_MS").pipe(Config.withDefault(500)),
-    prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
-    checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30))
-  }).pipe(Config.map((values): IndexerSettings & { readonly checkpointSec: number } => ({ ...values, startBlock })))
-
 export class Indexer extends Effect.Service<Indexer>()("Indexer", {
   scoped: Effect.gen(function*() {
     const deployment = yield* Deployment
@@ -38,7 +25,10 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
     const index = yield* ChainIndex
     const checkpoint = yield* Checkpoint
     const rpc = yield* ChainRpc
-    const settings = yield* settingsConfig(deployment.startBlock)
+    const settings: IndexerSettings & { readonly checkpointSec: number } = {
+      ...(yield* AppConfig).indexer,
+      startBlock: deployment.startBlock
+    }
     const fingerprint = fingerprintOf(deployment)
 
     const stored = yield* checkpoint.load(fingerprint)

@@ -8,16 +8,16 @@ import type { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
 import { Indexer } from "../indexer/Indexer.js"
 import { RULES_VERSION } from "../search/Rules.js"
+import { StartTime } from "./StartTime.js"
 
 /** Lag beyond which answers are too old to trust for pricing: 5 s of Arc's half-second blocks. */
 export const MAX_HEALTHY_LAG_BLOCKS = 10
-
-const startedAt = Date.now()
 
 export const health = Effect.fn("health")(function*() {
   const config = yield* AppConfig
   const rpc = yield* ChainRpc
   const indexer = yield* Indexer
+  const started = yield* StartTime
   const before = yield* Clock.currentTimeMillis
   const block = yield* rpc.use("getBlockNumber", (client) => client.getBlockNumber({ cacheTime: 0 })).pipe(
     Effect.timeout("2 seconds"),
@@ -44,7 +44,7 @@ export const health = Effect.fn("health")(function*() {
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,
-    uptimeSec: Math.floor((after - startedAt) / 1000)
+    uptimeSec: Math.floor((after - started.millis) / 1000)
   }
   return answer
 })

@@ -2,11 +2,8 @@
  * The search side of the index: for the current snapshot, a `SearchView` (catalog, valuation,
  * verification). Views are built by a fiber that follows the index, so a query normally finds its view
  * ready and only matches, ranks and formats.
- *
- * `TOKEN_LIST_URL` names where the verification list can be read (answers' `sourceUrl`); by default
- * the manifest file the list came from.
  */
-import { Clock, Config, Effect, Ref, Stream } from "effect"
+import { Clock, Effect, Ref, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { USDC_ADDRESS } from "../../schema/Chain.js"
@@ -19,7 +16,7 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
     const index = yield* ChainIndex
     const deployment = yield* Deployment
     const config = yield* AppConfig
-    const listUrl = yield* Config.string("TOKEN_LIST_URL").pipe(Config.withDefault(`file:${config.manifestPath}`))
+    const listUrl = AppConfig.tokenListUrl(config)
     const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const book = bookOf(deployment.tokenList, deployment.chainId, listUrl, checkedAt)
     const basis = viewBasis(book, (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase())
