@@ -1,59 +1,19 @@
 /**
- * The HTTP contract: every mounted endpoint with its payload, success and error schemas.
- * The OpenAPI document is generated from this and nothing else.
+ * The HTTP contract, derived from the operation table: one group per documented section, plus the
+ * errors every endpoint can answer with. The OpenAPI document is generated from this and nothing else.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import {
-  Internal,
-  InvalidRequest,
-  PayloadTooLarge,
-  RpcUnavailable,
-  TokenNotFound,
-  UnknownPath
-} from "../../schema/Errors.js"
-import { HealthResponse } from "../../schema/Health.js"
-import { AgentRegistration } from "../../schema/Registration.js"
-import { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Internal, InvalidRequest, PayloadTooLarge, RpcUnavailable, UnknownPath } from "../../schema/Errors.js"
 import { SERVICE_NAME, SERVICE_VERSION } from "../../schema/Service.js"
-import { VenuesResponse } from "../../schema/Venues.js"
+import { systemOperations, tradeOperations } from "../operations/table.js"
+import { groupOf } from "./Endpoints.js"
 import { httpError } from "./ErrorSchemas.js"
 
-export const OPENAPI_PATH = "/openapi.json"
-export const REGISTRATION_PATH = "/.well-known/agent-registration.json"
+export { OPENAPI_PATH, REGISTRATION_PATH } from "../operations/table.js"
 
-export class SystemGroup extends HttpApiGroup.make("system")
-  .add(
-    HttpApiEndpoint.get("health", "/health")
-      .addSuccess(HealthResponse)
-      .annotate(OpenApi.Summary, "Service status: chain head, index lag, RPC reachability (free)")
-  )
-  .add(
-    HttpApiEndpoint.get("openapi", OPENAPI_PATH)
-      .addSuccess(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-      .annotate(OpenApi.Summary, "This OpenAPI 3.1 document (free)")
-  )
-  .add(
-    HttpApiEndpoint.get("registration", REGISTRATION_PATH)
-      .addSuccess(AgentRegistration)
-      .annotate(OpenApi.Summary, "ERC-8004 agent registration file naming the HTTP API and the MCP endpoint (free)")
-  )
-{}
+export class SystemGroup extends groupOf("system", systemOperations) {}
 
-export class TradeGroup extends HttpApiGroup.make("trade")
-  .add(
-    HttpApiEndpoint.get("venues", "/trade/v1/venues")
-      .addSuccess(VenuesResponse)
-      .annotate(OpenApi.Summary, "Venues, routing hubs and launchpads (free)")
-  )
-  .add(
-    HttpApiEndpoint.post("search", "/trade/v1/search")
-      .setPayload(SearchRequest)
-      .addSuccess(SearchResponse)
-      .addError(httpError(TokenNotFound))
-      .annotate(OpenApi.Summary, "Find a token by ticker, name, prefix or 0x address, most relevant first")
-  )
-{}
+export class TradeGroup extends groupOf("trade", tradeOperations) {}
 
 export class TradeApi extends HttpApi.make("trade-checkpoint")
   .add(SystemGroup)

@@ -1,25 +1,29 @@
 /**
- * Handlers of the HTTP contract: each decodes its input, runs the operation, and returns its answer.
+ * Handlers of the HTTP contract, derived from the operation table: each endpoint serves its
+ * operation through `serveOperation`. The OpenAPI operation gets its document from here.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { SearchRequest } from "../../schema/Search.js"
-import { health } from "../operations/health.js"
-import { registration } from "../operations/registration.js"
-import { search } from "../operations/search.js"
-import { venues } from "../operations/venues.js"
+import { Layer } from "effect"
+import { ApiDocument } from "../operations/openapi.js"
+import type { AnyOperation, Operation } from "../operations/Operation.js"
+import { systemOperations, tradeOperations } from "../operations/table.js"
 import { TradeApi } from "./Api.js"
 import { openApiDocument } from "./OpenApiDocument.js"
-import { readJsonBody } from "./RequestBody.js"
+import { serveOperation } from "./ServeOperation.js"
 
-export const SystemHandlers = HttpApiBuilder.group(TradeApi, "system", (handlers) =>
-  handlers
-    .handle("health", () => health())
-    .handle("openapi", () => Effect.map(AppConfig, (config) => openApiDocument(AppConfig.baseUrl(config))))
-    .handle("registration", () => registration()))
+const handlersOf = <const Group extends "system" | "trade", const Ops extends ReadonlyArray<AnyOperation>>(
+  group: Group,
+  operations: Ops
+) =>
+  HttpApiBuilder.group(TradeApi, group, (handlers) =>
+    // One handler per operation of the group, so every endpoint of `groupOf(group, operations)` is handled.
+    operations.reduce(
+      (added: any, op: AnyOperation) => added.handleRaw(op.name, () => serveOperation(op)),
+      handlers
+    ) as HttpApiBuilder.Handlers<never, never, Operation.Context<Ops[number]>>)
 
-export const TradeHandlers = HttpApiBuilder.group(TradeApi, "trade", (handlers) =>
-  handlers
-    .handle("venues", () => venues())
-    .handleRaw("search", () => Effect.flatMap(readJsonBody(SearchRequest), search)))
+export const SystemHandlers = handlersOf("system", systemOperations).pipe(
+  Layer.provide(Layer.succeed(ApiDocument, { forBaseUrl: openApiDocument }))
+)
+
+export const TradeHandlers = handlersOf("trade", tradeOperations)

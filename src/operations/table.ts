@@ -1,0 +1,77 @@
+/**
+ * The operation table: every operation of the service, declared once. HTTP routes and the OpenAPI
+ * document are derived from it (src/http/Api.ts, src/http/Handlers.ts), and the payment gate and the
+ * MCP tools will be too. A new operation is a program in its own file plus one entry here.
+ */
+import { Schema } from "effect"
+import { TokenNotFound } from "../../schema/Errors.js"
+import { HealthResponse } from "../../schema/Health.js"
+import { AgentRegistration } from "../../schema/Registration.js"
+import { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { VenuesResponse } from "../../schema/Venues.js"
+import { health } from "./health.js"
+import { openapi } from "./openapi.js"
+import { Cost, get, post } from "./Operation.js"
+import { registration } from "./registration.js"
+import { search } from "./search.js"
+import { venues } from "./venues.js"
+
+export const OPENAPI_PATH = "/openapi.json"
+export const REGISTRATION_PATH = "/.well-known/agent-registration.json"
+
+export const Health = get({
+  name: "health",
+  group: "system",
+  path: "/health",
+  summary: "Service status: chain head, index lag, RPC reachability (free)",
+  response: HealthResponse,
+  cost: Cost.free,
+  run: () => health()
+})
+
+export const OpenApiDocument = get({
+  name: "openapi",
+  group: "system",
+  path: OPENAPI_PATH,
+  summary: "This OpenAPI 3.1 document (free)",
+  response: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  cost: Cost.free,
+  run: () => openapi()
+})
+
+export const Registration = get({
+  name: "registration",
+  group: "system",
+  path: REGISTRATION_PATH,
+  summary: "ERC-8004 agent registration file naming the HTTP API and the MCP endpoint (free)",
+  response: AgentRegistration,
+  cost: Cost.free,
+  run: () => registration()
+})
+
+export const Venues = get({
+  name: "venues",
+  group: "trade",
+  path: "/trade/v1/venues",
+  summary: "Venues, routing hubs and launchpads (free)",
+  response: VenuesResponse,
+  cost: Cost.free,
+  run: () => venues()
+})
+
+export const Search = post({
+  name: "search",
+  group: "trade",
+  path: "/trade/v1/search",
+  summary: "Find a token by ticker, name, prefix or 0x address, most relevant first",
+  request: SearchRequest,
+  response: SearchResponse,
+  errors: [TokenNotFound],
+  cost: Cost.fixed((prices) => prices.search),
+  run: search
+})
+
+/** In the order the OpenAPI document lists them. */
+export const systemOperations = [Health, OpenApiDocument, Registration] as const
+export const tradeOperations = [Venues, Search] as const
+export const operations = [...systemOperations, ...tradeOperations] as const
