@@ -16,7 +16,7 @@ import {BeforeSwapDelta, BeforeSwapDeltaLibrary} from "@uniswap/v4-core/src/type
 /// The pool must be created with the dynamic-fee flag (fee 0x800000). Before every swap the hook writes
 /// the fee due into the pool with `updateDynamicLPFee` rather than returning a per-swap override, so the
 /// pool's slot0 always shows the fee of its latest swap; `currentFee` tells the fee of the next one.
-/// Permissions: afterInitialize | beforeSwap, i.e. address bits 0x1080 (see layers/Artifacts.ts).
+/// Permissions: afterInitialize | beforeSwap, i.e. address bits 0x1080 (see devnet/Artifacts.ts).
 contract DynamicFeeHook is BaseHook {
     using LPFeeLibrary for uint24;
     using PoolIdLibrary for PoolKey;

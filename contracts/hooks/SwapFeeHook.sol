@@ -13,7 +13,7 @@ import {Currency} from "@uniswap/v4-core/src/types/Currency.sol";
 /// @notice Creator fee of launchpad-style v4 pools: after each swap the hook keeps `feeBps` of the
 /// swap's unspecified side (the output of an exact-in swap, the input of an exact-out one) and sends it to
 /// `feeRecipient`. The pool's Swap event shows the amounts before this cut, so quoting must apply it.
-/// Permissions: afterSwap | afterSwapReturnDelta, i.e. address bits 0x0044 (see layers/Artifacts.ts).
+/// Permissions: afterSwap | afterSwapReturnDelta, i.e. address bits 0x0044 (see devnet/Artifacts.ts).
 contract SwapFeeHook is BaseHook {
     error FeeTooHigh(uint16 feeBps);
 

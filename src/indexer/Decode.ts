@@ -2,6 +2,8 @@
  * Raw `eth_getLogs` entries → `ChainEvent`s. The layouts are fixed, so the words are sliced by hand:
  * this is the hot loop of a catch-up and a generic ABI decoder costs several times more per log.
  * Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
+ * Over 200 lines on purpose: one hand-written decoder per event kind, kept in one file so each word
+ * offset can be read against the event layouts in `Events.ts` side by side.
  */
 import { decodeAbiParameters } from "viem"
 import type { Hex } from "../../schema/Chain.js"

@@ -1,6 +1,8 @@
 /**
  * The indexer's steps, each one effect: fetch and apply a catch-up range, follow the head by a few
  * checked blocks, roll back a reorg. `Pipeline.ts` arranges them into a stream.
+ * Over 200 lines on purpose: the three steps share the engine, the tip and its invariants (which
+ * states are kept for rollback), which read best in one place.
  */
 import { type Context, Effect, Ref } from "effect"
 import type { Hex } from "../../schema/Chain.js"

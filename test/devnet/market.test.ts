@@ -2,6 +2,7 @@
  * The seeded market on the shared devnet (read only): every pool holds liquidity at realistic prices,
  * all three venue kinds and several v3 fee tiers are present, there are hubs and non-USDC pairs,
  * swap history from several traders spread over hours, and launchpad tokens on and off the curve.
+ * About 200 lines: one read of the seeded market, checked from each side a user would look at it.
  */
 import { type Address, erc20Abi, type Hex } from "viem"
 import { describe, expect, it } from "vitest"

@@ -2,6 +2,7 @@
  * The seeded pools are real Uniswap pools: a swap on each venue kind moves balances exactly as the
  * pool math says, computed here from the pool's own state before the swap. Runs on a private devnet
  * because it moves prices.
+ * Over 200 lines: one private devnet shared by the three venue kinds' swaps and their expected amounts.
  */
 import { type Address, type Hex, parseEventLogs, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
