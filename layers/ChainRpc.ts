@@ -34,6 +34,14 @@ export interface NewHead {
   readonly timestamp: bigint
 }
 
+/** A header as the `newHeads` subscription sends it: quantities in hex. */
+interface RpcHead {
+  readonly number: `0x${string}` | null
+  readonly hash: `0x${string}` | null
+  readonly parentHash: `0x${string}`
+  readonly timestamp: `0x${string}`
+}
+
 /** Arc's shape: native USDC is the gas token, 18 decimals in `value`. */
 export const arcChain = (endpoint: ChainEndpoint): Chain =>
   defineChain({
@@ -96,21 +104,28 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
         Option.fromNullable(endpoint.wsUrl),
         (wsUrl) =>
           Stream.async<NewHead, RpcUnavailable>((emit) => {
+            // The raw `newHeads` subscription, in the socket's order. viem's `watchBlocks` re-reads each
+            // announced block and hands blocks on as those reads finish, out of order: the newest head
+            // could come before an older one, and a follower keeping only the latest would stop short.
             const subscriber = createPublicClient({ chain, transport: webSocket(wsUrl) })
-            const unwatch = subscriber.watchBlocks({
-              poll: false,
-              onBlock: (block) => {
-                if (block.number === null || block.hash === null) return
+            const subscription = subscriber.transport.subscribe({
+              params: ["newHeads"],
+              onData: (data) => {
+                const head = ("result" in data ? data.result : undefined) as RpcHead | undefined
+                if (head?.number == null || head.hash == null) return
                 void emit.single({
-                  number: block.number,
-                  hash: block.hash,
-                  parentHash: block.parentHash,
-                  timestamp: block.timestamp
+                  number: BigInt(head.number),
+                  hash: head.hash,
+                  parentHash: head.parentHash,
+                  timestamp: BigInt(head.timestamp)
                 })
               },
-              onError: (error) => void emit.fail(fail("newHeads")(error))
+              onError: (error: unknown) => void emit.fail(fail("newHeads")(error))
             })
-            return Effect.sync(unwatch)
+            subscription.catch((error: unknown) => void emit.fail(fail("newHeads")(error)))
+            return Effect.promise(() =>
+              subscription.then(({ unsubscribe }) => unsubscribe()).then(() => undefined, () => undefined)
+            )
           })
       )
     }
