@@ -1,9 +1,9 @@
 /**
- * A private anvil per test file (chain 5042, Prague, automine) with viem clients over its default
- * mnemonic accounts, and a thin way to deploy and call the compiled contracts.
+ * A private bare anvil per test file (the devnet's chain id and hardfork, automine, no bootstrap) with
+ * viem clients over its default mnemonic accounts, and a thin way to deploy and call the compiled
+ * contracts.
  */
-import { spawn } from "node:child_process"
-import { createInterface } from "node:readline"
+import { Effect, Exit, Option, Scope } from "effect"
 import {
   type Abi,
   type Address,
@@ -22,24 +22,27 @@ import {
   type WalletClient
 } from "viem"
 import { type HDAccount, mnemonicToAccount } from "viem/accounts"
+import { startAnvil as startAnvilProcess } from "../../devnet/anvilProcess.js"
 import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
+import { devnetDefaults } from "../../devnet/DevnetConfig.js"
 
-const anvilBin = "node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
 const mnemonic = "test test test test test test test test test test test junk"
 
-const startAnvil = async (): Promise<{ url: string; stop: () => void }> => {
-  const child = spawn(anvilBin, ["--port", "0", "--chain-id", "5042", "--hardfork", "prague"], {
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  // Port 0 lets the OS choose; anvil prints the port it got once it accepts requests.
-  const port = await new Promise<string>((resolvePort, reject) => {
-    child.once("exit", (code) => reject(new Error(`anvil exited with ${code}`)))
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const match = /Listening on [\d.]+:(\d+)/.exec(line)
-      if (match?.[1] !== undefined) resolvePort(match[1])
-    })
-  })
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() }
+/** A bare anvil from the devnet's own process module: no bootstrap, stopped with `stop()`. */
+const startAnvil = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
+  const scope = Effect.runSync(Scope.make())
+  const anvil = await Effect.runPromise(
+    startAnvilProcess({
+      host: devnetDefaults.host,
+      port: 0,
+      chainId: devnetDefaults.chainId,
+      hardfork: devnetDefaults.hardfork,
+      blockTime: Option.none(),
+      loadState: Option.none(),
+      genesisTimestamp: Option.none()
+    }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
+  )
+  return { url: anvil.rpcUrl, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
 export interface Deployed {
@@ -58,14 +61,14 @@ export interface Chain {
   readonly publicClient: PublicClient<Transport, ViemChain>
   readonly walletClient: WalletClient<Transport, ViemChain>
   readonly testClient: TestClient<"anvil", Transport, ViemChain>
-  /** The first accounts of anvil's default mnemonic, each funded with 10,000 native USDC. */
+  /** The first accounts of anvil's default mnemonic, each funded with native USDC. */
   readonly accounts: ReadonlyArray<HDAccount>
   /** accounts[0]: deploys everything, so it owns every token. */
   readonly deployer: HDAccount
   readonly send: (hash: Promise<Hex>) => Promise<TransactionReceipt>
   readonly at: (abi: Abi, address: Address) => Deployed
   readonly deploy: (name: ArtifactName, args?: ReadonlyArray<unknown>) => Promise<Deployed>
-  readonly stop: () => void
+  readonly stop: () => Promise<void>
 }
 
 /**
