@@ -11,9 +11,9 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Indexer } from "../../src/indexer/Indexer.js"
 import { search } from "../../src/operations/search.js"
 import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { indexRuntime, synced, tempDir } from "../support/services.js"
 import { canonical } from "./compare.js"
 import { marketMaker } from "./market.js"
-import { indexRuntime, synced, tempDir } from "./stack.js"
 
 let devnet: PrivateDevnet
 beforeAll(async () => {

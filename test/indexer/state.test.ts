@@ -8,7 +8,7 @@ import { Effect, HashMap, Option } from "effect"
 import { type Address, type Hex, parseAbi } from "viem"
 import type { IndexState } from "../../src/indexer/State.js"
 import { clientsFor, contractAddress, sharedManifest } from "../support/devnet.js"
-import { indexRuntime, synced } from "./stack.js"
+import { indexRuntime, synced } from "../support/services.js"
 
 const manifest = sharedManifest()
 const runtime = indexRuntime(manifest)

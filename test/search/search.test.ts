@@ -8,8 +8,8 @@ import { getAddress } from "viem"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { search } from "../../src/operations/search.js"
 import { marketMaker } from "../indexer/market.js"
-import { indexRuntime, synced } from "../indexer/stack.js"
 import { freshAccount, sharedManifest, tokenAddress } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
 
 const manifest = sharedManifest()
 const runtime = indexRuntime(manifest)
