@@ -2,13 +2,12 @@
  * The HTTP API on the shared devnet, as a curl user meets it: status, envelope, `next` and
  * `X-Request-Id` on every answer, good or bad.
  */
-import { Layer } from "effect"
 import { request as httpRequest } from "node:http"
 import { getAddress } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deployment } from "../../layers/Deployment.js"
 import { clientsFor, contractAddress, sharedManifest, tokenAddress } from "../support/devnet.js"
 import { readJson, startTestServer, type TestServer } from "../support/http.js"
+import { deploymentOf } from "../support/services.js"
 
 const manifest = sharedManifest()
 let server: TestServer
@@ -21,7 +20,7 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
   })
 
 beforeAll(async () => {
-  server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(manifest)))
+  server = await startTestServer(deploymentOf(manifest))
   // The index is ready when health says so.
   for (let attempt = 0; attempt < 300; attempt++) {
     const health = await readJson(await fetch(`${server.baseUrl}/health`))

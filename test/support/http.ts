@@ -5,32 +5,24 @@
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
+import { testSettings } from "./services.js"
 
 export interface TestServer {
   readonly baseUrl: string
   readonly close: () => Promise<void>
 }
 
-/**
- * `settings` override the environment (a fresh `DATA_DIR` is always given, so test files never share
- * an index checkpoint).
- */
+/** `settings` override the test settings (./services.ts) and the environment. */
 export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
   settings: Readonly<Record<string, string>> = {}
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provide(
-      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
-    )
+    Layer.provide(testSettings(settings))
   )
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

@@ -1,6 +1,7 @@
 /**
- * The index services against a devnet, as a `ManagedRuntime`: tests drive the chain with viem and
- * read the index through the services, the way the service itself composes them.
+ * The service's composition for tests, set up in one place: the same `AppServices` the service runs
+ * (and an embedding program gets from the library entry), with test settings over the environment:
+ * a fresh `DATA_DIR` (test files never share a checkpoint), fast head polling, no periodic checkpoint.
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
@@ -13,24 +14,32 @@ import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 
+export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${label}-`))
+
+/** Settings by name over the environment; `overrides` win. */
+export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =>
+  AppConfig.withSettings({
+    DATA_DIR: tempDir("data"),
+    INDEXER_POLL_MS: "50",
+    CHECKPOINT_INTERVAL_SEC: "3600",
+    ...overrides
+  })
+
+/** `Deployment` straight from a devnet manifest. */
+export const deploymentOf = (manifest: Manifest) => Layer.succeed(Deployment, Deployment.fromManifest(manifest))
+
 export interface StackOptions {
   readonly dataDir?: string
   readonly settings?: Readonly<Record<string, string>>
 }
 
-export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${label}-`))
-
-export const indexLayer = (manifest: Manifest, options: StackOptions = {}) => {
-  // The same composition the service runs (and an embedding program gets from the library entry).
-  return AppServices(Layer.succeed(Deployment, Deployment.fromManifest(manifest))).pipe(
-    Layer.provide(AppConfig.withSettings({
-      DATA_DIR: options.dataDir ?? tempDir("index"),
-      INDEXER_POLL_MS: "50",
-      CHECKPOINT_INTERVAL_SEC: "3600",
+export const indexLayer = (manifest: Manifest, options: StackOptions = {}) =>
+  AppServices(deploymentOf(manifest)).pipe(
+    Layer.provide(testSettings({
+      ...(options.dataDir === undefined ? {} : { DATA_DIR: options.dataDir }),
       ...options.settings
     }))
   )
-}
 
 export const indexRuntime = (manifest: Manifest, options: StackOptions = {}) =>
   ManagedRuntime.make(indexLayer(manifest, options))
