@@ -20,15 +20,7 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
-      /** x402 prices in USDC base units (6 decimals); swap prices are tiered by order size. */
-      prices: {
-        search: yield* Schema.Config("PRICE_SEARCH", Schema.BigInt).pipe(Config.withDefault(5_000n)),
-        quote: yield* Schema.Config("PRICE_QUOTE", Schema.BigInt).pipe(Config.withDefault(10_000n))
-      },
-      /** Fee recipient of x402 payments; on the devnet the bootstrap's treasury account when unset. */
-      payTo: yield* Config.option(Config.string("PAY_TO")),
-      /** An external x402 facilitator; when unset payments are verified and settled in-process. */
-      facilitatorUrl: yield* Config.option(Config.string("FACILITATOR_URL")),
+      // Payment settings (PAY_TO, FACILITATOR_URL, …) live in layers/payment/PaymentConfig.ts, prices in src/payment/Prices.ts.
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
       version: "0.1.0"
