@@ -9,29 +9,18 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import type { PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AppConfig } from "../../layers/AppConfig.js"
-import { ChainRpc } from "../../layers/ChainRpc.js"
-import { Deployment } from "../../layers/Deployment.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { InsufficientLiquidity } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
-import { encodePayment, pay, USDC } from "../support/x402.js"
+import { encodePayment, gateLayer, pay, USDC } from "../support/x402.js"
 
 let devnet: PrivateDevnet
 let runtime: ManagedRuntime.ManagedRuntime<PaymentGate, unknown>
 const payTo = privateKeyToAccount(generatePrivateKey()).address
 let payer: PrivateKeyAccount
-
-export const gateLayer = (manifest: Manifest, settings: Record<string, string>) =>
-  PaymentGate.Default.pipe(
-    Layer.provide(ChainRpc.Default),
-    Layer.provide(Layer.succeed(Deployment, Deployment.fromManifest(manifest))),
-    Layer.provide(AppConfig.Default),
-    Layer.provide(AppConfig.withSettings(settings))
-  )
 
 beforeAll(async () => {
   devnet = await startDevnet()

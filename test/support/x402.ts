@@ -7,7 +7,13 @@ import { x402Client } from "@x402/core/client"
 import { encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types"
 import { ExactEvmScheme } from "@x402/evm/exact/client"
+import { Layer } from "effect"
 import type { PrivateKeyAccount } from "viem"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { PaymentGate } from "../../layers/PaymentGate.js"
+import type { Manifest } from "../../schema/Manifest.js"
 
 export const USDC = "0x3600000000000000000000000000000000000000"
 
@@ -28,3 +34,12 @@ export const pay = async (account: PrivateKeyAccount, offer: PaymentRequired) =>
 
 /** Re-encodes a payload after a test tampered with it. */
 export const encodePayment = (payload: PaymentPayload) => encodePaymentSignatureHeader(payload)
+
+/** The gate as the service composes it, on the chain of `manifest`, with `settings` over the environment. */
+export const gateLayer = (manifest: Manifest, settings: Readonly<Record<string, string>>) =>
+  PaymentGate.Default.pipe(
+    Layer.provide(ChainRpc.Default),
+    Layer.provide(Layer.succeed(Deployment, Deployment.fromManifest(manifest))),
+    Layer.provide(AppConfig.Default),
+    Layer.provide(AppConfig.withSettings(settings))
+  )
