@@ -8,7 +8,7 @@
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: on a
  * chain other than the devnet, naming neither fails start-up with `PaymentConfigError`.
  */
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Redacted } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
@@ -17,6 +17,7 @@ import { AuthorizationLedger } from "./payment/AuthorizationLedger.js"
 import { type Facilitator, inProcessFacilitator, remoteFacilitator } from "./payment/Facilitator.js"
 import { makeGate, type PaymentGateShape } from "./payment/Gate.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
+import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSigner } from "./payment/SettlementSigner.js"
 
@@ -78,9 +79,27 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
   /** Verifies and settles through the facilitator at `FACILITATOR_URL`. */
   static readonly remote = Layer.effect(PaymentGate, gate(remote))
 
-  /** `remote` when `FACILITATOR_URL` is set, else `inProcess`; authorizations locked in this process. */
+  /**
+   * Where authorizations are locked: this process (`PAYMENT_LEDGER=memory`, the default) or Redis at
+   * `REDIS_URL` (`PAYMENT_LEDGER=redis`), shared by replicas.
+   */
+  static readonly ledger = Layer.unwrapEffect(
+    Effect.map(
+      Config.all({
+        kind: Config.literal("memory", "redis")("PAYMENT_LEDGER").pipe(Config.withDefault("memory" as const)),
+        url: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379"))
+      }),
+      ({ kind, url }) => kind === "redis" ? redisLedger(url) : AuthorizationLedger.memory
+    )
+  )
+
+  /**
+   * `remote` when `FACILITATOR_URL` is set, else `inProcess`, with the configured ledger. Build it
+   * once for the whole service: HTTP and MCP must share one ledger for the one-call rule to hold
+   * across both.
+   */
   static readonly Default = Layer.effect(
     PaymentGate,
     gate((resolved) => resolved.facilitator._tag === "Remote" ? remote(resolved) : inProcess(resolved))
-  ).pipe(Layer.provide(AuthorizationLedger.memory))
+  ).pipe(Layer.provide(PaymentGate.ledger))
 }
