@@ -13,7 +13,7 @@ import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/Payment
 import { InsufficientLiquidity } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
 import type { Manifest } from "../../schema/Manifest.js"
-import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { encodePayment, gateLayer, pay, USDC } from "../support/x402.js"
 
@@ -167,6 +167,29 @@ describe("settlement", () => {
   })
 })
 
+describe("failed settlement", () => {
+  it("withholds the answer and charges nothing when the payer empties its balance while the call runs", async () => {
+    const drained = await freshAccount(devnet.manifest)
+    const elsewhere = privateKeyToAccount(generatePrivateKey()).address
+    await walletFor(devnet.manifest, payer).transfer(USDC, drained.address, 5_000n)
+    const { header } = await signFor(search, drained)
+    const drain = Effect.promise(() => walletFor(devnet.manifest, drained).transfer(USDC, elsewhere, 5_000n))
+    let outcome: Awaited<ReturnType<typeof call>> | undefined
+    const delta = await walletFor(devnet.manifest, drained).deltas(
+      USDC,
+      [drained.address, payTo, elsewhere],
+      async () => {
+        outcome = await call(search, header, Effect.as(drain, "answer"))
+      }
+    )
+    expect(delta).toEqual([-5_000n, 0n, 5_000n])
+    expect(outcome?._tag === "Left" && outcome.left).toMatchObject({
+      _tag: "PaymentRejected",
+      settlement: { success: false, errorReason: expect.any(String), payer: drained.address }
+    })
+  })
+})
+
 describe("refusals", () => {
   const refusal = async (charge: Charge, header: string) => {
     let outcome: Awaited<ReturnType<typeof call>> | undefined
@@ -191,6 +214,11 @@ describe("refusals", () => {
     const inflated = { ...offer, accepts: offer.accepts.map((r) => ({ ...r, amount: "6000000" })) }
     const { header } = await pay(payer, inflated as unknown as LibraryOffer)
     expect((await refusal(search, header)).reason).toBe("amount_above_ceiling")
+  })
+
+  it("refuses an authorization that would expire before it could be settled", async () => {
+    const { header } = await signFor({ ...search, maxTimeoutSeconds: 10 })
+    expect((await refusal({ ...search, maxTimeoutSeconds: 10 }, header)).reason).toBe("authorization_expiring")
   })
 
   it("refuses another asset or network", async () => {
