@@ -8,75 +8,12 @@
 import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Clock, Effect, Either, Exit, Option } from "effect"
 import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
-import {
-  PaymentDemanded,
-  type PaymentPayload,
-  PaymentRejected,
-  type PaymentRequired,
-  type PaymentRequirements,
-  type SettlementReceipt
-} from "../../schema/Payment.js"
+import { PaymentDemanded, PaymentRejected, type SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape, LedgerUnavailable } from "./AuthorizationLedger.js"
 import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
+import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
 import { type Charge, encodeOffer, offerFor, type PaymentTerms, requirementsFor } from "./Requirements.js"
 import { authorizationKey, checkPayment, decodePayment, type Refusal, type SubmittedPayment } from "./Submission.js"
-
-/** A settled payment: the receipt and its `PAYMENT-RESPONSE` header value. */
-export interface PaymentReceipt {
-  readonly settlement: SettlementReceipt
-  readonly header: string
-}
-
-/** An operation's answer and, when the call was paid, its settlement. */
-export interface Paid<A> {
-  readonly value: A
-  readonly receipt: Option.Option<PaymentReceipt>
-}
-
-/** Every way the gate can refuse or fail a call, besides the operation's own errors. */
-export type GateFailure = PaymentDemanded | PaymentRejected | PaymentUnavailable | Internal
-
-/** A verified payment whose authorization this call holds. */
-export interface Verified {
-  readonly charge: Charge
-  readonly requirements: PaymentRequirements
-  readonly payment: PaymentPayload
-  readonly payer: string
-  readonly key: string
-  readonly claim: string
-  readonly expiresAtMs: number
-}
-
-export interface PaymentGateShape {
-  readonly terms: PaymentTerms
-  readonly facilitator: Facilitator["kind"]
-  /** The requirements a charge offers; the same charge always gives the same requirements. */
-  readonly requirements: (charge: Charge) => PaymentRequirements
-  /** The `PAYMENT-REQUIRED` body (an MCP payment-required result carries it as it is). */
-  readonly offer: (charge: Charge, error?: string) => PaymentRequired
-  /** Base64 JSON of an offer, the `PAYMENT-REQUIRED` header value. */
-  readonly encodeOffer: (offer: PaymentRequired) => string
-  /** Decodes, checks and verifies a payment and claims its authorization for this call. */
-  readonly verify: (
-    charge: Charge,
-    payment: SubmittedPayment
-  ) => Effect.Effect<Verified, PaymentRejected | PaymentUnavailable | Internal>
-  /** Settles a verified payment, or releases its authorization when the call ends unpaid. */
-  readonly settle: (
-    verified: Verified
-  ) => Effect.Effect<PaymentReceipt, PaymentRejected | PaymentUnavailable | Internal>
-  readonly release: (verified: Verified) => Effect.Effect<void>
-  /**
-   * The whole flow for one call. A free charge (price 0) runs the operation and ignores any payment;
-   * otherwise no payment fails `PaymentDemanded`, and a payment is verified, the operation run, and
-   * the payment settled only if the operation succeeded.
-   */
-  readonly charge: <A, E, R>(
-    charge: Charge,
-    payment: Option.Option<SubmittedPayment>,
-    operation: Effect.Effect<A, E, R>
-  ) => Effect.Effect<Paid<A>, E | GateFailure, R>
-}
 
 // A claim outlives the authorization a little, for clocks that disagree.
 const CLAIM_SLACK_MS = 60_000
@@ -200,18 +137,20 @@ export const makeGate = (
             offer: offer(charge)
           })
         ),
+      // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
+      // with "spent" in the ledger first, so releasing after one changes nothing.
       onSome: (submitted) =>
-        Effect.flatMap(verify(charge, submitted), (verified) =>
-          operation.pipe(
-            Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)),
-            // Once the operation has answered, settling runs to its end even if the caller goes away.
-            Effect.flatMap((value) =>
-              Effect.map(
-                Effect.uninterruptible(settle(verified)),
-                (receipt) => ({ value, receipt: Option.some(receipt) })
-              )
-            )
-          ))
+        Effect.acquireUseRelease(
+          verify(charge, submitted),
+          (verified) =>
+            Effect.flatMap(operation, (value) =>
+              // Once the operation has answered, settling runs to its end even if the caller goes away.
+              Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
+                value,
+                receipt: Option.some(receipt)
+              }))),
+          (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
+        )
     })
   }
 

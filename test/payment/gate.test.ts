@@ -4,58 +4,18 @@
  * back from balances, never from the gate's own word.
  */
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
-import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import type { PrivateKeyAccount } from "viem"
+import { Effect, Option } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { describe, expect, it } from "vitest"
 import { InsufficientLiquidity } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
-import type { Manifest } from "../../schema/Manifest.js"
-import { freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { freshAccount } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
-import { encodePayment, gateLayer, pay, USDC } from "../support/x402.js"
+import { USDC } from "../support/x402.js"
+import { gateHarness, search } from "./harness.js"
 
-let devnet: PrivateDevnet
-let runtime: ManagedRuntime.ManagedRuntime<PaymentGate, unknown>
-const payTo = privateKeyToAccount(generatePrivateKey()).address
-let payer: PrivateKeyAccount
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 3)
-  runtime = ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo }))
-})
-afterAll(async () => {
-  await runtime?.dispose()
-  await devnet?.stop()
-})
-
-const search: Charge = {
-  price: 5_000n,
-  resource: { url: "http://service.test/trade/v1/search", description: "search" }
-}
-const gate = <A, E>(use: (gate: PaymentGate["Type"]) => Effect.Effect<A, E>) =>
-  runtime.runPromise(Effect.flatMap(PaymentGate, use))
-const offerOf = (charge: Charge) => gate((g) => Effect.succeed(g.offer(charge)))
-const signFor = async (charge: Charge, account = payer) =>
-  pay(account, (await offerOf(charge)) as unknown as LibraryOffer)
-
-/** Runs `charge` with the header and an operation that counts its runs; answers the outcome. */
-const call = (
-  charge: Charge,
-  header: string | undefined,
-  operation: Effect.Effect<string, InsufficientLiquidity> = Effect.succeed("answer")
-) =>
-  gate((g) =>
-    Effect.either(
-      g.charge(charge, Option.map(Option.fromNullable(header), SubmittedPayment.header), operation)
-    )
-  )
-
-const balances = (action: () => Promise<unknown>) =>
-  walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)
+const harness = gateHarness(3)
+const { balances, call, gate, payTo, signFor } = harness
 
 describe("offer", () => {
   it("asks for exact USDC on eip155:5042 to the fee recipient with the USDC EIP-712 domain, the same every time", async () => {
@@ -112,11 +72,11 @@ describe("settlement", () => {
     const decoded = decodePaymentResponseHeader(receipt.header)
     expect(decoded).toEqual({
       success: true,
-      payer: payer.address,
+      payer: harness.payer().address,
       transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
       network: "eip155:5042"
     })
-    const mined = await walletFor(devnet.manifest, payer).public.getTransactionReceipt({
+    const mined = await walletFor(harness.manifest(), harness.payer()).public.getTransactionReceipt({
       hash: decoded.transaction as `0x${string}`
     })
     expect(mined.status).toBe("success")
@@ -169,13 +129,13 @@ describe("settlement", () => {
 
 describe("failed settlement", () => {
   it("withholds the answer and charges nothing when the payer empties its balance while the call runs", async () => {
-    const drained = await freshAccount(devnet.manifest)
+    const drained = await freshAccount(harness.manifest())
     const elsewhere = privateKeyToAccount(generatePrivateKey()).address
-    await walletFor(devnet.manifest, payer).transfer(USDC, drained.address, 5_000n)
+    await walletFor(harness.manifest(), harness.payer()).transfer(USDC, drained.address, 5_000n)
     const { header } = await signFor(search, drained)
-    const drain = Effect.promise(() => walletFor(devnet.manifest, drained).transfer(USDC, elsewhere, 5_000n))
+    const drain = Effect.promise(() => walletFor(harness.manifest(), drained).transfer(USDC, elsewhere, 5_000n))
     let outcome: Awaited<ReturnType<typeof call>> | undefined
-    const delta = await walletFor(devnet.manifest, drained).deltas(
+    const delta = await walletFor(harness.manifest(), drained).deltas(
       USDC,
       [drained.address, payTo, elsewhere],
       async () => {
@@ -187,117 +147,5 @@ describe("failed settlement", () => {
       _tag: "PaymentRejected",
       settlement: { success: false, errorReason: expect.any(String), payer: drained.address }
     })
-  })
-})
-
-describe("refusals", () => {
-  const refusal = async (charge: Charge, header: string) => {
-    let outcome: Awaited<ReturnType<typeof call>> | undefined
-    const delta = await balances(async () => {
-      outcome = await call(charge, header)
-    })
-    expect(delta).toEqual([0n, 0n])
-    if (outcome?._tag !== "Left" || outcome.left._tag !== "PaymentRejected") {
-      throw new Error(`expected a rejection, got ${JSON.stringify(outcome)}`)
-    }
-    expect(outcome.left.offer.error).toBe(outcome.left.reason)
-    return outcome.left
-  }
-
-  it("refuses a payment signed for another amount", async () => {
-    const { header } = await signFor(search)
-    expect((await refusal({ ...search, price: 10_000n }, header)).reason).toBe("amount_mismatch")
-  })
-
-  it("refuses an authorization above the 5 USDC single-payment ceiling", async () => {
-    const offer = await offerOf(search)
-    const inflated = { ...offer, accepts: offer.accepts.map((r) => ({ ...r, amount: "6000000" })) }
-    const { header } = await pay(payer, inflated as unknown as LibraryOffer)
-    expect((await refusal(search, header)).reason).toBe("amount_above_ceiling")
-  })
-
-  it("refuses an authorization that would expire before it could be settled", async () => {
-    const { header } = await signFor({ ...search, maxTimeoutSeconds: 10 })
-    expect((await refusal({ ...search, maxTimeoutSeconds: 10 }, header)).reason).toBe("authorization_expiring")
-  })
-
-  it("refuses another asset or network", async () => {
-    const { payload } = await signFor(search)
-    const otherAsset = {
-      ...payload,
-      accepted: { ...payload.accepted, asset: "0x000000000000000000000000000000000000dEaD" }
-    }
-    expect((await refusal(search, encodePayment(otherAsset))).reason).toBe("asset_mismatch")
-    const otherNetwork = { ...payload, accepted: { ...payload.accepted, network: "eip155:1" as const } }
-    expect((await refusal(search, encodePayment(otherNetwork))).reason).toBe("network_mismatch")
-  })
-
-  it("refuses a signature that does not match its authorization, and garbage", async () => {
-    const { payload } = await signFor(search)
-    const authorization = (payload.payload as { authorization: Record<string, string> }).authorization
-    const raised = { ...payload, payload: { ...payload.payload, authorization: { ...authorization, validAfter: "1" } } }
-    expect((await refusal(search, encodePayment(raised))).reason).toMatch(/signature/)
-    expect((await refusal(search, "bm90IGEgcGF5bWVudA==")).reason).toBe("invalid_payload")
-  })
-
-  it("refuses a payer who cannot pay, at verification, before the operation runs", async () => {
-    const broke = privateKeyToAccount(generatePrivateKey())
-    const { header } = await signFor(search, broke)
-    expect((await refusal(search, header)).reason).toMatch(/balance|simulation/)
-  })
-})
-
-describe("facilitator failures", () => {
-  const unavailable = async (settings: Record<string, string>, manifest: Manifest = devnet.manifest) => {
-    const { header } = await signFor(search)
-    const broken = ManagedRuntime.make(gateLayer(manifest, { PAY_TO: payTo, ...settings }))
-    try {
-      let runs = 0
-      const outcome = await broken.runPromise(
-        Effect.flatMap(
-          PaymentGate,
-          (g) =>
-            Effect.either(g.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs)))
-        )
-      )
-      expect(runs).toBe(0)
-      expect(outcome._tag === "Left" && outcome.left._tag).toBe("PaymentUnavailable")
-      expect(errorTable.PaymentUnavailable).toMatchObject({ status: 502, next: "retry", retryAfterSec: 5 })
-    } finally {
-      await broken.dispose()
-    }
-  }
-
-  it("answers payment_unavailable when the remote facilitator does not answer", () =>
-    unavailable({ FACILITATOR_URL: "http://127.0.0.1:9/x402" }))
-
-  it("answers payment_unavailable, not a rejection, when the chain cannot be reached to verify", () =>
-    unavailable({}, { ...devnet.manifest, rpcUrl: "http://127.0.0.1:9" }))
-})
-
-describe("configuration", () => {
-  const start = (settings: Record<string, string>) =>
-    Effect.runPromise(
-      Effect.either(Layer.build(gateLayer(devnet.manifest, settings)).pipe(Effect.scoped))
-    )
-
-  it("refuses to start on a chain other than the devnet with no facilitator named", async () => {
-    const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo })
-    expect(outcome._tag === "Left" && outcome.left).toMatchObject({
-      _tag: "PaymentConfigError",
-      message: expect.stringContaining("no x402 facilitator configured")
-    })
-  })
-
-  it("refuses to start on a chain other than the devnet with no fee recipient", async () => {
-    const outcome = await start({ CHAIN_PROFILE: "arc", FACILITATOR_URL: "https://facilitator.example" })
-    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
-  })
-
-  it("refuses an empty or non-http facilitator URL instead of using the library's public default", async () => {
-    for (const url of ["", "x402.org/facilitator", "ftp://facilitator.example"]) {
-      const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo, FACILITATOR_URL: url })
-      expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
-    }
   })
 })
