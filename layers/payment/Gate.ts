@@ -26,6 +26,13 @@ const unavailable = (error: FacilitatorFailure | LedgerUnavailable): PaymentUnav
       hint: error.message
     })
 
+// A price table that asks for more than the ceiling is the service's bug, not the payer's.
+const aboveCeiling = (charge: Charge) =>
+  new Internal({ message: `price ${charge.price} is above the single-payment ceiling; nothing was asked for` })
+
+const logFailure = (action: string) => (error: PaymentUnavailable | Internal) =>
+  Effect.logWarning(`x402 ${action} failed: ${error.message}`, error.hint ?? "")
+
 export const makeGate = (
   terms: PaymentTerms,
   facilitator: Facilitator,
@@ -42,9 +49,7 @@ export const makeGate = (
     })
 
   const verify = Effect.fn("PaymentGate.verify")(function*(charge: Charge, submitted: SubmittedPayment) {
-    if (charge.price > terms.ceiling) {
-      return yield* new Internal({ message: `price ${charge.price} is above the single-payment ceiling` })
-    }
+    if (charge.price > terms.ceiling) return yield* aboveCeiling(charge)
     const offered = requirements(charge)
     const payment = yield* Either.match(decodePayment(submitted), {
       onLeft: (refusal) => Effect.fail(rejected(charge, refusal)),
@@ -66,6 +71,7 @@ export const makeGate = (
     }
     const verdict = yield* facilitator.verify(payment, offered).pipe(
       Effect.mapError(unavailable),
+      Effect.tapError(logFailure("verify")),
       Effect.tapError(() => ledger.release(key, claim).pipe(Effect.ignore))
     )
     if (!verdict.isValid) {
@@ -95,7 +101,8 @@ export const makeGate = (
     // An unanswered settlement may still be mined: the authorization stays spent.
     const answer = yield* facilitator.settle(verified.payment, verified.requirements).pipe(
       Effect.tapError(() => spend),
-      Effect.mapError(unavailable)
+      Effect.mapError(unavailable),
+      Effect.tapError(logFailure("settle"))
     )
     const settlement: SettlementReceipt = {
       success: answer.success,
@@ -129,6 +136,7 @@ export const makeGate = (
     operation: Effect.Effect<A, E, R>
   ): Effect.Effect<Paid<A>, E | GateFailure, R> => {
     if (charge.price === 0n) return Effect.map(operation, (value) => ({ value, receipt: Option.none() }))
+    if (charge.price > terms.ceiling) return Effect.fail(aboveCeiling(charge))
     return Option.match(payment, {
       onNone: () =>
         Effect.fail(
@@ -150,7 +158,7 @@ export const makeGate = (
                 receipt: Option.some(receipt)
               }))),
           (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
-        )
+        ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
     })
   }
 
