@@ -22,6 +22,7 @@ import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSigner } from "./payment/SettlementSigner.js"
 
+export { PaymentDemanded, PaymentRejected } from "../schema/Payment.js"
 export type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./payment/GateShape.js"
 export type { Charge, PaymentTerms } from "./payment/Requirements.js"
 export { SubmittedPayment } from "./payment/Submission.js"

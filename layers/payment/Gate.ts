@@ -15,6 +15,8 @@ import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } fr
 import { type Charge, encodeOffer, offerFor, type PaymentTerms, requirementsFor } from "./Requirements.js"
 import { authorizationKey, checkPayment, decodePayment, type Refusal, type SubmittedPayment } from "./Submission.js"
 
+const encodeReceipt = (settlement: SettlementReceipt) => encodePaymentResponseHeader(settlement)
+
 // A claim outlives the authorization a little, for clocks that disagree.
 const CLAIM_SLACK_MS = 60_000
 
@@ -113,7 +115,7 @@ export const makeGate = (
     }
     if (answer.success) {
       yield* spend
-      return { settlement, header: encodePaymentResponseHeader(settlement) } satisfies PaymentReceipt
+      return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
     if (answer.errorReason === "settlement_pending") {
       yield* spend
@@ -168,6 +170,7 @@ export const makeGate = (
     requirements,
     offer,
     encodeOffer,
+    encodeReceipt,
     verify,
     settle,
     release,

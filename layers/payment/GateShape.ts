@@ -51,6 +51,8 @@ export interface PaymentGateShape {
   readonly offer: (charge: Charge, error?: string) => PaymentRequired
   /** Base64 JSON of an offer, the `PAYMENT-REQUIRED` header value. */
   readonly encodeOffer: (offer: PaymentRequired) => string
+  /** Base64 JSON of a settlement receipt, the `PAYMENT-RESPONSE` header value. */
+  readonly encodeReceipt: (settlement: SettlementReceipt) => string
   /** Decodes, checks and verifies a payment and claims its authorization for this call. */
   readonly verify: (
     charge: Charge,

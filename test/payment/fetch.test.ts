@@ -1,9 +1,10 @@
 /**
  * An unmodified `@x402/fetch` client pays a 402 built from the gate's requirements. The HTTP side is a
- * minimal test handler (not the service's edge) that renders the gate's outcomes as the spec says:
- * 402 with `PAYMENT-REQUIRED` and the `payment_required` envelope, 402 `{}` for a rejection, 200 with
- * `PAYMENT-RESPONSE` when paid.
+ * minimal node:http handler (not the service's edge) that renders the gate's outcomes with
+ * `src/payment/HttpPayment.ts`: 402 with `PAYMENT-REQUIRED` and the `payment_required` envelope, 402
+ * `{}` for a rejection, 200 with `PAYMENT-RESPONSE` when paid.
  */
+import { decodePaymentRequiredHeader } from "@x402/core/http"
 import { ExactEvmScheme } from "@x402/evm/exact/client"
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from "@x402/fetch"
 import { Effect, ManagedRuntime, Option } from "effect"
@@ -15,6 +16,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { rowOf } from "../../schema/ErrorTable.js"
+import { receiptHeaders, refusalAnswer } from "../../src/payment/HttpPayment.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, payerClient, USDC } from "../support/x402.js"
@@ -40,29 +42,14 @@ const handle = (charge: Charge, signature: string | undefined): Effect.Effect<An
       Option.map(Option.fromNullable(signature), SubmittedPayment.header),
       Effect.sync(() => ({ answer: ++runs }))
     ).pipe(
-      Effect.map(({ receipt, value }): Answer => ({
-        status: 200,
-        headers: Option.match(receipt, { onNone: () => ({}), onSome: (r) => ({ "PAYMENT-RESPONSE": r.header }) }),
-        body: value as unknown
-      })),
-      Effect.catchAll((failure): Effect.Effect<Answer> => {
-        switch (failure._tag) {
-          case "PaymentDemanded":
-            return Effect.succeed({
-              status: 402,
-              headers: { "PAYMENT-REQUIRED": gate.encodeOffer(failure.offer) },
-              body: toErrorBody(failure.error)
-            })
-          case "PaymentRejected":
-            return Effect.succeed({
-              status: 402,
-              headers: { "PAYMENT-REQUIRED": gate.encodeOffer(failure.offer) },
-              body: {}
-            })
-          default:
-            return Effect.succeed({ status: rowOf(failure).status, headers: {}, body: toErrorBody(failure) })
-        }
-      })
+      Effect.map(({ receipt, value }): Answer => ({ status: 200, headers: receiptHeaders(receipt), body: value })),
+      Effect.catchAll((failure): Effect.Effect<Answer> =>
+        Effect.succeed(
+          failure._tag === "PaymentDemanded" || failure._tag === "PaymentRejected"
+            ? refusalAnswer(gate, failure)
+            : { status: rowOf(failure).status, headers: {}, body: toErrorBody(failure) }
+        )
+      )
     ))
 
 beforeAll(async () => {
@@ -139,6 +126,10 @@ it("answers a replayed PAYMENT-SIGNATURE 402 with an empty body", async () => {
     })
     expect(replay.status).toBe(402)
     expect(await replay.json()).toEqual({})
+    expect(decodePaymentRequiredHeader(replay.headers.get("payment-required") ?? "")).toMatchObject({
+      error: "authorization_used",
+      accepts: [{ amount: "5000" }]
+    })
   })
   expect(delta).toEqual([0n, 0n])
 })
