@@ -8,12 +8,13 @@ import { AppConfig } from "../layers/AppConfig.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { IndexLive } from "../layers/Index.js"
+import { PaymentGate } from "../layers/PaymentGate.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  IndexLive.pipe(
+  Layer.merge(IndexLive, PaymentGate.Default).pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

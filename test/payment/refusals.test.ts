@@ -4,11 +4,17 @@
  */
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { describe, expect, it } from "vitest"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { errorTable } from "../../schema/ErrorTable.js"
 import type { Manifest } from "../../schema/Manifest.js"
+import { AppServices } from "../../src/App.js"
 import { encodePayment, gateLayer, pay } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
 
@@ -112,6 +118,16 @@ describe("configuration", () => {
       _tag: "PaymentConfigError",
       message: expect.stringContaining("no x402 facilitator configured")
     })
+  })
+
+  it("keeps the whole service from starting, not only the gate", async () => {
+    const service = AppServices(Layer.succeed(Deployment, Deployment.fromManifest(harness.manifest()))).pipe(
+      Layer.provide(
+        AppConfig.withSettings({ CHAIN_PROFILE: "arc", PAY_TO: payTo, DATA_DIR: mkdtempSync(join(tmpdir(), "pay-")) })
+      )
+    )
+    const outcome = await Effect.runPromise(Effect.either(Layer.build(service).pipe(Effect.scoped)))
+    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
   })
 
   it("refuses to start on a chain other than the devnet with no fee recipient", async () => {
