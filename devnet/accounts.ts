@@ -41,3 +41,9 @@ export const roles = () => {
     deployer: all[9] as DevAccount
   }
 }
+
+/** The devnet's x402 settings: fees go to the treasury, which also settles them in-process. */
+export const devnetPaymentSettings = (): Readonly<Record<string, string>> => {
+  const { treasury } = roles()
+  return { PAY_TO: treasury.address, SETTLEMENT_PRIVATE_KEY: treasury.privateKey }
+}

@@ -4,6 +4,8 @@
  * machine. The devnet tooling adds its own `DEVNET_*` settings (devnet/DevnetConfig.ts).
  */
 import { Config, ConfigProvider, Effect, Layer, Option, Schema } from "effect"
+import { paymentConfig } from "./payment/PaymentConfig.js"
+import { priceTableConfig } from "./payment/Prices.js"
 
 export const ChainProfile = Schema.Literal("devnet", "arc")
 export type ChainProfile = typeof ChainProfile.Type
@@ -37,15 +39,10 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
-      /** x402 prices in USDC base units (6 decimals); swap prices are tiered by order size. */
-      prices: {
-        search: yield* Schema.Config("PRICE_SEARCH", Schema.BigInt).pipe(Config.withDefault(5_000n)),
-        quote: yield* Schema.Config("PRICE_QUOTE", Schema.BigInt).pipe(Config.withDefault(10_000n))
-      },
-      /** Fee recipient of x402 payments; on the devnet the bootstrap's treasury account when unset. */
-      payTo: yield* Config.option(Config.string("PAY_TO")),
-      /** An external x402 facilitator; when unset payments are verified and settled in-process. */
-      facilitatorUrl: yield* Config.option(Config.string("FACILITATOR_URL")),
+      /** x402: facilitator, fee recipient, ceiling and timeouts (checked by the payment gate). */
+      payment: yield* paymentConfig,
+      /** x402 prices in USDC base units; `swap` is tiered by order size. */
+      prices: yield* priceTableConfig,
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
       /** Where the verification token list can be read (answers' `sourceUrl`); by default the manifest file. */

@@ -7,6 +7,7 @@ import { Layer } from "effect"
 import { AppConfig } from "../layers/AppConfig.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
+import { PaymentGate } from "../layers/PaymentGate.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
@@ -14,7 +15,7 @@ import { StartTime } from "./operations/StartTime.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  Layer.merge(IndexLive, StartTime.Default).pipe(
+  Layer.mergeAll(IndexLive, StartTime.Default, PaymentGate.Default).pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

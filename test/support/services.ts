@@ -7,6 +7,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
@@ -19,6 +20,7 @@ export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${labe
 /** Settings by name over the environment; `overrides` win. */
 export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =>
   AppConfig.withSettings({
+    ...devnetPaymentSettings(),
     DATA_DIR: tempDir("data"),
     INDEXER_POLL_MS: "50",
     CHECKPOINT_INTERVAL_SEC: "3600",

@@ -3,6 +3,7 @@ import { Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { devnetPaymentSettings } from "../../../devnet/accounts.js"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { Deployment, type DeploymentShape } from "../../../layers/Deployment.js"
 import { AppServices } from "../../../src/App.js"
@@ -12,6 +13,13 @@ export const benchDataDir = () => mkdtempSync(join(tmpdir(), "arc-bench-"))
 export const indexRuntime = (deployment: DeploymentShape, settings: Readonly<Record<string, string>> = {}) =>
   ManagedRuntime.make(
     AppServices(Layer.succeed(Deployment, deployment)).pipe(
-      Layer.provide(AppConfig.withSettings({ DATA_DIR: benchDataDir(), CHECKPOINT_INTERVAL_SEC: "3600", ...settings }))
+      Layer.provide(
+        AppConfig.withSettings({
+          ...devnetPaymentSettings(),
+          DATA_DIR: benchDataDir(),
+          CHECKPOINT_INTERVAL_SEC: "3600",
+          ...settings
+        })
+      )
     )
   )

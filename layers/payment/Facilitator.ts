@@ -1,0 +1,128 @@
+/**
+ * Who verifies and settles payments: the x402 facilitator, in-process (the library's facilitator and
+ * exact EVM scheme with the settlement key) or remote (an HTTP facilitator at a configured URL). Both
+ * answer the same three ways: a verdict, "the facilitator failed" (502, retry later) or "the payment
+ * library broke" (500). A remote client is only ever built with an explicit URL, because the library
+ * silently talks to a public facilitator when it is given none.
+ */
+import { x402Facilitator } from "@x402/core/facilitator"
+import { HTTPFacilitatorClient } from "@x402/core/server"
+import {
+  type PaymentPayload as LibraryPayload,
+  SettleError,
+  type SettleResponse,
+  VerifyError,
+  type VerifyResponse
+} from "@x402/core/types"
+import { ExactEvmScheme } from "@x402/evm/exact/facilitator"
+import { Effect, Schema } from "effect"
+import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
+import type { ChainProbe, settlementSigner } from "./SettlementSigner.js"
+
+/** The facilitator could not be reached or gave no usable answer (502 `payment_unavailable`). */
+export class FacilitatorUnavailable extends Schema.TaggedError<FacilitatorUnavailable>()("FacilitatorUnavailable", {
+  message: Schema.String
+}) {}
+
+/** The payment library itself failed (500, nothing settled). */
+export class PaymentLibraryFailure extends Schema.TaggedError<PaymentLibraryFailure>()("PaymentLibraryFailure", {
+  message: Schema.String
+}) {}
+
+export type FacilitatorFailure = FacilitatorUnavailable | PaymentLibraryFailure
+
+export interface Facilitator {
+  readonly kind: "in-process" | "remote"
+  readonly verify: (
+    payment: PaymentPayload,
+    requirements: PaymentRequirements
+  ) => Effect.Effect<VerifyResponse, FacilitatorFailure>
+  readonly settle: (
+    payment: PaymentPayload,
+    requirements: PaymentRequirements
+  ) => Effect.Effect<SettleResponse, FacilitatorFailure>
+}
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
+
+// The library's types are mutable views of the same JSON.
+const library = (payment: PaymentPayload, requirements: PaymentRequirements) =>
+  [payment as unknown as LibraryPayload, requirements as unknown as LibraryPayload["accepted"]] as const
+
+/**
+ * In-process: the library's facilitator with the exact EVM scheme, one per call so each call knows
+ * whether the node failed under it. An invalid verdict reached while the node was failing is the
+ * node's failure, not the payer's.
+ */
+export const inProcessFacilitator = (signer: ReturnType<typeof settlementSigner>): Facilitator => {
+  const run = <A extends VerifyResponse | SettleResponse>(
+    action: "verify" | "settle",
+    call: (facilitator: x402Facilitator) => Promise<A>,
+    network: PaymentRequirements["network"]
+  ) =>
+    Effect.suspend(() => {
+      const probe: ChainProbe = { transportFailure: undefined }
+      const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer.forCall(probe)))
+      return Effect.tryPromise({
+        try: () => call(facilitator),
+        catch: (error) =>
+          probe.transportFailure === undefined
+            ? new PaymentLibraryFailure({ message: `x402 ${action} failed: ${firstLine(error)}` })
+            : new FacilitatorUnavailable({ message: `chain RPC failed during x402 ${action}` })
+      }).pipe(
+        Effect.filterOrFail(
+          (answer) => probe.transportFailure === undefined || ("isValid" in answer ? answer.isValid : answer.success),
+          () => new FacilitatorUnavailable({ message: `chain RPC failed during x402 ${action}` })
+        )
+      )
+    })
+  return {
+    kind: "in-process",
+    verify: (payment, requirements) =>
+      run("verify", (facilitator) => facilitator.verify(...library(payment, requirements)), requirements.network),
+    settle: (payment, requirements) =>
+      run("settle", (facilitator) => facilitator.settle(...library(payment, requirements)), requirements.network)
+  }
+}
+
+/**
+ * Remote: an HTTP facilitator at `url`. A refusal it sends with an error status is still a verdict;
+ * anything else that goes wrong (no answer, a timeout, a malformed answer) is the facilitator failing.
+ */
+export const remoteFacilitator = (url: string, timeoutMs: number): Facilitator => {
+  if (url.trim() === "") throw new Error("a remote facilitator needs an explicit URL")
+  const client = new HTTPFacilitatorClient({ url, timeoutMs })
+  const unavailable = (action: string) => (error: unknown) =>
+    new FacilitatorUnavailable({ message: `x402 facilitator ${action} failed: ${firstLine(error)}` })
+  return {
+    kind: "remote",
+    verify: (payment, requirements) =>
+      Effect.tryPromise({
+        try: () =>
+          client.verify(...library(payment, requirements)).catch((error: unknown) => {
+            if (error instanceof VerifyError) {
+              return { isValid: false, invalidReason: error.invalidReason ?? "verification_failed", payer: error.payer }
+            }
+            throw error
+          }) as Promise<VerifyResponse>,
+        catch: unavailable("verify")
+      }),
+    settle: (payment, requirements) =>
+      Effect.tryPromise({
+        try: () =>
+          client.settle(...library(payment, requirements)).catch((error: unknown) => {
+            if (error instanceof SettleError) {
+              return {
+                success: false,
+                errorReason: error.errorReason ?? "settlement_failed",
+                transaction: error.transaction,
+                network: error.network,
+                payer: error.payer
+              }
+            }
+            throw error
+          }) as Promise<SettleResponse>,
+        catch: unavailable("settle")
+      })
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Settings of the payment layer, read through `Config` (by `AppConfig`, with every other setting). On
+ * every chain a facilitator must be named, by URL or by a settlement key, and a fee recipient too: the
+ * service refuses to start rather than fall back to the x402 library's public facilitator. The embedded
+ * devnet's entry points name its treasury for both (devnet/accounts.ts `devnetPaymentSettings`).
+ */
+import { Config, Effect, Option, Redacted, Schema } from "effect"
+
+export class PaymentConfigError extends Schema.TaggedError<PaymentConfigError>()("PaymentConfigError", {
+  message: Schema.String
+}) {}
+
+export type FacilitatorChoice =
+  | { readonly _tag: "Remote"; readonly url: string; readonly timeoutMs: number }
+  | { readonly _tag: "InProcess"; readonly settlementKey: Redacted.Redacted<`0x${string}`> }
+
+export interface PaymentSettings {
+  readonly facilitator: FacilitatorChoice
+  readonly payTo: `0x${string}`
+  /** Name and version of USDC's EIP-712 domain, offered in `extra` so payers can sign. */
+  readonly eip712: { readonly name: string; readonly version: string }
+  /** No single payment above this many USDC base units is asked for or accepted (5 USDC). */
+  readonly ceiling: bigint
+  /** `maxTimeoutSeconds` offered when an operation names none. */
+  readonly defaultTimeoutSec: number
+  /** An authorization expiring sooner than this is refused before the operation runs: it could not settle. */
+  readonly minValiditySec: number
+  /** In-process settlement: how often, and how long, a settlement's receipt is polled for. */
+  readonly receiptPollMs: number
+  readonly receiptTimeoutMs: number
+}
+
+const hexKey = /^0x[0-9a-fA-F]{64}$/
+const hexAddress = /^0x[0-9a-fA-F]{40}$/
+
+/** The raw payment settings; `AppConfig` reads them with every other setting. */
+export const paymentConfig = Config.all({
+  facilitatorUrl: Config.option(Config.string("FACILITATOR_URL")),
+  facilitatorTimeoutMs: Config.integer("FACILITATOR_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
+  settlementKey: Config.option(Config.redacted("SETTLEMENT_PRIVATE_KEY")),
+  payTo: Config.option(Config.string("PAY_TO")),
+  eip712Name: Config.string("USDC_EIP712_NAME").pipe(Config.withDefault("USDC")),
+  eip712Version: Config.string("USDC_EIP712_VERSION").pipe(Config.withDefault("2")),
+  ceiling: Schema.Config("PAYMENT_CEILING", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
+  defaultTimeoutSec: Config.integer("PAYMENT_TIMEOUT_SEC").pipe(Config.withDefault(300)),
+  minValiditySec: Config.integer("PAYMENT_MIN_VALIDITY_SEC").pipe(Config.withDefault(30)),
+  receiptPollMs: Config.integer("SETTLEMENT_RECEIPT_POLL_MS").pipe(Config.withDefault(100)),
+  receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000))
+})
+
+const refuse = (message: string) => Effect.fail(new PaymentConfigError({ message }))
+
+/** Reads and checks the payment settings for a chain of the given profile. */
+export const paymentSettings = (profile: string, settings: Config.Config.Success<typeof paymentConfig>) =>
+  Effect.gen(function*() {
+    const facilitator: FacilitatorChoice = yield* Option.match(settings.facilitatorUrl, {
+      onSome: (url) => {
+        if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+          return refuse(`FACILITATOR_URL is not an http(s) URL: ${url}`)
+        }
+        return Effect.succeed<FacilitatorChoice>({ _tag: "Remote", url, timeoutMs: settings.facilitatorTimeoutMs })
+      },
+      onNone: () =>
+        Option.match(settings.settlementKey, {
+          onSome: (key) =>
+            hexKey.test(Redacted.value(key))
+              ? Effect.succeed<FacilitatorChoice>({
+                _tag: "InProcess",
+                settlementKey: key as Redacted.Redacted<`0x${string}`>
+              })
+              : refuse("SETTLEMENT_PRIVATE_KEY must be 0x and 32 bytes of hex"),
+          onNone: () =>
+            refuse(
+              `no x402 facilitator configured on the ${profile} chain: set FACILITATOR_URL, or SETTLEMENT_PRIVATE_KEY to settle in-process`
+            )
+        })
+    })
+    const payTo = yield* Option.match(settings.payTo, {
+      onSome: (address) =>
+        hexAddress.test(address)
+          ? Effect.succeed(address as `0x${string}`)
+          : refuse(`PAY_TO is not an address: ${address}`),
+      onNone: () => refuse("PAY_TO (the fee recipient) is not set")
+    })
+    if (settings.ceiling <= 0n) return yield* refuse("PAYMENT_CEILING must be positive")
+    if (settings.minValiditySec >= settings.defaultTimeoutSec) {
+      return yield* refuse("PAYMENT_MIN_VALIDITY_SEC must be below PAYMENT_TIMEOUT_SEC")
+    }
+    return {
+      facilitator,
+      payTo,
+      eip712: { name: settings.eip712Name, version: settings.eip712Version },
+      ceiling: settings.ceiling,
+      defaultTimeoutSec: settings.defaultTimeoutSec,
+      minValiditySec: settings.minValiditySec,
+      receiptPollMs: settings.receiptPollMs,
+      receiptTimeoutMs: settings.receiptTimeoutMs
+    } satisfies PaymentSettings
+  })

@@ -1,0 +1,54 @@
+/**
+ * The offer of a paid operation, built the same way every time: payers echo the requirements they
+ * accepted and the echo is compared field by field, so any variation (address case, key order of
+ * `extra`, a number as a string) would turn a correct payment into a mismatch.
+ */
+import { encodePaymentRequiredHeader } from "@x402/core/http"
+import { getAddress } from "viem"
+import type { PaymentRequired, PaymentRequirements, ResourceInfo } from "../../schema/Payment.js"
+
+/** What every offer of this service has in common. */
+export interface PaymentTerms {
+  readonly network: `${string}:${string}`
+  /** USDC's ERC-20 address (EIP-3009). */
+  readonly asset: `0x${string}`
+  readonly payTo: `0x${string}`
+  readonly eip712: { readonly name: string; readonly version: string }
+  readonly ceiling: bigint
+  readonly defaultTimeoutSec: number
+  readonly minValiditySec: number
+}
+
+/** What one call costs, known before it runs. */
+export interface Charge {
+  /** USDC base units (6 decimals); 0 means the call is free. */
+  readonly price: bigint
+  readonly resource: ResourceInfo
+  /**
+   * How long a signed authorization stays valid: long enough for the payer to send it, the operation to
+   * run and the settlement to be mined. Defaults to `PAYMENT_TIMEOUT_SEC`.
+   */
+  readonly maxTimeoutSeconds?: number
+}
+
+export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentRequirements => ({
+  scheme: "exact",
+  network: terms.network,
+  asset: getAddress(terms.asset),
+  amount: charge.price.toString(),
+  payTo: getAddress(terms.payTo),
+  maxTimeoutSeconds: charge.maxTimeoutSeconds ?? terms.defaultTimeoutSec,
+  extra: { name: terms.eip712.name, version: terms.eip712.version }
+})
+
+/** The `PAYMENT-REQUIRED` body; `error` says why a payment was refused. */
+export const offerFor = (terms: PaymentTerms, charge: Charge, error?: string): PaymentRequired => ({
+  x402Version: 2,
+  ...(error === undefined ? {} : { error }),
+  resource: charge.resource,
+  accepts: [requirementsFor(terms, charge)]
+})
+
+/** Base64 JSON, as the `PAYMENT-REQUIRED` header carries it. */
+export const encodeOffer = (offer: PaymentRequired): string =>
+  encodePaymentRequiredHeader({ ...offer, accepts: [...offer.accepts] })

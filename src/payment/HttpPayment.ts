@@ -1,0 +1,46 @@
+/**
+ * The payment gate's outcomes in HTTP terms, as the spec words them: which header carries what, and
+ * what a refusal looks like (402 with `PAYMENT-REQUIRED` and the `payment_required` envelope when no
+ * payment was sent; 402 with an empty `{}` body and no `next` when the payment layer refused one).
+ * Other failures (`payment_unavailable`, `internal`) are ordinary domain errors for the error table.
+ */
+import { Option } from "effect"
+import type { PaymentGateShape, PaymentReceipt } from "../../layers/PaymentGate.js"
+import { type ErrorBody, toErrorBody } from "../../schema/ErrorBody.js"
+import type { PaymentDemanded, PaymentRejected } from "../../schema/Payment.js"
+
+export const PAYMENT_SIGNATURE = "payment-signature"
+export const PAYMENT_REQUIRED = "PAYMENT-REQUIRED"
+export const PAYMENT_RESPONSE = "PAYMENT-RESPONSE"
+
+/** Headers a browser agent must be allowed to read (for `Access-Control-Expose-Headers`). */
+export const exposedPaymentHeaders = [PAYMENT_REQUIRED, PAYMENT_RESPONSE] as const
+
+export interface PaymentRefusalAnswer {
+  readonly status: 402
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: ErrorBody | Record<string, never>
+}
+
+export const refusalAnswer = (
+  gate: PaymentGateShape,
+  refusal: PaymentDemanded | PaymentRejected
+): PaymentRefusalAnswer =>
+  refusal._tag === "PaymentDemanded"
+    ? {
+      status: 402,
+      headers: { [PAYMENT_REQUIRED]: gate.encodeOffer(refusal.offer) },
+      body: toErrorBody(refusal.error)
+    }
+    : {
+      status: 402,
+      headers: {
+        [PAYMENT_REQUIRED]: gate.encodeOffer(refusal.offer),
+        ...(refusal.settlement === undefined ? {} : { [PAYMENT_RESPONSE]: gate.encodeReceipt(refusal.settlement) })
+      },
+      body: {}
+    }
+
+/** The `PAYMENT-RESPONSE` header of a paid answer; none for a free one. */
+export const receiptHeaders = (receipt: Option.Option<PaymentReceipt>): Readonly<Record<string, string>> =>
+  Option.match(receipt, { onNone: () => ({}), onSome: ({ header }) => ({ [PAYMENT_RESPONSE]: header }) })

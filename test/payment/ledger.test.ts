@@ -1,0 +1,120 @@
+/**
+ * The authorization ledger's rules, for the in-memory layer and the Redis layer alike, and the Redis
+ * layer holding the one-call rule across two gates (two replicas) on the devnet. The Redis cases need
+ * a Redis at `REDIS_URL` (127.0.0.1:6379 by default) and are skipped, saying so, when none answers.
+ */
+import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { createConnection } from "node:net"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { AuthorizationLedger } from "../../layers/payment/AuthorizationLedger.js"
+import { redisLedger } from "../../layers/payment/RedisLedger.js"
+import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { walletFor } from "../support/wallet.js"
+import { gateLayer, pay, USDC } from "../support/x402.js"
+
+const redisUrl = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"
+const redisUp = await new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(redisUrl)
+  const socket = createConnection({ host: hostname, port: Number(port || 6379) })
+  socket.once("connect", () => (socket.destroy(), resolve(true)))
+  socket.once("error", () => resolve(false))
+})
+if (!redisUp) console.warn(`no Redis at ${redisUrl}: the Redis ledger cases are skipped`)
+
+const key = () => `test/${randomBytes(16).toString("hex")}`
+const inAMinute = () => Date.now() + 60_000
+
+const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unknown>, skip = false) =>
+  describe.skipIf(skip)(`${name} ledger`, () => {
+    const use = <A, E>(run: (ledger: AuthorizationLedger["Type"]) => Effect.Effect<A, E>) =>
+      Effect.runPromise(Effect.flatMap(AuthorizationLedger, run).pipe(Effect.provide(layer())))
+
+    it("lets one claim win, until its holder releases it", () =>
+      use((ledger) =>
+        Effect.gen(function*() {
+          const k = key()
+          const first = yield* ledger.claim(k, inAMinute())
+          expect(first).toBeTypeOf("string")
+          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
+          yield* ledger.release(k, "someone else's claim")
+          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
+          yield* ledger.release(k, first!)
+          expect(yield* ledger.claim(k, inAMinute())).toBeTypeOf("string")
+        })
+      ))
+
+    it("refuses a spent authorization until it expires", () =>
+      use((ledger) =>
+        Effect.gen(function*() {
+          const spent = key()
+          const claim = yield* ledger.claim(spent, inAMinute())
+          yield* ledger.spend(spent, inAMinute())
+          yield* ledger.release(spent, claim!)
+          expect(yield* ledger.claim(spent, inAMinute())).toBeUndefined()
+          const expiring = key()
+          yield* ledger.spend(expiring, Date.now() + 50)
+          yield* Effect.sleep("120 millis")
+          expect(yield* ledger.claim(expiring, inAMinute())).toBeTypeOf("string")
+        })
+      ))
+  })
+
+rules("in-memory", () => AuthorizationLedger.memory)
+rules("Redis", () => redisLedger(redisUrl), !redisUp)
+
+describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
+  let devnet: PrivateDevnet
+  const payTo = privateKeyToAccount(generatePrivateKey()).address
+  let replicas: Array<ManagedRuntime.ManagedRuntime<PaymentGate, unknown>> = []
+  beforeAll(async () => {
+    devnet = await startDevnet()
+    replicas = [0, 1].map(() =>
+      ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, PAYMENT_LEDGER: "redis", REDIS_URL: redisUrl }))
+    )
+  })
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.dispose()))
+    await devnet?.stop()
+  })
+
+  it("runs and settles once when two replicas get the same authorization at once", async () => {
+    const payer = manifestAccount(devnet.manifest, 5)
+    const charge: Charge = { price: 5_000n, resource: { url: "http://service.test/trade/v1/quote" } }
+    const offer = await replicas[0]!.runPromise(Effect.map(PaymentGate, (gate) => gate.offer(charge)))
+    const { header } = await pay(payer, offer as unknown as LibraryOffer)
+    let runs = 0
+    const slow = Effect.sync(() => ++runs).pipe(Effect.zipRight(Effect.sleep("200 millis")))
+    const outcomes: Array<string> = []
+    const delta = await walletFor(devnet.manifest, payer).deltas(
+      USDC,
+      [payer.address, payTo],
+      () =>
+        Promise.all(replicas.map((replica) =>
+          replica.runPromise(
+            Effect.flatMap(PaymentGate, (gate) =>
+              gate.charge(charge, Option.some(SubmittedPayment.header(header)), slow).pipe(
+                Effect.match({
+                  onFailure: (e) => e._tag,
+                  onSuccess: () => "paid"
+                }),
+                Effect.tap((outcome) => Effect.sync(() => outcomes.push(outcome)))
+              ))
+          )
+        ))
+    )
+    expect(outcomes.sort()).toEqual(["PaymentRejected", "paid"])
+    expect(runs).toBe(1)
+    expect(delta).toEqual([-5_000n, 5_000n])
+  })
+
+  it("fails to start when Redis cannot be reached", async () => {
+    const outcome = await Effect.runPromise(
+      Effect.either(Effect.scoped(Layer.build(redisLedger("redis://127.0.0.1:9"))))
+    )
+    expect(outcome._tag === "Left" && outcome.left._tag).toBe("LedgerUnavailable")
+  })
+})

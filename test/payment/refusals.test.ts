@@ -1,0 +1,144 @@
+/**
+ * What the gate refuses, and when the facilitator or the configuration fails: every case leaves the
+ * payer's and the fee recipient's balances as they were, and runs nothing.
+ */
+import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { describe, expect, it } from "vitest"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { errorTable } from "../../schema/ErrorTable.js"
+import type { Manifest } from "../../schema/Manifest.js"
+import { AppServices } from "../../src/App.js"
+import { encodePayment, gateLayer, pay } from "../support/x402.js"
+import { gateHarness, search } from "./harness.js"
+
+const harness = gateHarness(2)
+const { balances, call, offerOf, payTo, signFor } = harness
+
+describe("refusals", () => {
+  const refusal = async (charge: Charge, header: string) => {
+    let outcome: Awaited<ReturnType<typeof call>> | undefined
+    const delta = await balances(async () => {
+      outcome = await call(charge, header)
+    })
+    expect(delta).toEqual([0n, 0n])
+    if (outcome?._tag !== "Left" || outcome.left._tag !== "PaymentRejected") {
+      throw new Error(`expected a rejection, got ${JSON.stringify(outcome)}`)
+    }
+    expect(outcome.left.offer.error).toBe(outcome.left.reason)
+    return outcome.left
+  }
+
+  it("refuses a payment signed for another amount", async () => {
+    const { header } = await signFor(search)
+    expect((await refusal({ ...search, price: 10_000n }, header)).reason).toBe("amount_mismatch")
+  })
+
+  it("refuses an authorization above the 5 USDC single-payment ceiling", async () => {
+    const offer = await offerOf(search)
+    const inflated = { ...offer, accepts: offer.accepts.map((r) => ({ ...r, amount: "6000000" })) }
+    const { header } = await pay(harness.payer(), inflated as unknown as LibraryOffer)
+    expect((await refusal(search, header)).reason).toBe("amount_above_ceiling")
+  })
+
+  it("refuses an authorization that would expire before it could be settled", async () => {
+    const { header } = await signFor({ ...search, maxTimeoutSeconds: 10 })
+    expect((await refusal({ ...search, maxTimeoutSeconds: 10 }, header)).reason).toBe("authorization_expiring")
+  })
+
+  it("refuses another asset or network", async () => {
+    const { payload } = await signFor(search)
+    const otherAsset = {
+      ...payload,
+      accepted: { ...payload.accepted, asset: "0x000000000000000000000000000000000000dEaD" }
+    }
+    expect((await refusal(search, encodePayment(otherAsset))).reason).toBe("asset_mismatch")
+    const otherNetwork = { ...payload, accepted: { ...payload.accepted, network: "eip155:1" as const } }
+    expect((await refusal(search, encodePayment(otherNetwork))).reason).toBe("network_mismatch")
+  })
+
+  it("refuses a signature that does not match its authorization, and garbage", async () => {
+    const { payload } = await signFor(search)
+    const authorization = (payload.payload as { authorization: Record<string, string> }).authorization
+    const raised = { ...payload, payload: { ...payload.payload, authorization: { ...authorization, validAfter: "1" } } }
+    expect((await refusal(search, encodePayment(raised))).reason).toMatch(/signature/)
+    expect((await refusal(search, "bm90IGEgcGF5bWVudA==")).reason).toBe("invalid_payload")
+  })
+
+  it("refuses a payer who cannot pay, at verification, before the operation runs", async () => {
+    const broke = privateKeyToAccount(generatePrivateKey())
+    const { header } = await signFor(search, broke)
+    expect((await refusal(search, header)).reason).toMatch(/balance|simulation/)
+  })
+})
+
+describe("facilitator failures", () => {
+  const unavailable = async (settings: Record<string, string>, manifest: Manifest = harness.manifest()) => {
+    const { header } = await signFor(search)
+    const broken = ManagedRuntime.make(gateLayer(manifest, { PAY_TO: payTo, ...settings }))
+    try {
+      let runs = 0
+      const outcome = await broken.runPromise(
+        Effect.flatMap(
+          PaymentGate,
+          (g) =>
+            Effect.either(g.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs)))
+        )
+      )
+      expect(runs).toBe(0)
+      expect(outcome._tag === "Left" && outcome.left._tag).toBe("PaymentUnavailable")
+      expect(errorTable.PaymentUnavailable).toMatchObject({ status: 502, next: "retry", retryAfterSec: 5 })
+    } finally {
+      await broken.dispose()
+    }
+  }
+
+  it("answers payment_unavailable when the remote facilitator does not answer", () =>
+    unavailable({ FACILITATOR_URL: "http://127.0.0.1:9/x402" }))
+
+  it("answers payment_unavailable, not a rejection, when the chain cannot be reached to verify", () =>
+    unavailable({}, { ...harness.manifest(), rpcUrl: "http://127.0.0.1:9" }))
+})
+
+describe("configuration", () => {
+  const start = (settings: Record<string, string>) =>
+    Effect.runPromise(
+      Effect.either(Layer.build(gateLayer(harness.manifest(), settings, {})).pipe(Effect.scoped))
+    )
+
+  it("refuses to start on a chain other than the devnet with no facilitator named", async () => {
+    const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo })
+    expect(outcome._tag === "Left" && outcome.left).toMatchObject({
+      _tag: "PaymentConfigError",
+      message: expect.stringContaining("no x402 facilitator configured")
+    })
+  })
+
+  it("keeps the whole service from starting, not only the gate", async () => {
+    const service = AppServices(Layer.succeed(Deployment, Deployment.fromManifest(harness.manifest()))).pipe(
+      Layer.provide(
+        AppConfig.withSettings({ CHAIN_PROFILE: "arc", PAY_TO: payTo, DATA_DIR: mkdtempSync(join(tmpdir(), "pay-")) })
+      )
+    )
+    const outcome = await Effect.runPromise(Effect.either(Layer.build(service).pipe(Effect.scoped)))
+    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
+  })
+
+  it("refuses to start on a chain other than the devnet with no fee recipient", async () => {
+    const outcome = await start({ CHAIN_PROFILE: "arc", FACILITATOR_URL: "https://facilitator.example" })
+    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
+  })
+
+  it("refuses an empty or non-http facilitator URL instead of using the library's public default", async () => {
+    for (const url of ["", "x402.org/facilitator", "ftp://facilitator.example"]) {
+      const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo, FACILITATOR_URL: url })
+      expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
+    }
+  })
+})
