@@ -2,8 +2,8 @@
  * Gas of the service's router against the venues' own routers for the same trade from the same state
  * (`npm run bench -- router-gas`): each case runs every router from one anvil snapshot, reverting in
  * between, so they execute the identical swap and must deliver the identical output. Baselines: Uniswap's
- * v3 SwapRouter (ERC-20 approval, like our approval funding), v4-core's PoolSwapTest, and the Universal
- * Router 2.1.0 from npm (Permit2 funding, like our Permit2 funding). Reading this file top to bottom:
+ * v2 Router02 and v3 SwapRouter (ERC-20 approval, like our approval funding), v4-core's PoolSwapTest, and
+ * the Universal Router 2.1.0 from npm (Permit2 funding, like our Permit2 funding). Reading this file top to bottom:
  * set-up, one encoder per router, the cases, the table.
  */
 import { NodeContext } from "@effect/platform-node"
@@ -110,9 +110,20 @@ const urHash = await wallet.deployContract({
   gas: 15_000_000n
 })
 const universalRouter = getAddress((await reader.waitForTransactionReceipt({ hash: urHash })).contractAddress!)
+const v2RouterArtifact = JSON.parse(
+  readFileSync("node_modules/@uniswap/v2-periphery/build/UniswapV2Router02.json", "utf8")
+) as { abi: Abi; bytecode: Hex }
+// Router02 hard-codes the mainnet pair init-code hash, which the v2-core pair the devnet deploys has.
+const v2RouterHash = await wallet.deployContract({
+  abi: v2RouterArtifact.abi,
+  bytecode: v2RouterArtifact.bytecode.startsWith("0x") ? v2RouterArtifact.bytecode : `0x${v2RouterArtifact.bytecode}`,
+  args: [role("v2Factory"), zeroAddress],
+  gas: 15_000_000n
+})
+const v2Router = getAddress((await reader.waitForTransactionReceipt({ hash: v2RouterHash })).contractAddress!)
 const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
 for (const asset of [USDC, WETH, WBTC]) {
-  for (const spender of [router, role("v3SwapRouter"), role("v4SwapHelper"), permit2]) {
+  for (const spender of [router, v2Router, role("v3SwapRouter"), role("v4SwapHelper"), permit2]) {
     await send(asset, encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, maxUint256] }))
   }
   for (const spender of [universalRouter, router]) {
@@ -158,6 +169,15 @@ const ours = (
     minAmountOut: 1n,
     deadline,
     steps
+  })
+
+/** `swapExactTokensForTokensSupportingFeeOnTransferTokens` gives the router's own guarantees: output
+ * priced from what the pair received, minimum judged on the recipient's balance. */
+const v2Swap = (path: ReadonlyArray<Address>, amountIn: bigint, feeOnTransfer = false) =>
+  encodeFunctionData({
+    abi: v2RouterArtifact.abi,
+    functionName: feeOnTransfer ? "swapExactTokensForTokensSupportingFeeOnTransferTokens" : "swapExactTokensForTokens",
+    args: [amountIn, 1n, path, account.address, deadline]
   })
 
 const swapRouterAbi = loadArtifact("SwapRouter").abi
@@ -302,6 +322,8 @@ const cases: ReadonlyArray<Case> = [
         to: router,
         data: ours(Funding.approval, USDC, WETH, usdcIn, [step("v2:WETH/USDC", USDC, usdcIn)])
       },
+      { name: "v2 Router02 (approval)", to: v2Router, data: v2Swap([USDC, WETH], usdcIn) },
+      { name: "v2 Router02 fee-on-transfer variant", to: v2Router, data: v2Swap([USDC, WETH], usdcIn, true) },
       {
         name: "router, Permit2",
         to: router,
@@ -408,7 +430,9 @@ for (const c of cases) {
       : r.name.startsWith("router, Permit2")
       ? results.find((x) => x.name.includes("(Permit2)"))
       : undefined
-    const ratio = peer === undefined ? "" : `${(Number(r.gas) / Number(peer.gas)).toFixed(3)} vs ${peer.name}`
+    const alsoVs = r.name.startsWith("router, approval") ? results.find((x) => x.name.includes("variant")) : undefined
+    const ratio = [peer, alsoVs].filter((x) => x !== undefined)
+      .map((x) => `${(Number(r.gas) / Number(x.gas)).toFixed(3)} vs ${x.name}`).join("; ")
     figure(`  ${r.name}`, `${r.gas.toString().padStart(8)}  ${ratio}`)
   }
 }

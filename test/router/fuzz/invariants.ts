@@ -1,9 +1,10 @@
 /**
  * The router's invariants, checked after every fuzzed plan: the router holds nothing; victims, the thief
- * and every hostile contract are untouched; the recipient gained only the buy token, exactly what the
- * event says; the caller lost at most the plan's amountIn; each v2/v3 pool changed by exactly its own
- * Swap events; and nothing left the watched set (per token, the watched balances moved by exactly the
- * change in total supply). A plan that reverts must change nothing at all.
+ * and the re-entering contracts are untouched; fee takers (the tax treasury, a fee-taking hook) only
+ * gain; the recipient gained only the buy token, exactly what the event says; the caller lost at most
+ * the plan's amountIn; each v2/v3 pool changed by exactly its own Swap events; and nothing left the
+ * watched set (per token, the watched balances moved by exactly the change in total supply). A plan
+ * that reverts must change nothing at all.
  */
 import {
   type Address,
@@ -14,6 +15,7 @@ import {
   parseEventLogs,
   type TransactionReceipt
 } from "viem"
+import { roles } from "../../../layers/devnet/accounts.js"
 import { encodeExecute, routerAbi, type RouterPlan } from "../../../src/execution/RouterPlan.js"
 import { reentrantAbi } from "../fixtures.js"
 import { attackCalldata, generatePlan, type Random, seeded } from "./plans.js"
@@ -95,12 +97,14 @@ const check = (
     : undefined
   if (success && event === undefined) fail("an execution without its PlanExecuted event")
   const swaps = success ? eventDeltas(world, receipt, poolTokens) : new Map<string, bigint>()
+  // A hook's return delta is part of its pool's swap math: a fee-taking hook, like the tax treasury,
+  // may only gain. Everyone else who is not a party to the trade must not move at all.
+  const feeTakers = new Set([roles().treasury.address, world.hostile.greedyPool.key.hooks])
   const untouched = new Set([
     world.thief,
     world.hostile.evil,
     world.hostile.fakePool,
     world.hostile.reentrantHook,
-    world.hostile.greedyPool.key.hooks,
     ...world.victims.map((v) => v.address)
   ])
   for (const token of world.tokens) {
@@ -110,6 +114,7 @@ const check = (
       moved += delta
       if (!success && delta !== 0n) fail(`a reverted plan moved ${token} of ${holder}`)
       if (untouched.has(holder) && delta !== 0n) fail(`${holder} (not a party) changed by ${delta} ${token}`)
+      if (feeTakers.has(holder) && delta < 0n) fail(`fee taker ${holder} lost ${-delta} ${token}`)
       if (holder === world.env.router && after.balance(token, holder) !== 0n) fail(`the router holds ${token}`)
       if (holder === world.recipient && token !== plan.buyToken && delta !== 0n) fail(`the recipient got ${token}`)
       if (holder === world.recipient && token === plan.buyToken && event !== undefined && delta !== event.amountOut) {
