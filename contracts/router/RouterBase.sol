@@ -59,9 +59,9 @@ abstract contract RouterBase is ITradeRouter {
     address public immutable usdc;
     uint8 public immutable nativeMode;
 
-    /// @dev The caller of the execution in progress; non-zero also means "locked".
-    address internal transient tPayer;
-    uint8 internal transient tFunding;
+    /// @dev The execution in progress: its caller (the taker, who alone pays) in the low 160 bits and the
+    /// funding kind above them, in one slot so one read serves every payment. Non-zero means "locked".
+    uint256 internal transient tExecution;
     /// @dev Sell token paid so far from the taker's funds, and the most the plan allows.
     uint256 internal transient tPaid;
     uint256 internal transient tMaxIn;
@@ -96,7 +96,7 @@ abstract contract RouterBase is ITradeRouter {
     }
 
     /// @notice Moves `amount` of `token` to `to`: from the router's own holdings (what earlier steps
-    /// produced), or from the taker's funds, which is always the caller of `execute` (`tPayer`) and never
+    /// produced), or from the taker's funds, which is always the caller of `execute` (`tExecution`) and never
     /// an address taken from calldata, and never more in total than the plan's `amountIn`.
     function _pay(address token, address to, uint256 amount, bool fromRouter) internal {
         if (amount == 0) return;
@@ -108,12 +108,14 @@ abstract contract RouterBase is ITradeRouter {
         uint256 maximum = tMaxIn;
         if (paid > maximum) revert InputAboveMaximum(paid, maximum);
         tPaid = paid;
-        uint8 funding = tFunding;
+        uint256 execution = tExecution;
+        address payer = address(uint160(execution));
+        uint256 funding = execution >> 160;
         if (funding == FUNDING_APPROVAL) {
-            TokenCalls.transferFrom(token, tPayer, to, amount);
+            TokenCalls.transferFrom(token, payer, to, amount);
         } else if (funding == FUNDING_PERMIT2) {
             if (amount > type(uint160).max) revert AmountTooLarge(amount);
-            IPermit2Allowance(permit2).transferFrom(tPayer, to, uint160(amount), token);
+            IPermit2Allowance(permit2).transferFrom(payer, to, uint160(amount), token);
         } else if (to != address(this)) {
             // Native funding: the taker's value was turned into the sell token here at the start.
             TokenCalls.transfer(token, to, amount);

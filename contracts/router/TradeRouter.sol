@@ -37,7 +37,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         {
             revert PermitMismatch();
         }
-        if (tPayer != address(0)) revert Reentrancy();
+        if (tExecution != 0) revert Reentrancy();
         // A signature seen in the mempool can be submitted by anyone first; it sets the same allowance for
         // the same owner, so a failed permit is no reason to fail: Permit2's transferFrom decides.
         try IPermit2Allowance(permit2).permit(msg.sender, permit, signature) {} catch {}
@@ -64,14 +64,13 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         emit PlanExecuted(
             plan.quoteTag, msg.sender, plan.recipient, plan.sellToken, plan.buyToken, amountIn, amountOut
         );
-        tPayer = address(0);
-        tFunding = 0;
+        tExecution = 0;
         tPaid = 0;
         tMaxIn = 0;
     }
 
     function _begin(Plan calldata plan) private {
-        if (tPayer != address(0)) revert Reentrancy();
+        if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
         address recipient = plan.recipient;
         if (
@@ -84,8 +83,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         }
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
-        tPayer = msg.sender;
-        tFunding = funding;
+        tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
         tMaxIn = plan.amountIn;
         if (funding != FUNDING_NATIVE) {
             if (msg.value != 0) revert UnexpectedValue(msg.value);
