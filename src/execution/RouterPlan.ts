@@ -5,6 +5,7 @@
  */
 import {
   type Address,
+  decodeErrorResult,
   decodeEventLog,
   decodeFunctionData,
   encodeFunctionData,
@@ -188,4 +189,17 @@ export const decodePlanExecuted = (log: { readonly data: Hex; readonly topics: R
     topics: log.topics as [Hex, ...Array<Hex>]
   })
   return args
+}
+
+/** The router's custom error in revert data (a simulation's or a receipt's), or undefined if it is
+ * not one of the router's (a pool's, a token's or Permit2's own error passes through undecoded). */
+export const decodeRouterError = (
+  data: Hex
+): { readonly name: string; readonly args: ReadonlyArray<unknown> } | undefined => {
+  try {
+    const decoded = decodeErrorResult({ abi: routerAbi, data })
+    return { name: decoded.errorName, args: decoded.args ?? [] }
+  } catch {
+    return undefined
+  }
 }

@@ -3,10 +3,19 @@
  * compiled contract's, and a plan survives encode -> decode unchanged.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Abi, type AbiParameter, getAddress, keccak256, stringToBytes, toFunctionSelector } from "viem"
+import {
+  type Abi,
+  type AbiParameter,
+  encodeErrorResult,
+  getAddress,
+  keccak256,
+  stringToBytes,
+  toFunctionSelector
+} from "viem"
 import { loadArtifact } from "../../layers/Artifacts.js"
 import {
   decodeRouterCall,
+  decodeRouterError,
   encodeExecute,
   encodeExecuteWithPermit,
   Funding,
@@ -110,5 +119,11 @@ describe("router encoding", () => {
       keccak256(stringToBytes("PlanExecuted(bytes32,address,address,address,address,uint256,uint256)"))
     )
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
+  })
+
+  it("decodes the router's errors and leaves others alone", () => {
+    const data = encodeErrorResult({ abi: routerAbi, errorName: "InsufficientOutput", args: [5n, 6n] })
+    expect(decodeRouterError(data)).toEqual({ name: "InsufficientOutput", args: [5n, 6n] })
+    expect(decodeRouterError("0x486aa307")).toBe(undefined)
   })
 })

@@ -5,11 +5,13 @@
  * what the pair received, and a taxed buy is judged by what the recipient really got.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Address, getAddress, parseAbi, parseUnits } from "viem"
+import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"
 import { Funding, StepFlag } from "../../src/execution/RouterPlan.js"
+import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
-import { poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
-import { v2Reserves, v3Swap } from "./poolState.js"
+import { v4SwapFeePips } from "../../src/math/V4Fees.js"
+import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { v2Reserves, v3Swap, v4State } from "./poolState.js"
 import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
 
 let devnet: PrivateDevnet
@@ -80,6 +82,51 @@ describe("exact output", () => {
       () => sendPlan(trader, env.router, plan)
     )
     expect(paid).toBe(-needed)
+    expect(got).toBe(wanted)
+  })
+
+  it("v4, funded by a Permit2 allowance the taker already granted: pays the pool math's input", async () => {
+    const trader = env.trader(3)
+    const [USDC, WETH] = [env.usdc, env.token("WETH")]
+    const permit2 = contractAddress(env.manifest, "permit2")
+    await trader.approve(WETH, permit2, maxUint256)
+    await trader.write(
+      permit2,
+      parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"]),
+      "approve",
+      [WETH, env.router, 2n ** 160n - 1n, 2 ** 47]
+    )
+    const label = "v4:WETH/USDC:500"
+    const pool = poolByLabel(env.manifest, label)
+    const wanted = usdc("777")
+    const zeroForOne = getAddress(pool.token0) === getAddress(WETH)
+    const { state, protocolFee, lpFee } = await v4State(
+      trader,
+      contractAddress(env.manifest, "v4StateView"),
+      pool.id as Hex,
+      pool.tickSpacing!
+    )
+    const model = swap(state, {
+      zeroForOne,
+      amountSpecified: -wanted,
+      feePips: v4SwapFeePips(lpFee, protocolFee, zeroForOne)
+    })
+    const maxIn = model.amountIn + 10n ** 15n
+    const plan = makePlan({
+      sellToken: WETH,
+      buyToken: USDC,
+      recipient: trader.address,
+      amountIn: maxIn,
+      exactOut: true,
+      minAmountOut: wanted,
+      funding: Funding.permit2,
+      steps: [poolStep(env.manifest, label, WETH, wanted, { flags: StepFlag.exactOut, limit: maxIn })]
+    })
+    const [paid, got] = await trader.changes(
+      [[WETH, trader.address], [USDC, trader.address]],
+      () => sendPlan(trader, env.router, plan)
+    )
+    expect(paid).toBe(-model.amountIn)
     expect(got).toBe(wanted)
   })
 
