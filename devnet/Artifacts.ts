@@ -34,6 +34,7 @@ export type ArtifactName =
   | "SwapFeeHook"
   | "SwapRouter"
   | "TaxToken"
+  | "TradeRouter"
   | "UniswapV2Factory"
   | "UniswapV2Pair"
   | "UniswapV3Factory"

@@ -13,6 +13,7 @@ import { type Clock, makeClock } from "./market/clock.js"
 import type { Market } from "./market/context.js"
 import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
+import { deployRouter } from "./router.js"
 import { makeTx } from "./Tx.js"
 
 export interface Bootstrapped {
@@ -40,15 +41,17 @@ export const bootstrap: (
     approved: new Set()
   }
   yield* seedMarket(market, clock, clients.map((client) => client.address))
+  // Last, so that no seeded token or pool address moves because of it.
+  const contracts = { ...protocol, router: yield* deployRouter(tx, deployer.address, protocol) }
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,
     startBlock,
-    protocol,
+    protocol: contracts,
     market,
     clients,
     createdAt: new Date(end * 1000)
   })
-  const hashes = yield* codeHashes(tx, protocol)
+  const hashes = yield* codeHashes(tx, contracts)
   return { manifest, codeHashes: hashes }
 })

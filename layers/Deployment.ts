@@ -4,8 +4,9 @@
  * manifest the bootstrap writes; on a real chain from configuration.
  */
 import { FileSystem } from "@effect/platform"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
+import { Address } from "../schema/Primitives.js"
 import { AppConfig } from "./AppConfig.js"
 
 export interface DeploymentShape {
@@ -28,7 +29,8 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
 
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain;
-   * `RPC_URL`, when set, overrides the manifest's endpoint.
+   * `RPC_URL`, when set, overrides the manifest's endpoint; `ROUTER_ADDRESS` its `router` (no router
+   * anywhere makes every plan non-executable).
    */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
@@ -37,7 +39,12 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const fs = yield* FileSystem.FileSystem
       const text = yield* fs.readFileString(config.manifestPath)
       const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      const deployment = Deployment.fromManifest(manifest)
+      const router = yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address))
+      const listed = Deployment.fromManifest(manifest)
+      const deployment = Option.match(router, {
+        onNone: () => listed,
+        onSome: (address) => ({ ...listed, contracts: { ...listed.contracts, router: address as `0x${string}` } })
+      })
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,
         onSome: (rpcUrl) => ({ ...deployment, rpcUrl })

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {IERC20Balance, ILaunchpadCurve} from "./Externals.sol";
+import {RouterBase} from "./RouterBase.sol";
+import {TokenCalls} from "./TokenCalls.sol";
+
+/// @notice The launchpad's bonding curve (tokens not yet graduated), quoted in USDC. The launchpad pulls
+/// from and pays to its caller, so input and output pass through the router: the input with an
+/// exact-amount approval that the launchpad spends in full (and that is reset if it ever did not), the
+/// output forwarded as measured by the router's own balance.
+abstract contract CurveVenue is RouterBase {
+    function _swapCurve(address pool, Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
+        if (launchpad == address(0)) revert VenueUnavailable(leg.index);
+        if (pool != launchpad) revert ForgedPool(leg.index, pool, launchpad);
+        bool isBuy = leg.tokenIn == usdc;
+        if (leg.exactOut || (!isBuy && leg.tokenOut != usdc)) revert InvalidStep(leg.index);
+        paidIn = leg.amount;
+        if (!leg.fromRouter) _pay(leg.tokenIn, address(this), paidIn, false);
+        uint256 before = TokenCalls.balanceOf(leg.tokenOut, address(this));
+        TokenCalls.approve(leg.tokenIn, launchpad, paidIn);
+        if (isBuy) ILaunchpadCurve(launchpad).buy(leg.tokenOut, paidIn, 0);
+        else ILaunchpadCurve(launchpad).sell(leg.tokenIn, paidIn, 0);
+        if (IERC20Balance(leg.tokenIn).allowance(address(this), launchpad) != 0) {
+            TokenCalls.approve(leg.tokenIn, launchpad, 0);
+        }
+        out = TokenCalls.balanceOf(leg.tokenOut, address(this)) - before;
+        if (leg.to != address(this)) TokenCalls.transfer(leg.tokenOut, leg.to, out);
+    }
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+/// @notice The router's public surface: the plan encoding `swap` puts in a transaction's `data`, the one
+/// event `receipt` searches, and the errors a failed plan reverts with. Kept apart from the implementation
+/// so the encoding is defined once (src/execution/RouterPlan.ts mirrors it and a test holds them equal).
+interface ITradeRouter {
+    /// @notice One pool swap. `venue`: 0 Uniswap v2 pair, 1 v3 pool, 2 v4 pool (through the PoolManager),
+    /// 3 launchpad bonding curve. `flags`: EXACT_OUT (1), FROM_ROUTER (2: input comes from what earlier
+    /// steps left in the router, else from the taker), TO_ROUTER (4: output stays in the router for later
+    /// steps, else it goes to the recipient).
+    /// `pool`: the v2 pair, the v3 pool, the PoolManager (v4) or the launchpad (curve); v2/v3 pools must be
+    /// the CREATE2 address of the configured factory for (tokenIn, tokenOut, fee).
+    /// `fee`: v3 fee tier or v4 key fee (0x800000 for dynamic-fee pools); `tickSpacing`, `hooks`: v4 key.
+    /// `amount`: exact-in from the taker: base units; exact-in from the router: share of the router's
+    /// current holding of tokenIn, 1e18 = all of it; exact-out: the exact output of this step.
+    /// `limit`: exact-in: the least output of this step; exact-out: the most input.
+    struct Step {
+        uint8 venue;
+        uint8 flags;
+        address pool;
+        address tokenIn;
+        address tokenOut;
+        uint24 fee;
+        int24 tickSpacing;
+        address hooks;
+        uint256 amount;
+        uint256 limit;
+    }
+
+    /// @notice A whole trade. `funding`: 0 ERC-20 approval to the router, 1 Permit2 allowance, 2 native
+    /// value (USDC sells only). `amountIn`: exact-in: exactly this much sellToken is taken from the taker;
+    /// exact-out: at most this much. `minAmountOut`: the least the recipient's balance of buyToken must
+    /// rise. `quoteTag`: keccak256 of the quote id, echoed in the event.
+    struct Plan {
+        bytes32 quoteTag;
+        address sellToken;
+        address buyToken;
+        address recipient;
+        uint8 funding;
+        bool exactOut;
+        uint256 amountIn;
+        uint256 minAmountOut;
+        uint256 deadline;
+        Step[] steps;
+    }
+
+    /// @notice Permit2's AllowanceTransfer.PermitSingle, field for field.
+    struct PermitDetails {
+        address token;
+        uint160 amount;
+        uint48 expiration;
+        uint48 nonce;
+    }
+
+    struct PermitSingle {
+        PermitDetails details;
+        address spender;
+        uint256 sigDeadline;
+    }
+
+    /// @notice One per execution. `amountIn`: sell token paid from the taker's funds into pools;
+    /// `amountOut`: the rise of the recipient's buyToken balance.
+    event PlanExecuted(
+        bytes32 indexed quoteTag,
+        address indexed taker,
+        address indexed recipient,
+        address sellToken,
+        address buyToken,
+        uint256 amountIn,
+        uint256 amountOut
+    );
+
+    error Reentrancy();
+    error DeadlineExpired(uint256 deadline, uint256 timestamp);
+    error InvalidRecipient(address recipient);
+    error RecipientIsPool(address pool);
+    error EmptyPlan();
+    error InvalidPlan();
+    error InvalidStep(uint256 index);
+    error UnknownVenue(uint256 index, uint8 venue);
+    error VenueUnavailable(uint256 index);
+    error ForgedPool(uint256 index, address pool, address expected);
+    error PayerTokenMismatch(uint256 index);
+    error OutputTokenMismatch(uint256 index);
+    error ShareTooLarge(uint256 index);
+    error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit);
+    error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit);
+    error PartialFill(uint256 index, uint256 amountOut, uint256 wanted);
+    error BadDelta(uint256 index);
+    error InputAboveMaximum(uint256 paid, uint256 maximum);
+    error InputNotSpent(uint256 paid, uint256 amountIn);
+    error InsufficientOutput(uint256 amountOut, uint256 minAmountOut);
+    error UnexpectedValue(uint256 value);
+    error NativeFundingUnavailable();
+    error UnknownFunding(uint8 funding);
+    error PermitMismatch();
+    error UnexpectedCallback(address caller);
+    error AmountTooLarge(uint256 amount);
+
+    function execute(Plan calldata plan) external payable returns (uint256 amountIn, uint256 amountOut);
+
+    function executeWithPermit(Plan calldata plan, PermitSingle calldata permit, bytes calldata signature)
+        external
+        returns (uint256 amountIn, uint256 amountOut);
+}

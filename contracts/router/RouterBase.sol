@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {ITradeRouter} from "./ITradeRouter.sol";
+import {IPermit2Allowance} from "./Externals.sol";
+import {TokenCalls} from "./TokenCalls.sol";
+
+/// @notice What every venue of the router shares: the deployment it trusts (set once, immutable), the
+/// state of the one execution in progress (transient, gone when the transaction ends), and the single
+/// place where the taker's funds move (`_pay`), which only ever takes from the caller of `execute`.
+abstract contract RouterBase is ITradeRouter {
+    uint8 internal constant VENUE_V2 = 0;
+    uint8 internal constant VENUE_V3 = 1;
+    uint8 internal constant VENUE_V4 = 2;
+    uint8 internal constant VENUE_CURVE = 3;
+
+    uint8 internal constant EXACT_OUT = 1;
+    uint8 internal constant FROM_ROUTER = 2;
+    uint8 internal constant TO_ROUTER = 4;
+
+    uint8 internal constant FUNDING_APPROVAL = 0;
+    uint8 internal constant FUNDING_PERMIT2 = 1;
+    uint8 internal constant FUNDING_NATIVE = 2;
+
+    /// @notice How native value becomes the sell token: not at all, through the devnet USDC's `deposit`
+    /// (1 unit per 1e12 wei), or on a chain where native value and ERC-20 USDC are one balance (Arc).
+    uint8 public constant NATIVE_NONE = 0;
+    uint8 public constant NATIVE_DEPOSIT = 1;
+    uint8 public constant NATIVE_SAME_BALANCE = 2;
+    uint256 internal constant NATIVE_PER_USDC_UNIT = 1e12;
+
+    /// @dev 1e18 = all of what the router holds (exact-in steps funded by earlier steps).
+    uint256 internal constant SHARE_ONE = 1e18;
+
+    /// @dev TickMath's bounds, one step inside: "no price limit" for v3 and v4 swaps.
+    uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
+    uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
+
+    struct Config {
+        address v2Factory;
+        bytes32 v2PairInitCodeHash;
+        address v3Factory;
+        bytes32 v3PoolInitCodeHash;
+        address poolManager;
+        address launchpad;
+        address permit2;
+        address usdc;
+        uint8 nativeMode;
+    }
+
+    /// @dev A zero registry switches its venue off (`VenueUnavailable`).
+    address public immutable v2Factory;
+    bytes32 public immutable v2PairInitCodeHash;
+    address public immutable v3Factory;
+    bytes32 public immutable v3PoolInitCodeHash;
+    address public immutable poolManager;
+    address public immutable launchpad;
+    address public immutable permit2;
+    address public immutable usdc;
+    uint8 public immutable nativeMode;
+
+    /// @dev The execution in progress: its caller (the taker, who alone pays) in the low 160 bits and the
+    /// funding kind above them, in one slot so one read serves every payment. Non-zero means "locked".
+    uint256 internal transient tExecution;
+    /// @dev Sell token paid so far from the taker's funds, and the most the plan allows.
+    uint256 internal transient tPaid;
+    uint256 internal transient tMaxIn;
+    /// @dev The one contract allowed to call back next (a v3 pool, the PoolManager); cleared on use.
+    address internal transient tCallback;
+
+    /// @notice One step, validated and with its amount resolved.
+    struct Leg {
+        uint256 index;
+        address tokenIn;
+        address tokenOut;
+        /// @dev where the pool sends the output: the recipient or this router
+        address to;
+        address recipient;
+        bool fromRouter;
+        bool exactOut;
+        /// @dev exact-in: input in base units; exact-out: the wanted output
+        uint256 amount;
+    }
+
+    constructor(Config memory config) {
+        if (config.nativeMode > NATIVE_SAME_BALANCE) revert InvalidPlan();
+        v2Factory = config.v2Factory;
+        v2PairInitCodeHash = config.v2PairInitCodeHash;
+        v3Factory = config.v3Factory;
+        v3PoolInitCodeHash = config.v3PoolInitCodeHash;
+        poolManager = config.poolManager;
+        launchpad = config.launchpad;
+        permit2 = config.permit2;
+        usdc = config.usdc;
+        nativeMode = config.nativeMode;
+    }
+
+    /// @notice Moves `amount` of `token` to `to`: from the router's own holdings (what earlier steps
+    /// produced), or from the taker's funds, which is always the caller of `execute` (`tExecution`) and never
+    /// an address taken from calldata, and never more in total than the plan's `amountIn`.
+    function _pay(address token, address to, uint256 amount, bool fromRouter) internal {
+        if (amount == 0) return;
+        if (fromRouter) {
+            TokenCalls.transfer(token, to, amount);
+            return;
+        }
+        uint256 paid = tPaid + amount;
+        uint256 maximum = tMaxIn;
+        if (paid > maximum) revert InputAboveMaximum(paid, maximum);
+        tPaid = paid;
+        uint256 execution = tExecution;
+        address payer = address(uint160(execution));
+        uint256 funding = execution >> 160;
+        if (funding == FUNDING_APPROVAL) {
+            TokenCalls.transferFrom(token, payer, to, amount);
+        } else if (funding == FUNDING_PERMIT2) {
+            if (amount > type(uint160).max) revert AmountTooLarge(amount);
+            IPermit2Allowance(permit2).transferFrom(payer, to, uint160(amount), token);
+        } else if (to != address(this)) {
+            // Native funding: the taker's value was turned into the sell token here at the start.
+            TokenCalls.transfer(token, to, amount);
+        }
+    }
+
+    /// @dev `given` must be the pool the registry would have created; the recipient may not be it
+    /// (output sent to a pool is donated to its liquidity providers or skimmed by anyone).
+    function _checkPool(Leg memory leg, address given, address expected) internal pure {
+        if (given != expected) revert ForgedPool(leg.index, given, expected);
+        if (expected == leg.recipient) revert RecipientIsPool(expected);
+    }
+}

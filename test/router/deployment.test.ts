@@ -1,0 +1,93 @@
+/**
+ * The router as the service sees it: the devnet's manifest names it `router`, it is wired to exactly the
+ * registries the venue listing shows (so every listed venue kind is executable, and the launchpad too),
+ * `ROUTER_ADDRESS` points the service at a router on another chain, and no router anywhere makes every
+ * venue non-executable (spec rule 3).
+ */
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { getAddress, parseAbi } from "viem"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { Venues } from "../../layers/Venues.js"
+import { clientsFor, contractAddress, sharedManifest } from "../support/devnet.js"
+
+const routerConfigAbi = parseAbi([
+  "function v2Factory() view returns (address)",
+  "function v3Factory() view returns (address)",
+  "function poolManager() view returns (address)",
+  "function launchpad() view returns (address)",
+  "function permit2() view returns (address)",
+  "function usdc() view returns (address)",
+  "function nativeMode() view returns (uint8)"
+])
+
+describe("the router in the deployment", () => {
+  it("is the manifest's `router`, configured with the registries of every venue the listing marks executable", async () => {
+    const manifest = sharedManifest()
+    const router = contractAddress(manifest, "router")
+    const reader = clientsFor(manifest).public
+    const read = (functionName: (typeof routerConfigAbi)[number]["name"]) =>
+      reader.readContract({ address: router, abi: routerConfigAbi, functionName })
+    const venues = Venues.make(manifest.contracts as Record<string, `0x${string}`>, [])
+    expect(venues.all.map((venue) => [venue.id, venue.executable, venue.contracts["router"]])).toEqual([
+      ["uniswap-v2", true, router],
+      ["uniswap-v3", true, router],
+      ["uniswap-v4", true, router]
+    ])
+    const registry = {
+      "uniswap-v2": await read("v2Factory"),
+      "uniswap-v3": await read("v3Factory"),
+      "uniswap-v4": await read("poolManager")
+    }
+    for (const venue of venues.all) {
+      const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"]
+      expect(getAddress(listed!), venue.id).toBe(registry[venue.id as keyof typeof registry])
+    }
+    expect(await read("launchpad")).toBe(contractAddress(manifest, "launchpad"))
+    expect(await read("permit2")).toBe(contractAddress(manifest, "permit2"))
+    expect(await read("usdc")).toBe(contractAddress(manifest, "usdc"))
+    // The devnet's USDC mints from native value: NATIVE_DEPOSIT.
+    expect(await read("nativeMode")).toBe(1)
+  })
+
+  it("without a router no venue is executable", () => {
+    const { router: _router, ...contracts } = sharedManifest().contracts
+    const venues = Venues.make(contracts as Record<string, `0x${string}`>, [])
+    expect(venues.all.length).toBe(3)
+    expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
+  })
+
+  const deploymentWith = (settings: Record<string, string>, contracts: Record<string, string>) => {
+    const manifestPath = join(tmpdir(), `router-manifest-${process.pid}-${Math.random().toString(16).slice(2)}.json`)
+    writeFileSync(manifestPath, JSON.stringify({ ...sharedManifest(), contracts }))
+    const layer = Deployment.layerManifestFile.pipe(
+      Layer.provide(AppConfig.Default),
+      Layer.provide(
+        AppConfig.withSettings({ MANIFEST_PATH: manifestPath, RPC_URL: "http://127.0.0.1:1", ...settings })
+      ),
+      Layer.provide(NodeContext.layer)
+    )
+    return Effect.runPromise(Effect.either(Effect.provide(Deployment, layer)))
+  }
+
+  it("ROUTER_ADDRESS names the router of another chain, over the manifest or where it has none", async () => {
+    const { router: _router, ...withoutRouter } = sharedManifest().contracts
+    const elsewhere = "0x00000000000000000000000000000000000c0ffe"
+    const configured = await deploymentWith({ ROUTER_ADDRESS: elsewhere }, withoutRouter)
+    expect(configured._tag === "Right" && configured.right.contracts["router"]).toBe(getAddress(elsewhere))
+    const overriding = await deploymentWith({ ROUTER_ADDRESS: elsewhere }, sharedManifest().contracts)
+    expect(overriding._tag === "Right" && overriding.right.contracts["router"]).toBe(getAddress(elsewhere))
+    const unset = await deploymentWith({}, withoutRouter)
+    expect(unset._tag === "Right" && unset.right.contracts["router"]).toBe(undefined)
+  })
+
+  it("a malformed ROUTER_ADDRESS fails at start-up instead of being used", async () => {
+    const result = await deploymentWith({ ROUTER_ADDRESS: "0x1234" }, sharedManifest().contracts)
+    expect(result._tag).toBe("Left")
+  })
+})

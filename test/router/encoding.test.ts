@@ -1,0 +1,129 @@
+/**
+ * The plan encoding is defined once: the TypeScript ABI in src/execution/RouterPlan.ts must equal the
+ * compiled contract's, and a plan survives encode -> decode unchanged.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import {
+  type Abi,
+  type AbiParameter,
+  encodeErrorResult,
+  getAddress,
+  keccak256,
+  stringToBytes,
+  toFunctionSelector
+} from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import {
+  decodeRouterCall,
+  decodeRouterError,
+  encodeExecute,
+  encodeExecuteWithPermit,
+  Funding,
+  planExecutedTopic,
+  quoteTag,
+  routerAbi,
+  type RouterPlan,
+  StepFlag,
+  Venue
+} from "../../src/execution/RouterPlan.js"
+
+/** An ABI entry reduced to what the encoding depends on (names, types, components, indexed). */
+const shape = (params: ReadonlyArray<AbiParameter>): unknown =>
+  params.map((p) => ({
+    name: p.name,
+    type: p.type,
+    indexed: (p as { indexed?: boolean }).indexed ?? false,
+    components: "components" in p ? shape(p.components) : undefined
+  }))
+
+const entries = (abi: Abi) =>
+  Object.fromEntries(
+    abi.filter((item) => item.type === "function" || item.type === "event" || item.type === "error").map((item) => [
+      `${item.type} ${(item as { name: string }).name}`,
+      {
+        inputs: shape((item as { inputs: ReadonlyArray<AbiParameter> }).inputs),
+        outputs: "outputs" in item ? shape(item.outputs) : undefined
+      }
+    ])
+  )
+
+const a = getAddress("0x1111111111111111111111111111111111111111")
+const b = getAddress("0x2222222222222222222222222222222222222222")
+
+const plan: RouterPlan = {
+  quoteTag: quoteTag("q_0123abcd"),
+  sellToken: a,
+  buyToken: b,
+  recipient: getAddress("0x3333333333333333333333333333333333333333"),
+  funding: Funding.permit2,
+  exactOut: true,
+  amountIn: 123_456_789n,
+  minAmountOut: 10n ** 30n,
+  deadline: 1_900_000_000n,
+  steps: [
+    {
+      venue: Venue.v4,
+      flags: StepFlag.exactOut | StepFlag.toRouter,
+      pool: getAddress("0x4444444444444444444444444444444444444444"),
+      tokenIn: a,
+      tokenOut: b,
+      fee: 0x800000,
+      tickSpacing: -60,
+      hooks: getAddress("0x0000000000000000000000000000000000001080"),
+      amount: 1n,
+      limit: 2n ** 255n
+    }
+  ]
+}
+
+describe("router encoding", () => {
+  it("the TypeScript ABI is the compiled contract's, for every function, event and error it names", () => {
+    const compiled = entries(loadArtifact("TradeRouter").abi)
+    const declared = entries(routerAbi)
+    for (const [key, value] of Object.entries(declared)) expect(compiled[key], key).toEqual(value)
+    // And nothing a caller could meet is missing from it (the callbacks are the pools' business).
+    const callbacks = ["function uniswapV3SwapCallback", "function unlockCallback"]
+    const immutables = Object.keys(compiled).filter((key) =>
+      key.startsWith("function ") && compiled[key]!.inputs instanceof Array &&
+      (compiled[key]!.inputs as []).length === 0
+    )
+    const missing = Object.keys(compiled).filter((key) =>
+      !(key in declared) && !callbacks.includes(key) && !immutables.includes(key)
+    )
+    expect(missing).toEqual([])
+  })
+
+  it("a plan round-trips through execute and executeWithPermit calldata", () => {
+    expect(decodeRouterCall(encodeExecute(plan))).toEqual({ functionName: "execute", plan })
+    const permit = {
+      details: { token: a, amount: 123_456_789n, expiration: 1_900_000_000, nonce: 7 },
+      spender: b,
+      sigDeadline: 1_800_000_000n
+    }
+    const signature = `0x${"ab".repeat(65)}` as const
+    expect(decodeRouterCall(encodeExecuteWithPermit(plan, permit, signature))).toEqual({
+      functionName: "executeWithPermit",
+      plan,
+      permit,
+      signature
+    })
+  })
+
+  it("execute's selector and the event topic are the contract's", () => {
+    expect(encodeExecute(plan).slice(0, 10)).toBe(
+      toFunctionSelector(
+        "execute((bytes32,address,address,address,uint8,bool,uint256,uint256,uint256,(uint8,uint8,address,address,address,uint24,int24,address,uint256,uint256)[]))"
+      )
+    )
+    expect(planExecutedTopic).toBe(
+      keccak256(stringToBytes("PlanExecuted(bytes32,address,address,address,address,uint256,uint256)"))
+    )
+    expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
+  })
+
+  it("decodes the router's errors and leaves others alone", () => {
+    const data = encodeErrorResult({ abi: routerAbi, errorName: "InsufficientOutput", args: [5n, 6n] })
+    expect(decodeRouterError(data)).toEqual({ name: "InsufficientOutput", args: [5n, 6n] })
+    expect(decodeRouterError("0x486aa307")).toBe(undefined)
+  })
+})

@@ -1,0 +1,179 @@
+/**
+ * Random plans over the fuzzed world, from a seeded generator so a failure replays: one or two paths of
+ * one or two hops, split or not, every funding kind, exact in or out, sometimes an impossible minimum,
+ * and sometimes one corruption (a forged pool, a bad recipient, a stolen share, a wrong token, an
+ * expired deadline) that the router must refuse.
+ */
+import { type Address, encodeAbiParameters, encodeFunctionData, parseAbi } from "viem"
+import {
+  encodeExecute,
+  Funding,
+  type FundingCode,
+  type RouterPlan,
+  type RouterStep,
+  SHARE_ALL,
+  StepFlag,
+  Venue
+} from "../../../src/execution/RouterPlan.js"
+import { makePlan } from "../support.js"
+import type { Edge, World } from "./world.js"
+
+export type Random = () => number
+
+/** mulberry32 */
+export const seeded = (seed: number): Random => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+}
+
+const pick = <A>(random: Random, items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)]!
+
+/** `amount` scaled by a random factor between 10^-lowExp and 10^-highExp. */
+const fraction = (random: Random, amount: bigint, lowExp: number, highExp: number) => {
+  const exponent = lowExp + random() * (highExp - lowExp)
+  const scale = BigInt(Math.floor(10 ** (6 - exponent)))
+  return (amount * scale) / 1_000_000n
+}
+
+const other = (edge: Edge, token: Address) => (edge.a === token ? edge.b : edge.a)
+
+const stepOf = (edge: Edge, tokenIn: Address, amount: bigint, flags: number): RouterStep => ({
+  venue: { v2: Venue.v2, v3: Venue.v3, v4: Venue.v4, curve: Venue.curve }[edge.venue],
+  flags,
+  pool: edge.pool,
+  tokenIn,
+  tokenOut: other(edge, tokenIn),
+  fee: edge.fee,
+  tickSpacing: edge.tickSpacing,
+  hooks: edge.hooks,
+  amount,
+  limit: 0n
+})
+
+export interface Generated {
+  readonly plan: RouterPlan
+  readonly value: bigint
+  readonly corruption: string | undefined
+}
+
+export const generatePlan = (random: Random, world: World, balances: ReadonlyMap<Address, bigint>): Generated => {
+  const held = world.tokens.filter((token) => (balances.get(token) ?? 0n) > 0n)
+  const sell = pick(random, held)
+  const first = pick(random, world.edges.filter((edge) => edge.a === sell || edge.b === sell))
+  const hops: Array<Edge> = [first]
+  const middle = other(first, sell)
+  const onward = world.edges.filter((edge) =>
+    edge !== first && (edge.a === middle || edge.b === middle) && other(edge, middle) !== sell
+  )
+  if (onward.length > 0 && random() < 0.5) hops.push(pick(random, onward))
+  const buy = hops.length === 1 ? middle : other(hops[1]!, middle)
+  const paths: Array<ReadonlyArray<Edge>> = [hops]
+  const direct = world.edges.filter((edge) => edge !== first && other(edge, sell) === buy && edge.a !== edge.b)
+    .filter((edge) => edge.a === sell || edge.b === sell)
+  if (direct.length > 0 && random() < 0.4) paths.push([pick(random, direct)])
+
+  const balance = balances.get(sell) ?? 0n
+  const amountIn = random() < 0.05 ? balance * 2n : fraction(random, balance, 2, 4) + 1n
+  const exactOut = paths.length === 1 && hops.length === 1 && random() < 0.2
+  const steps: Array<RouterStep> = []
+  let left = amountIn
+  for (const [i, path] of paths.entries()) {
+    const share = i === paths.length - 1 ? left : fraction(random, amountIn, 0, 0.5)
+    left -= share
+    let tokenIn = sell
+    for (const [h, edge] of path.entries()) {
+      const last = h === path.length - 1
+      const flags = (h === 0 ? 0 : StepFlag.fromRouter) | (last ? 0 : StepFlag.toRouter)
+      const amount = h === 0 ? share : random() < 0.8 ? SHARE_ALL : fraction(random, SHARE_ALL, 0, 1)
+      steps.push(stepOf(edge, tokenIn, amount, flags))
+      tokenIn = other(edge, tokenIn)
+    }
+  }
+  const funding: FundingCode = sell === world.env.usdc && random() < 0.4
+    ? Funding.native
+    : pick(random, [Funding.approval, Funding.permit2])
+  let plan = makePlan({
+    sellToken: sell,
+    buyToken: buy,
+    recipient: world.recipient,
+    amountIn,
+    funding,
+    minAmountOut: random() < 0.1 ? 2n ** 200n : 0n,
+    steps
+  })
+  if (exactOut) {
+    const wanted = fraction(random, amountIn, 0, 3) + 1n
+    plan = {
+      ...plan,
+      exactOut: true,
+      minAmountOut: wanted,
+      steps: [{ ...steps[0]!, flags: StepFlag.exactOut, amount: wanted, limit: amountIn }]
+    }
+  }
+  const corruption = random() < 0.2 ? pick(random, corruptions) : undefined
+  if (corruption !== undefined) plan = corrupt[corruption](random, world, plan)
+  const value = plan.funding === Funding.native ? plan.amountIn * 10n ** 12n : 0n
+  return { plan, value, corruption }
+}
+
+const withStep = (plan: RouterPlan, random: Random, change: (step: RouterStep) => RouterStep): RouterPlan => {
+  const index = Math.floor(random() * plan.steps.length)
+  return { ...plan, steps: plan.steps.map((step, i) => (i === index ? change(step) : step)) }
+}
+
+const corrupt = {
+  forgedPool: (random: Random, world: World, plan: RouterPlan) =>
+    withStep(plan, random, (step) => ({ ...step, pool: world.hostile.fakePool })),
+  recipientIsPool: (random: Random, world: World, plan: RouterPlan) => ({
+    ...plan,
+    recipient: pick(random, [world.env.router, ...plan.steps.map((step) => step.pool)])
+  }),
+  flags: (random: Random, _world: World, plan: RouterPlan) =>
+    withStep(plan, random, (step) => ({ ...step, flags: Math.floor(random() * 8) })),
+  tokenIn: (random: Random, world: World, plan: RouterPlan) =>
+    withStep(plan, random, (step) => ({ ...step, tokenIn: pick(random, world.tokens) })),
+  stolenShare: (random: Random, world: World, plan: RouterPlan) => ({
+    ...plan,
+    steps: [...plan.steps, {
+      ...plan.steps[0]!,
+      flags: StepFlag.fromRouter,
+      tokenIn: pick(random, world.tokens),
+      amount: SHARE_ALL + BigInt(Math.floor(random() * 3))
+    }]
+  }),
+  expired: (_random: Random, _world: World, plan: RouterPlan) => ({ ...plan, deadline: 1n }),
+  fee: (random: Random, _world: World, plan: RouterPlan) =>
+    withStep(plan, random, (step) => ({ ...step, fee: step.fee + 1 }))
+} as const
+
+const corruptions = Object.keys(corrupt) as ReadonlyArray<keyof typeof corrupt>
+
+/** What a hostile token or hook tries when it gets control: re-enter to steal, or forge a callback. */
+export const attackCalldata = (random: Random, world: World) => {
+  const token = pick(random, world.tokens)
+  const edge = pick(random, world.edges.filter((e) => e.a === token || e.b === token))
+  const theft = makePlan({
+    sellToken: token,
+    buyToken: other(edge, token),
+    recipient: world.thief,
+    amountIn: 0n,
+    exactOut: true,
+    steps: [stepOf(edge, token, SHARE_ALL, StepFlag.fromRouter)]
+  })
+  const forgedData = encodeAbiParameters([{ type: "address" }, { type: "bool" }], [token, false])
+  return pick(random, [
+    encodeExecute(theft),
+    encodeFunctionData({
+      abi: parseAbi(["function uniswapV3SwapCallback(int256, int256, bytes)"]),
+      functionName: "uniswapV3SwapCallback",
+      args: [BigInt(Math.floor(random() * 1e9)), BigInt(Math.floor(random() * 1e9)), forgedData]
+    }),
+    encodeFunctionData({
+      abi: parseAbi(["function unlockCallback(bytes) returns (bytes)"]),
+      functionName: "unlockCallback",
+      args: [forgedData]
+    })
+  ])
+}

@@ -1,0 +1,225 @@
+/**
+ * Router tests' shared pieces: a private devnet (trades move prices), plan and step builders with the
+ * defaults a quote would fill in, and one way to send a plan with viem and read its `PlanExecuted`.
+ */
+import {
+  type Address,
+  decodeErrorResult,
+  erc20Abi,
+  type Hex,
+  parseEventLogs,
+  type PrivateKeyAccount,
+  type TransactionReceipt,
+  zeroAddress
+} from "viem"
+import type { Manifest } from "../../schema/Manifest.js"
+import {
+  encodeExecute,
+  Funding,
+  type PermitSingle,
+  planValue,
+  quoteTag,
+  routerAbi,
+  type RouterPlan,
+  type RouterStep,
+  Venue
+} from "../../src/execution/RouterPlan.js"
+import { contractAddress, manifestAccount, poolByLabel, tokenAddress } from "../support/devnet.js"
+import { type Wallet, walletFor } from "../support/wallet.js"
+
+export const DYNAMIC_FEE = 0x800000
+
+/** A v2/v3/v4 step for a seeded pool, by its manifest label; flags and limits left to the caller. */
+export const poolStep = (
+  manifest: Manifest,
+  label: string,
+  tokenIn: Address,
+  amount: bigint,
+  extra: Partial<RouterStep> = {}
+): RouterStep => {
+  const pool = poolByLabel(manifest, label)
+  const tokenOut = (pool.token0.toLowerCase() === tokenIn.toLowerCase() ? pool.token1 : pool.token0) as Address
+  const venue = pool.venue === "v2" ? Venue.v2 : pool.venue === "v3" ? Venue.v3 : Venue.v4
+  return {
+    venue,
+    flags: 0,
+    pool: pool.address as Address,
+    tokenIn,
+    tokenOut,
+    fee: pool.venue === "v2" ? 0 : pool.fee ?? DYNAMIC_FEE,
+    tickSpacing: pool.venue === "v4" ? pool.tickSpacing ?? 0 : 0,
+    hooks: (pool.venue === "v4" ? pool.hooks ?? zeroAddress : zeroAddress) as Address,
+    amount,
+    limit: 0n,
+    ...extra
+  }
+}
+
+export const curveStep = (
+  manifest: Manifest,
+  tokenIn: Address,
+  tokenOut: Address,
+  amount: bigint,
+  extra: Partial<RouterStep> = {}
+): RouterStep => ({
+  venue: Venue.curve,
+  flags: 0,
+  pool: contractAddress(manifest, "launchpad"),
+  tokenIn,
+  tokenOut,
+  fee: 0,
+  tickSpacing: 0,
+  hooks: zeroAddress,
+  amount,
+  limit: 0n,
+  ...extra
+})
+
+let quoteCounter = 0
+
+export const makePlan = (
+  fields: Pick<RouterPlan, "sellToken" | "buyToken" | "recipient" | "amountIn" | "steps"> & Partial<RouterPlan>
+): RouterPlan => ({
+  quoteTag: quoteTag(`q_${(++quoteCounter).toString(16).padStart(8, "0")}`),
+  funding: Funding.approval,
+  exactOut: false,
+  minAmountOut: 0n,
+  deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
+  ...fields
+})
+
+export interface Env {
+  readonly manifest: Manifest
+  readonly router: Address
+  readonly usdc: Address
+  readonly token: (label: string) => Address
+  readonly trader: (i: number) => Wallet
+}
+
+export const envOf = (manifest: Manifest): Env => ({
+  manifest,
+  router: contractAddress(manifest, "router"),
+  usdc: contractAddress(manifest, "usdc"),
+  token: (label) => tokenAddress(manifest, label),
+  trader: (i) => walletFor(manifest, manifestAccount(manifest, i))
+})
+
+export const walletOf = (manifest: Manifest, account: PrivateKeyAccount) => walletFor(manifest, account)
+
+export interface Executed {
+  readonly receipt: TransactionReceipt
+  readonly event: {
+    readonly quoteTag: Hex
+    readonly taker: Address
+    readonly recipient: Address
+    readonly sellToken: Address
+    readonly buyToken: Address
+    readonly amountIn: bigint
+    readonly amountOut: bigint
+  }
+}
+
+/** Sends `plan` from `wallet` exactly as an integrator would: raw calldata from the encoder. */
+export const sendPlan = async (
+  wallet: Wallet,
+  router: Address,
+  plan: RouterPlan,
+  options: { readonly data?: Hex; readonly value?: bigint; readonly gas?: bigint } = {}
+): Promise<Executed> => {
+  const hash = await wallet.wallet.sendTransaction({
+    account: wallet.account,
+    chain: wallet.chain,
+    to: router,
+    data: options.data ?? encodeExecute(plan),
+    value: options.value ?? planValue(plan),
+    gas: options.gas ?? 3_000_000n
+  })
+  const receipt = await wallet.public.waitForTransactionReceipt({ hash })
+  if (receipt.status !== "success") throw new Error(`plan reverted (${hash})`)
+  const events = parseEventLogs({ abi: routerAbi, eventName: "PlanExecuted", logs: receipt.logs })
+  if (events.length !== 1) throw new Error(`expected one PlanExecuted, got ${events.length}`)
+  return { receipt, event: events[0]!.args }
+}
+
+/** The router's custom error a plan reverts with, found by simulating the same call. */
+export const revertOf = async (
+  wallet: Wallet,
+  router: Address,
+  plan: RouterPlan,
+  options: { readonly data?: Hex; readonly value?: bigint } = {}
+): Promise<string> => {
+  try {
+    await wallet.public.call({
+      account: wallet.account,
+      to: router,
+      data: options.data ?? encodeExecute(plan),
+      value: options.value ?? planValue(plan)
+    })
+  } catch (error) {
+    const data = findRevertData(error)
+    if (data === undefined) return `no revert data: ${String(error).slice(0, 200)}`
+    try {
+      return decodeErrorResult({ abi: routerAbi, data }).errorName
+    } catch {
+      return data
+    }
+  }
+  return "succeeded"
+}
+
+const findRevertData = (error: unknown): Hex | undefined => {
+  let current: unknown = error
+  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
+    const data = (current as { data?: unknown }).data
+    if (typeof data === "string" && data.startsWith("0x")) return data as Hex
+    if (typeof data === "object" && data !== null && typeof (data as { data?: unknown }).data === "string") {
+      return (data as { data: Hex }).data
+    }
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** A signed Permit2 PermitSingle for `spender`, as a wallet would sign the typed data. */
+export const signPermit = async (
+  wallet: Wallet,
+  manifest: Manifest,
+  details: { readonly token: Address; readonly amount: bigint; readonly nonce: number },
+  spender: Address
+): Promise<{ readonly permit: PermitSingle; readonly signature: Hex }> => {
+  const now = Math.floor(Date.now() / 1000)
+  const permit: PermitSingle = {
+    details: { token: details.token, amount: details.amount, expiration: now + 30 * 86_400, nonce: details.nonce },
+    spender,
+    sigDeadline: BigInt(now + 600)
+  }
+  const signature = await wallet.account.signTypedData({
+    domain: { name: "Permit2", chainId: manifest.chainId, verifyingContract: contractAddress(manifest, "permit2") },
+    types: {
+      PermitDetails: [
+        { name: "token", type: "address" },
+        { name: "amount", type: "uint160" },
+        { name: "expiration", type: "uint48" },
+        { name: "nonce", type: "uint48" }
+      ],
+      PermitSingle: [
+        { name: "details", type: "PermitDetails" },
+        { name: "spender", type: "address" },
+        { name: "sigDeadline", type: "uint256" }
+      ]
+    },
+    primaryType: "PermitSingle",
+    message: permit
+  })
+  return { permit, signature }
+}
+
+/** Balances of `owners` in `tokens`, as a flat list in that order. */
+export const balancesOf = (wallet: Wallet, tokens: ReadonlyArray<Address>, owners: ReadonlyArray<Address>) =>
+  Promise.all(
+    tokens.flatMap((token) =>
+      owners.map((owner) =>
+        wallet.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
+      )
+    )
+  )
