@@ -4,7 +4,6 @@
  * path, so no path can trade through the same pool twice.
  */
 import type { Hex } from "../indexer/Events.js"
-import type { RoutablePool } from "../math/Hop.js"
 import { hasLiquidity, type Market } from "./Market.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
 
@@ -18,32 +17,29 @@ export interface CandidateOptions {
   readonly limit?: number
 }
 
-const otherToken = (pool: RoutablePool, token: Hex): Hex => (pool.token0 === token ? pool.token1 : pool.token0)
-
 export const candidatePaths = (market: Market, tokenIn: Hex, tokenOut: Hex, options: CandidateOptions): Array<Path> => {
   const limit = options.limit ?? 1000
-  const hubs = new Set(options.hubs)
-  const usable = (id: Hex): RoutablePool | undefined => {
-    const pool = market.pool(id)
-    return pool !== undefined && options.allowVenue(pool.venue) && hasLiquidity(pool) ? pool : undefined
-  }
+  const hubs = [...new Set(options.hubs)].filter((hub) => hub !== tokenIn && hub !== tokenOut)
+  const hopsBetween = (a: Hex, b: Hex): ReadonlyArray<PathHop> =>
+    market.poolsBetween(a, b).flatMap((id) => {
+      const pool = market.pool(id)
+      return pool !== undefined && options.allowVenue(pool.venue) && hasLiquidity(pool)
+        ? [{ poolId: pool.id, venue: pool.venue, kind: pool.kind, tokenIn: a, tokenOut: b }]
+        : []
+    })
   const found: Array<Path> = []
-  // Breadth first by length so the limit drops the longest paths.
+  // Shortest paths first, so the limit drops the longest.
   for (let length = 1; length <= options.maxHops; length++) {
     const extend = (token: Hex, hops: ReadonlyArray<PathHop>, seen: ReadonlySet<Hex>): void => {
-      for (const id of market.poolsOf(token)) {
-        if (found.length >= limit) return
-        const pool = usable(id)
-        if (pool === undefined) continue
-        const next = otherToken(pool, token)
-        if (seen.has(next)) continue
-        const hop: PathHop = { poolId: pool.id, venue: pool.venue, kind: pool.kind, tokenIn: token, tokenOut: next }
-        const last = hops.length + 1 === length
-        if (last) {
-          if (next === tokenOut) found.push(makePath([...hops, hop]))
-        } else if (hubs.has(next) && next !== tokenOut) {
-          extend(next, [...hops, hop], new Set([...seen, next]))
+      if (hops.length === length - 1) {
+        for (const hop of hopsBetween(token, tokenOut)) {
+          if (found.length < limit) found.push(makePath([...hops, hop]))
         }
+        return
+      }
+      for (const hub of hubs) {
+        if (seen.has(hub)) continue
+        for (const hop of hopsBetween(token, hub)) extend(hub, [...hops, hop], new Set([...seen, hub]))
       }
     }
     extend(tokenIn, [], new Set([tokenIn]))

@@ -9,33 +9,58 @@ import type { CurvePool, RoutablePool } from "../math/Hop.js"
 
 export interface Market {
   readonly pool: (id: Hex) => RoutablePool | undefined
-  /** Ids of the pools that trade `token`, in a stable order. */
-  readonly poolsOf: (token: Hex) => ReadonlyArray<Hex>
+  /** Ids of the pools that trade `a` against `b`, in a stable order. */
+  readonly poolsBetween: (a: Hex, b: Hex) => ReadonlyArray<Hex>
+}
+
+interface PoolRefs {
+  readonly refs: (token: Hex) => ReadonlyArray<{ readonly id: Hex; readonly other: Hex }>
+}
+
+/**
+ * Pools of a pair, read from the side with fewer pools (a hub such as USDC may have thousands) and
+ * remembered: one market serves one request, whose candidate search asks for the same hub pairs often.
+ */
+const pairLookup = ({ refs }: PoolRefs): Market["poolsBetween"] => {
+  const memo = new Map<string, ReadonlyArray<Hex>>()
+  return (a, b) => {
+    const key = a < b ? `${a}${b}` : `${b}${a}`
+    const known = memo.get(key)
+    if (known !== undefined) return known
+    const [fewer, other] = refs(a).length <= refs(b).length ? [a, b] : [b, a]
+    const ids = refs(fewer).flatMap((ref) => (ref.other === other ? [ref.id] : []))
+    memo.set(key, ids)
+    return ids
+  }
 }
 
 export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePool> = []): Market => {
   const curveById = new Map(curves.map((curve) => [curve.id, curve]))
-  const curvesOf = new Map<Hex, Array<Hex>>()
+  const curveRefs = new Map<Hex, Array<{ id: Hex; other: Hex }>>()
   for (const curve of curves) {
-    for (const token of [curve.token0, curve.token1]) curvesOf.set(token, [...(curvesOf.get(token) ?? []), curve.id])
+    curveRefs.set(curve.token, [...(curveRefs.get(curve.token) ?? []), { id: curve.id, other: curve.usdc }])
+    curveRefs.set(curve.usdc, [...(curveRefs.get(curve.usdc) ?? []), { id: curve.id, other: curve.token }])
+  }
+  const refs = (token: Hex) => {
+    const indexed = Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
+    const launched = curveRefs.get(token)
+    return launched === undefined ? indexed : [...indexed, ...launched]
   }
   return {
     pool: (id) => curveById.get(id) ?? Option.getOrUndefined(HashMap.get(state.pools, id)),
-    poolsOf: (token) => {
-      const facts = Option.getOrUndefined(HashMap.get(state.tokens, token))
-      return [...(facts?.pools.map((ref) => ref.id) ?? []), ...(curvesOf.get(token) ?? [])]
-    }
+    poolsBetween: pairLookup({ refs })
   }
 }
 
 /** A market over a plain list of pools (tests, benchmarks, embedders with their own state). */
 export const marketFromPools = (pools: ReadonlyArray<RoutablePool>): Market => {
   const byId = new Map(pools.map((pool) => [pool.id, pool]))
-  const byToken = new Map<Hex, Array<Hex>>()
+  const byToken = new Map<Hex, Array<{ id: Hex; other: Hex }>>()
   for (const pool of pools) {
-    for (const token of [pool.token0, pool.token1]) byToken.set(token, [...(byToken.get(token) ?? []), pool.id])
+    byToken.set(pool.token0, [...(byToken.get(pool.token0) ?? []), { id: pool.id, other: pool.token1 }])
+    byToken.set(pool.token1, [...(byToken.get(pool.token1) ?? []), { id: pool.id, other: pool.token0 }])
   }
-  return { pool: (id) => byId.get(id), poolsOf: (token) => byToken.get(token) ?? [] }
+  return { pool: (id) => byId.get(id), poolsBetween: pairLookup({ refs: (token) => byToken.get(token) ?? [] }) }
 }
 
 /** Whether a pool can trade at all in its current state (a swap through it could move a unit). */
