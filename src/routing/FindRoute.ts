@@ -145,6 +145,8 @@ const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, taxes: Tra
     const start = outcome.amounts.map((amount, i) =>
       i === smallest ? 0n : i === largest ? amount + outcome!.amounts[smallest]! : amount
     )
+    // Without a gas cost a path fewer can only do worse.
+    if (gasInToken(request.gas, pathGasUnits(request.gas, paths[smallest]!)) === 0n) break
     const restricted = { ...problem, maxSplits: used.length - 1 }
     outcome = execute(request.market, paths, start, request.side, taxes)._tag === "Filled"
       ? equaliseMarginals(restricted, start)

@@ -6,7 +6,8 @@
  * and summing keeps it so), and paths that share a pool are priced together, one after another on one
  * pool state, so the shared curve is spent once. Two phases:
  * 1. water-filling: the order in `chunks` equal parts, each to the path whose next part pays most at
- *    the pool state the earlier parts left (a shared pool's later parts see the combined flow);
+ *    the pool state the earlier parts left (a shared pool's later parts see the combined flow), which
+ *    lands every path within about one part of its optimal amount;
  * 2. marginal equalisation, exactly: repeatedly move flow from the path whose last unit pays least to
  *    the one whose next unit pays most, by the exact amount a golden-section line search finds, until
  *    no move of one resolution step (2⁻¹⁶ of the order) gains. At a concave optimum all used paths'
@@ -25,7 +26,7 @@ export interface SplitProblem {
   readonly total: bigint
   readonly maxSplits: number
   readonly taxes: TransferTaxes
-  /** Parts of the water-filling phase (default 64). */
+  /** Parts of the water-filling phase (default 32). */
   readonly chunks?: number
 }
 
@@ -101,7 +102,8 @@ const objective = (problem: SplitProblem) => {
 /** Phase 1. Null when no path can take even one part. */
 export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
   const { paths, side, total, taxes } = problem
-  const chunks = BigInt(Math.max(1, problem.chunks ?? 64)) > total ? total : BigInt(Math.max(1, problem.chunks ?? 64))
+  const wanted = BigInt(Math.max(1, problem.chunks ?? 32))
+  const chunks = wanted > total ? total : wanted
   const part = total / chunks
   const pools = overlay(problem.market)
   const amounts = paths.map(() => 0n)
@@ -176,6 +178,7 @@ export const equaliseMarginals = (problem: SplitProblem, start: ReadonlyArray<bi
   const f = objective(problem)
   const { total } = problem
   const step = total >> 16n > 0n ? total >> 16n : 1n
+  const nearby = (total * 3n) / 32n
   const amounts = [...start]
   let current = f.value(amounts)
   if (current === null) throw new Error("equaliseMarginals: the starting allocation does not fill")
@@ -206,7 +209,10 @@ export const equaliseMarginals = (problem: SplitProblem, start: ReadonlyArray<bi
     if (donor < 0 || bestGain <= donorLoss) break
     const from = donor
     const phi = (t: bigint) => f.value(amounts.map((x, j) => (j === receiver ? x + t : j === from ? x - t : x)))
-    const line = lineMaximum(phi, amounts[from]!, step)
+    // Water-filling left every amount within about a part of the optimum: search near first.
+    const near = amounts[from]! < nearby ? amounts[from]! : nearby
+    let line = lineMaximum(phi, near, step)
+    if (line.t + step >= near && near < amounts[from]!) line = lineMaximum(phi, amounts[from]!, step)
     if (line.value === null || line.value <= current) break
     amounts[receiver] = amounts[receiver]! + line.t
     amounts[from] = amounts[from]! - line.t
