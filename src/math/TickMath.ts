@@ -36,8 +36,25 @@ const factors: ReadonlyArray<bigint> = [
 const ONE_Q128 = 1n << 128n
 const Q32 = 1n << 32n
 
+/**
+ * Route search prices the same pools hundreds of times per request, so the same ticks come back again
+ * and again (range boundaries, word boundaries, the ticks around each pool's price): remembered, up to
+ * a bound that keeps the table small.
+ */
+const known = new Map<number, bigint>()
+const KNOWN_MAX = 65_536
+
 /** sqrt(1.0001^tick) · 2^96, rounded up as `TickMath.getSqrtPriceAtTick` does. */
 export const getSqrtPriceAtTick = (tick: number): bigint => {
+  const cached = known.get(tick)
+  if (cached !== undefined) return cached
+  const price = computeSqrtPriceAtTick(tick)
+  if (known.size >= KNOWN_MAX) known.clear()
+  known.set(tick, price)
+  return price
+}
+
+const computeSqrtPriceAtTick = (tick: number): bigint => {
   const absTick = Math.abs(tick)
   if (!Number.isInteger(tick) || absTick > MAX_TICK) throw new RangeError(`tick ${tick} out of range`)
   let ratio = (absTick & 1) !== 0 ? factors[0]! : ONE_Q128
