@@ -18,8 +18,8 @@ import type { IndexState } from "../../src/indexer/State.js"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
-import { noTaxes, type Path, runPath } from "../../src/routing/Path.js"
-import { execute } from "../../src/routing/Plan.js"
+import { noTaxes, runPath } from "../../src/routing/Path.js"
+import { bruteForce } from "../../test/routing/fixtures.js"
 import { chainQuoter } from "./lib/quoters.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
@@ -119,22 +119,6 @@ all.sort((a, b) => a - b)
 figure("findRoute, whole devnet mix", `p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}`)
 
 // ---- split vs best single path vs brute force ----
-const bruteForce = (paths: ReadonlyArray<Path>, total: bigint, steps: number): bigint => {
-  let best = 0n
-  const market = marketFromIndex(state)
-  const visit = (prefix: ReadonlyArray<number>, left: number) => {
-    if (prefix.length === paths.length - 1) {
-      const amounts = [...prefix, left].map((p) => (total * BigInt(p)) / BigInt(steps))
-      amounts[amounts.length - 1] = total - amounts.slice(0, -1).reduce((a, b) => a + b, 0n)
-      const run = execute(market, paths, amounts, "exactIn", noTaxes)
-      if (run._tag === "Filled" && run.amountOut > best) best = run.amountOut
-      return
-    }
-    for (let p = 0; p <= left; p++) visit([...prefix, p], left - p)
-  }
-  visit([], steps)
-  return best
-}
 const bps = (a: bigint, b: bigint) => (Number(((a - b) * 1_000_000n) / b) / 100).toFixed(2)
 console.log("\n   USDC→WETH exactIn, maxSplits 3, gas at 20 gwei netted; brute force: 1 % grid over the plan's paths")
 console.log(
@@ -144,7 +128,7 @@ for (const usdc of [10_000n, 100_000n, 500_000n, 1_000_000n, 2_000_000n, 5_000_0
   const result = findRoute(request(USDC, WETH, "exactIn", usdc * E6))
   const best = result.best!
   const single = result.bestSingle!
-  const grid = bruteForce(best.legs.map((leg) => leg.path), usdc * E6, 100)
+  const grid = bruteForce(marketFromIndex(state), best.legs.map((leg) => leg.path), "exactIn", usdc * E6, 100).value
   const cells = [
     usdc.toString().padEnd(13),
     String(best.legs.length).padEnd(5),

@@ -12,7 +12,7 @@ import { candidatePaths } from "./Candidates.js"
 import { gasInToken, type GasModel, gasUsdcRaw, pathGasUnits } from "./Gas.js"
 import type { Market } from "./Market.js"
 import { noTaxes, type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"
-import { execute, type Plan } from "./Plan.js"
+import { execute, type Execution, type Plan } from "./Plan.js"
 import { equaliseMarginals, optimiseSplit, type SplitProblem } from "./Split.js"
 
 export interface RouteRequest {
@@ -50,8 +50,10 @@ export interface RouteResult {
 export const netValue = (plan: Plan): bigint =>
   plan.side === "exactIn" ? plan.amountOut - plan.gasInToken : -(plan.amountIn + plan.gasInToken)
 
-const makePlan = (request: RouteRequest, paths: ReadonlyArray<Path>, amounts: ReadonlyArray<bigint>): Plan | null => {
-  const run = execute(request.market, paths, amounts, request.side, request.taxes ?? noTaxes)
+const makePlan = (request: RouteRequest, paths: ReadonlyArray<Path>, amounts: ReadonlyArray<bigint>): Plan | null =>
+  planOf(request, execute(request.market, paths, amounts, request.side, request.taxes ?? noTaxes))
+
+const planOf = (request: RouteRequest, run: Execution): Plan | null => {
   if (run._tag !== "Filled" || run.legs.length === 0) return null
   const gasUnits = run.legs.reduce((sum, leg) => sum + pathGasUnits(request.gas, leg.path), 0n)
   return {
@@ -107,10 +109,11 @@ export const findRoute = (request: RouteRequest): RouteResult => {
     gasUnits: pathGasUnits(request.gas, path)
   }))
   let bestSingle: Plan | null = null
-  for (const candidate of candidates) {
-    if (candidate.run._tag === "Filled") {
-      bestSingle = better(bestSingle, makePlan(request, [candidate.path], [request.amount]))
-    }
+  for (const { path, run } of candidates) {
+    if (run._tag !== "Filled") continue
+    const leg = { path, amountIn: run.amountIn, amountOut: run.amountOut, fills: run.fills }
+    const alone: Execution = { _tag: "Filled", legs: [leg], amountIn: run.amountIn, amountOut: run.amountOut }
+    bestSingle = better(bestSingle, planOf(request, alone))
   }
   let best = bestSingle
   if (request.maxSplits > 1) {

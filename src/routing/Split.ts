@@ -14,6 +14,7 @@
  *    marginals are equal; `gapEstimate` is the Frank–Wolfe duality gap from the last marginals.
  */
 import type { Hex } from "../indexer/Events.js"
+import { lineMaximum } from "./LineSearch.js"
 import type { Market } from "./Market.js"
 import { type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"
 import { execute, overlay } from "./Plan.js"
@@ -134,43 +135,6 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
     })
   }
   return amounts
-}
-
-/** Integer golden-section search for the maximum of a concave function on [0, high]. */
-const lineMaximum = (
-  phi: (t: bigint) => bigint | null,
-  high: bigint,
-  resolution: bigint
-): { readonly t: bigint; readonly value: bigint | null } => {
-  let best = { t: high, value: phi(high) }
-  const consider = (t: bigint) => {
-    const value = phi(t)
-    if (value !== null && (best.value === null || value > best.value)) best = { t, value }
-    return value
-  }
-  let low = 0n
-  let up = high
-  const cut = (a: bigint, b: bigint) => a + ((b - a) * 382n) / 1000n
-  let left = cut(low, up)
-  let right = up - (left - low)
-  let leftValue = consider(left)
-  let rightValue = consider(right)
-  while (up - low > resolution && right > left) {
-    if (rightValue !== null && (leftValue === null || rightValue >= leftValue)) {
-      low = left
-      left = right
-      leftValue = rightValue
-      right = up - (left - low)
-      rightValue = right > left ? consider(right) : rightValue
-    } else {
-      up = right
-      right = left
-      rightValue = leftValue
-      left = low + (up - right)
-      leftValue = left < right ? consider(left) : leftValue
-    }
-  }
-  return best
 }
 
 /** Phase 2, from `start` (a feasible allocation summing to the order). */

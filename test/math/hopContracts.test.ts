@@ -1,166 +1,17 @@
 /**
- * `quoteHop` against the chain on the shared devnet, at the block the index is at: every seeded v3 and
- * v4 pool against the venues' own quoters, v2 pairs against the pair's K check and the launchpad curve
- * against the launchpad itself (both through `eth_simulateV1`), in both directions over random sizes
- * from a few units to a large share of the pool. exactIn must equal the chain to the unit; exactOut
- * must be the smallest input that delivers at least the amount.
+ * `quoteHop` against the contracts themselves on the shared devnet, through `eth_simulateV1` at the
+ * block the index is at: v2 pairs' K check (the quoted output passes, one unit more fails; the exactOut
+ * input is the least that passes), the launchpad's buy and sell, and a fee-on-transfer token's taxes on
+ * the way into and out of its pair.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, HashMap, Option } from "effect"
+import { describe, expect, it } from "@effect/vitest"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
-import type { ConcentratedPool, IndexState, Pool } from "../../src/indexer/State.js"
-import { concentratedDepth } from "../../src/math/Depth.js"
 import { type CurvePool, quoteHop } from "../../src/math/Hop.js"
-import { indexRuntime, synced } from "../indexer/stack.js"
 import { launchpadAbi, v2PairAbi } from "../support/abis.js"
-import {
-  clientsFor,
-  contractAddress,
-  manifestAccount,
-  poolByLabel,
-  sharedManifest,
-  tokenAddress
-} from "../support/devnet.js"
+import { contractAddress, tokenAddress } from "../support/devnet.js"
+import { addr, devnetIndex, erc20, lower, sizes } from "./devnetIndex.js"
 
-const manifest = sharedManifest()
-const runtime = indexRuntime(manifest)
-const client = clientsFor(manifest).public
-const holder = manifestAccount(manifest, 7)
-let state: IndexState
-let blockNumber: bigint
-
-beforeAll(async () => {
-  state = await runtime.runPromise(Effect.map(synced, (snapshot) => snapshot.state))
-  blockNumber = BigInt(state.block)
-})
-afterAll(() => runtime.dispose())
-
-const lower = (address: string) => address.toLowerCase() as Hex
-/** The index keeps addresses as plain lower-case strings. */
-const addr = (address: string) => address as Address
-const indexed = (label: string): Pool => {
-  const pool = Option.getOrUndefined(HashMap.get(state.pools, lower(poolByLabel(manifest, label).id)))
-  if (pool === undefined) throw new Error(`${label} is not indexed`)
-  return pool
-}
-
-/** Deterministic log-uniform sizes between `min` and `max`, so a failure reproduces. */
-const sizes = (seed: number, count: number, min: bigint, max: bigint): ReadonlyArray<bigint> => {
-  let s = seed
-  const span = Math.log(Number(max) / Number(min))
-  return Array.from({ length: count }, () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31
-    const scaled = BigInt(Math.floor(Math.exp((s / 2 ** 31) * span) * 1e6))
-    return (min * scaled) / 1_000_000n + BigInt(s % 1000)
-  })
-}
-
-const quoterV2 = parseAbi([
-  "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
-  "function quoteExactInputSingle(QuoteExactInputSingleParams params) view returns (uint256 amountOut, uint160, uint32, uint256)"
-])
-const v4Quoter = parseAbi([
-  "struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }",
-  "struct QuoteExactSingleParams { PoolKey poolKey; bool zeroForOne; uint128 exactAmount; bytes hookData; }",
-  "function quoteExactInputSingle(QuoteExactSingleParams params) view returns (uint256 amountOut, uint256 gasEstimate)"
-])
-
-/** What the venue's quoter says an exact input of `amountIn` yields; 0 when it reverts (too large). */
-const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): Promise<bigint> => {
-  const seeded = poolByLabel(manifest, label)
-  const pool = indexed(label) as ConcentratedPool
-  const tokenOut = addr(tokenIn === pool.token0 ? pool.token1 : pool.token0)
-  try {
-    if (pool.kind === "v3") {
-      const [out] = await client.readContract({
-        address: contractAddress(manifest, "v3Quoter"),
-        abi: quoterV2,
-        functionName: "quoteExactInputSingle",
-        args: [{ tokenIn: addr(tokenIn), tokenOut, amountIn, fee: seeded.fee!, sqrtPriceLimitX96: 0n }],
-        blockNumber
-      })
-      return out
-    }
-    const [out] = await client.readContract({
-      address: contractAddress(manifest, "v4Quoter"),
-      abi: v4Quoter,
-      functionName: "quoteExactInputSingle",
-      args: [{
-        poolKey: {
-          currency0: addr(pool.token0),
-          currency1: addr(pool.token1),
-          fee: seeded.fee ?? 0x800000,
-          tickSpacing: seeded.tickSpacing!,
-          hooks: (seeded.hooks ?? "0x0000000000000000000000000000000000000000") as Address
-        },
-        zeroForOne: tokenIn === pool.token0,
-        exactAmount: amountIn,
-        hookData: "0x"
-      }],
-      blockNumber
-    })
-    return out
-  } catch {
-    return 0n
-  }
-}
-
-describe("concentrated pools against the venues' quoters", () => {
-  const labels = [
-    "v3:WETH/USDC:500",
-    "v3:WETH/USDC:3000",
-    "v3:EURC/USDC:100",
-    "v3:WBTC/USDC:3000",
-    "v4:WETH/USDC:500",
-    "v4:EURC/USDC:100",
-    "v4:WBTC/USDC:3000"
-  ]
-  for (const [n, label] of labels.entries()) {
-    it(`${label}: exactIn equals the quoter, exactOut is the least input that delivers`, async () => {
-      const pool = indexed(label) as ConcentratedPool
-      for (const tokenIn of [pool.token0, pool.token1]) {
-        // Up to most of what the pool absorbs before its price moves 30 %: several ticks crossed.
-        const zeroForOne = tokenIn === pool.token0
-        const max = (concentratedDepth(pool, BigInt(pool.feePips), zeroForOne, 3000n) * 9n) / 10n
-        for (const amount of sizes(n * 2 + 1, 6, 10n, max)) {
-          const exactIn = quoteHop({ pool, tokenIn, side: "exactIn", amount })
-          expect(exactIn._tag).toBe("Quoted")
-          if (exactIn._tag !== "Quoted") continue
-          expect(exactIn.amountOut).toBe(await quoterExactIn(label, tokenIn, amount))
-          if (exactIn.amountOut < 2n) continue
-          const target = exactIn.amountOut / 2n + 1n
-          const exactOut = quoteHop({ pool, tokenIn, side: "exactOut", amount: target })
-          if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
-          expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
-          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn)).toBe(exactOut.amountOut)
-          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn - 1n)).toBeLessThan(target)
-        }
-      }
-    })
-  }
-
-  it("hooked v4 pools whose swaps indexed state cannot price ask for a simulation", () => {
-    const usdc = lower(tokenAddress(manifest, "USDC"))
-    const dynamic = indexed("v4:ZAP/USDC:dynamic:dynamicFeeHook")
-    const delta = indexed("v4:BLOOM/USDC:3000:swapFeeHook")
-    expect(quoteHop({ pool: dynamic, tokenIn: usdc, side: "exactIn", amount: 10n ** 6n }))
-      .toEqual({ _tag: "NeedsSimulation", reason: "dynamic_fee" })
-    expect(quoteHop({ pool: delta, tokenIn: usdc, side: "exactOut", amount: 10n ** 6n }))
-      .toEqual({ _tag: "NeedsSimulation", reason: "hook_delta" })
-  })
-})
-
-const erc20 = parseAbi([
-  "function balanceOf(address) view returns (uint256)",
-  "function transfer(address to, uint256 value) returns (bool)",
-  "function approve(address spender, uint256 value) returns (bool)"
-])
-
-/** Runs calls from the holder in one `eth_simulateV1` block at the index's block; the statuses and the last return data. */
-const simulate = async (calls: ReadonlyArray<{ to: Address; data: Hex }>) => {
-  const { results } = await client.simulateCalls({ account: holder.address, calls: [...calls], blockNumber })
-  return results
-}
+const { blockNumber, client, holder, indexed, manifest, simulate } = devnetIndex()
 
 describe("v2 pairs against the pair's own K check", () => {
   for (const [n, label] of ["v2:WETH/USDC", "v2:DEGEN/USDC", "v2:EURC/USDC"].entries()) {
@@ -191,7 +42,7 @@ describe("v2 pairs against the pair's own K check", () => {
           abi: erc20,
           functionName: "balanceOf",
           args: [holder.address],
-          blockNumber
+          blockNumber: blockNumber()
         })
         const max = reserveIn / 4n < balance ? reserveIn / 4n : balance
         for (const amount of sizes(n + 11, 3, 1000n, max)) {
@@ -228,7 +79,7 @@ describe("the launchpad curve against the launchpad", () => {
         abi: [...launchpadAbi, ...curveAbi],
         functionName,
         args,
-        blockNumber
+        blockNumber: blockNumber()
       } as never) as Promise<T>
     const [usdcReserve, tokenReserve] = await read<readonly [bigint, bigint]>("curveReserves", [token])
     const pool: CurvePool = {
@@ -297,10 +148,10 @@ describe("fee-on-transfer: the taxed token's v2 pair", () => {
       "function sellTaxBps() view returns (uint16)"
     ])
     const buyTaxBps = BigInt(
-      await client.readContract({ address: tax, abi: taxAbi, functionName: "buyTaxBps", blockNumber })
+      await client.readContract({ address: tax, abi: taxAbi, functionName: "buyTaxBps", blockNumber: blockNumber() })
     )
     const sellTaxBps = BigInt(
-      await client.readContract({ address: tax, abi: taxAbi, functionName: "sellTaxBps", blockNumber })
+      await client.readContract({ address: tax, abi: taxAbi, functionName: "sellTaxBps", blockNumber: blockNumber() })
     )
     expect(buyTaxBps).toBeGreaterThan(0n)
     const outs = (tokenOut: Hex, out: bigint) => tokenOut === pool.token0 ? [out, 0n] as const : [0n, out] as const
@@ -326,7 +177,7 @@ describe("fee-on-transfer: the taxed token's v2 pair", () => {
         abi: erc20,
         functionName: "balanceOf",
         args: [holder.address],
-        blockNumber
+        blockNumber: blockNumber()
       })
 
     for (const tokensIn of [10n ** 18n, 12_345n * 10n ** 18n, 98_765_432_109_876_543_210n]) {
