@@ -151,25 +151,36 @@ const poolInputFor = (pool: RoutablePool, tokenIn: Hex, out: bigint): bigint | u
   }
 }
 
-export const quoteHop = (request: HopRequest): HopQuote => {
-  const { pool, tokenIn, amount } = request
+/** Why the hop cannot be priced at all, before any amount is considered. */
+const refusal = (request: HopRequest): HopQuote | undefined => {
+  const { pool } = request
   const inputTaxBps = request.inputTaxBps ?? 0n
-  const outputTaxBps = request.outputTaxBps ?? 0n
-  if (amount <= 0n) return unfillable("zero_amount")
+  if (request.amount <= 0n) return unfillable("zero_amount")
   const reason = simulationReason(pool, inputTaxBps)
   if (reason !== undefined) return needsSimulation(reason)
   if (pool.kind === "v3" && inputTaxBps > 0n) return unfillable("fee_on_transfer_input")
   if (pool.kind === "curve" && !Curve.curveTradable(pool.curve)) return unfillable("curve_complete")
+  return undefined
+}
 
-  let sent = amount
-  if (request.side === "exactOut") {
-    const poolOut = grossUp(amount, outputTaxBps)
-    const poolIn = poolOut === undefined ? undefined : poolInputFor(pool, tokenIn, poolOut)
-    const toSend = poolIn === undefined ? undefined : grossUp(poolIn, inputTaxBps)
-    if (toSend === undefined) return unfillable("insufficient_liquidity")
-    sent = toSend
-  }
-  const inPool = poolExactIn(pool, tokenIn, afterTax(sent, inputTaxBps))
+/**
+ * The least amount to send for the recipient to receive at least `amount` (an exactOut request),
+ * without running the swap: a multi-hop path needs only this on its way back from the output.
+ */
+export const leastHopInput = (request: HopRequest): bigint | HopQuote => {
+  const refused = refusal(request)
+  if (refused !== undefined) return refused
+  const poolOut = grossUp(request.amount, request.outputTaxBps ?? 0n)
+  const poolIn = poolOut === undefined ? undefined : poolInputFor(request.pool, request.tokenIn, poolOut)
+  const toSend = poolIn === undefined ? undefined : grossUp(poolIn, request.inputTaxBps ?? 0n)
+  return toSend ?? unfillable("insufficient_liquidity")
+}
+
+export const quoteHop = (request: HopRequest): HopQuote => {
+  const inputTaxBps = request.inputTaxBps ?? 0n
+  const sent = request.side === "exactOut" ? leastHopInput(request) : refusal(request) ?? request.amount
+  if (typeof sent !== "bigint") return sent
+  const inPool = poolExactIn(request.pool, request.tokenIn, afterTax(sent, inputTaxBps))
   if (inPool._tag !== "Quoted") return inPool
-  return { ...inPool, amountIn: sent, amountOut: afterTax(inPool.amountOut, outputTaxBps) }
+  return { ...inPool, amountIn: sent, amountOut: afterTax(inPool.amountOut, request.outputTaxBps ?? 0n) }
 }

@@ -8,7 +8,14 @@
  * later pool again (that token's sell tax).
  */
 import type { Hex } from "../indexer/Events.js"
-import { type HopKind, quoteHop, type RoutablePool, type SimulationReason, type UnfillableReason } from "../math/Hop.js"
+import {
+  type HopKind,
+  leastHopInput,
+  quoteHop,
+  type RoutablePool,
+  type SimulationReason,
+  type UnfillableReason
+} from "../math/Hop.js"
 
 export interface PathHop {
   readonly poolId: Hex
@@ -94,7 +101,7 @@ const leastInput = (path: Path, amountOut: bigint, pools: PoolLookup, taxes: Tra
     const hop = path.hops[i]!
     const pool = pools(hop.poolId)
     if (pool === undefined) return { _tag: "Unfillable", hop, reason: "unknown_pool" }
-    const quote = quoteHop({
+    const input = leastHopInput({
       pool,
       tokenIn: hop.tokenIn,
       side: "exactOut",
@@ -102,9 +109,9 @@ const leastInput = (path: Path, amountOut: bigint, pools: PoolLookup, taxes: Tra
       inputTaxBps: taxes.sellBps(hop.tokenIn),
       outputTaxBps: taxes.buyBps(hop.tokenOut)
     })
-    if (quote._tag === "NeedsSimulation") return { _tag: "NeedsSimulation", hop, reason: quote.reason }
-    if (quote._tag === "Unfillable") return { _tag: "Unfillable", hop, reason: quote.reason }
-    amount = quote.amountIn
+    if (typeof input === "bigint") amount = input
+    else if (input._tag === "NeedsSimulation") return { _tag: "NeedsSimulation", hop, reason: input.reason }
+    else if (input._tag === "Unfillable") return { _tag: "Unfillable", hop, reason: input.reason }
   }
   return amount
 }
