@@ -46,3 +46,17 @@ export const candidatePaths = (market: Market, tokenIn: Hex, tokenOut: Hex, opti
   }
   return found
 }
+
+/**
+ * The venue predicate of a request: only `venues` when given, never `excludeVenues` nor the venues the
+ * operator disabled. Unknown ids are the operation's to refuse (`unknown_venue`) before it gets here.
+ */
+export const venueFilter = (filter: {
+  readonly venues?: ReadonlyArray<string> | undefined
+  readonly excludeVenues?: ReadonlyArray<string> | undefined
+  readonly disabled?: ReadonlyArray<string> | undefined
+}) =>
+(venue: string): boolean =>
+  (filter.venues === undefined || filter.venues.includes(venue)) &&
+  !(filter.excludeVenues ?? []).includes(venue) &&
+  !(filter.disabled ?? []).includes(venue)

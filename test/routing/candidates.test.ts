@@ -3,7 +3,7 @@
  * venues filtered, empty pools skipped; a taxed token is priced for what arrives at every boundary.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { candidatePaths } from "../../src/routing/Candidates.js"
+import { candidatePaths, venueFilter } from "../../src/routing/Candidates.js"
 import { marketFromPools } from "../../src/routing/Market.js"
 import { runPath } from "../../src/routing/Path.js"
 import { address, concentratedPool, FULL, v2Pool } from "./fixtures.js"
@@ -35,11 +35,13 @@ describe("candidatePaths", () => {
     expect(keys(candidatePaths(market, A, B, { maxHops: 1, hubs: [HUB], allowVenue: () => true }))).toEqual(["1", "2"])
   })
 
-  it("venues allowed or excluded", () => {
-    const onlyV3 = candidatePaths(market, A, B, { maxHops: 2, hubs: [HUB], allowVenue: (v) => v === "uniswap-v3" })
-    expect(keys(onlyV3)).toEqual(["2"])
-    const noV3 = candidatePaths(market, A, B, { maxHops: 2, hubs: [HUB], allowVenue: (v) => v !== "uniswap-v3" })
-    expect(keys(noV3)).toEqual(["1", "3>4"])
+  it("venues allowed, excluded or disabled", () => {
+    const paths = (allowVenue: (venue: string) => boolean) =>
+      keys(candidatePaths(market, A, B, { maxHops: 2, hubs: [HUB], allowVenue }))
+    expect(paths(venueFilter({ venues: ["uniswap-v3"] }))).toEqual(["2"])
+    expect(paths(venueFilter({ excludeVenues: ["uniswap-v3"] }))).toEqual(["1", "3>4"])
+    expect(paths(venueFilter({ venues: ["uniswap-v2", "uniswap-v3"], disabled: ["uniswap-v2"] }))).toEqual(["2"])
+    expect(paths(venueFilter({}))).toEqual(["1", "2", "3>4"])
   })
 
   it("a taxed hub is taxed out of the first pool and again into the second", () => {
