@@ -56,6 +56,9 @@ export const PlanLeg = Schema.Struct({
 
 /** One pool swap of a graph plan: an amount of one token into one pool. */
 export const PlanEdge = Schema.Struct({
+  path: Schema.NonNegativeInt.annotations({
+    description: "the path (sell token to buy token) this swap belongs to; a path's swaps are consecutive"
+  }),
   venue: Schema.String,
   poolId: Schema.String,
   tokenInAddress: Address,

@@ -1,0 +1,54 @@
+/**
+ * The launchpad's bonding curve (`contracts/launchpad/Launchpad.sol`): a constant product against a
+ * virtual USDC reserve, no fee, rounding down as the contract's integer division does. exactOut answers
+ * are the smallest input whose exactIn output reaches the amount, so they hold under the same rounding.
+ */
+import { divRoundingUp } from "./FullMath.js"
+
+export interface CurveState {
+  /** USDC reserve the price is computed from, the virtual USDC included. */
+  readonly usdcReserve: bigint
+  readonly tokenReserve: bigint
+  readonly virtualUsdc: bigint
+  /** Raised USDC at which the curve stops trading and waits for `graduate`. */
+  readonly graduationUsdc: bigint
+}
+
+/** The contract refuses any trade once the raised USDC has reached the threshold. */
+export const curveTradable = (curve: CurveState): boolean =>
+  curve.usdcReserve - curve.virtualUsdc < curve.graduationUsdc
+
+/** Tokens out for `usdcIn` (`buy`). */
+export const buyExactIn = (curve: CurveState, usdcIn: bigint): bigint =>
+  usdcIn <= 0n ? 0n : (curve.tokenReserve * usdcIn) / (curve.usdcReserve + usdcIn)
+
+/** USDC out for `tokensIn` (`sell`). */
+export const sellExactIn = (curve: CurveState, tokensIn: bigint): bigint =>
+  tokensIn <= 0n ? 0n : (curve.usdcReserve * tokensIn) / (curve.tokenReserve + tokensIn)
+
+/**
+ * Smallest input x with floor(reserveOut·x / (reserveIn + x)) >= out, i.e. x·(reserveOut − out) >=
+ * out·reserveIn; `undefined` when the curve cannot pay that much.
+ */
+const smallestInput = (reserveIn: bigint, reserveOut: bigint, out: bigint): bigint | undefined => {
+  if (out <= 0n || out >= reserveOut) return undefined
+  return divRoundingUp(out * reserveIn, reserveOut - out)
+}
+
+export const buyExactOut = (curve: CurveState, tokensOut: bigint): bigint | undefined =>
+  smallestInput(curve.usdcReserve, curve.tokenReserve, tokensOut)
+
+export const sellExactOut = (curve: CurveState, usdcOut: bigint): bigint | undefined =>
+  smallestInput(curve.tokenReserve, curve.usdcReserve, usdcOut)
+
+export const afterBuy = (curve: CurveState, usdcIn: bigint, tokensOut: bigint): CurveState => ({
+  ...curve,
+  usdcReserve: curve.usdcReserve + usdcIn,
+  tokenReserve: curve.tokenReserve - tokensOut
+})
+
+export const afterSell = (curve: CurveState, tokensIn: bigint, usdcOut: bigint): CurveState => ({
+  ...curve,
+  usdcReserve: curve.usdcReserve - usdcOut,
+  tokenReserve: curve.tokenReserve + tokensIn
+})

@@ -1,0 +1,62 @@
+/**
+ * Candidate paths of a trade: every pool that trades the pair directly, and chains of pools through hub
+ * tokens (the token list's hubs and USDC, an input) up to `maxHops`. A token appears at most once per
+ * path, so no path can trade through the same pool twice.
+ */
+import type { Hex } from "../indexer/Events.js"
+import { hasLiquidity, type Market } from "./Market.js"
+import { makePath, type Path, type PathHop } from "./Path.js"
+
+export interface CandidateOptions {
+  readonly maxHops: number
+  /** Tokens a path may pass through. */
+  readonly hubs: ReadonlyArray<Hex>
+  /** Venue filter: the request's `venues` / `excludeVenues` and the operator's disabled venues. */
+  readonly allowVenue: (venue: string) => boolean
+  /** Stop enumerating past this many paths (shortest paths come first). */
+  readonly limit?: number
+}
+
+export const candidatePaths = (market: Market, tokenIn: Hex, tokenOut: Hex, options: CandidateOptions): Array<Path> => {
+  const limit = options.limit ?? 1000
+  const hubs = [...new Set(options.hubs)].filter((hub) => hub !== tokenIn && hub !== tokenOut)
+  const hopsBetween = (a: Hex, b: Hex): ReadonlyArray<PathHop> =>
+    market.poolsBetween(a, b).flatMap((id) => {
+      const pool = market.pool(id)
+      return pool !== undefined && options.allowVenue(pool.venue) && hasLiquidity(pool)
+        ? [{ poolId: pool.id, venue: pool.venue, kind: pool.kind, tokenIn: a, tokenOut: b }]
+        : []
+    })
+  const found: Array<Path> = []
+  // Shortest paths first, so the limit drops the longest.
+  for (let length = 1; length <= options.maxHops; length++) {
+    const extend = (token: Hex, hops: ReadonlyArray<PathHop>, seen: ReadonlySet<Hex>): void => {
+      if (hops.length === length - 1) {
+        for (const hop of hopsBetween(token, tokenOut)) {
+          if (found.length < limit) found.push(makePath([...hops, hop]))
+        }
+        return
+      }
+      for (const hub of hubs) {
+        if (seen.has(hub)) continue
+        for (const hop of hopsBetween(token, hub)) extend(hub, [...hops, hop], new Set([...seen, hub]))
+      }
+    }
+    extend(tokenIn, [], new Set([tokenIn]))
+  }
+  return found
+}
+
+/**
+ * The venue predicate of a request: only `venues` when given, never `excludeVenues` nor the venues the
+ * operator disabled. Unknown ids are the operation's to refuse (`unknown_venue`) before it gets here.
+ */
+export const venueFilter = (filter: {
+  readonly venues?: ReadonlyArray<string> | undefined
+  readonly excludeVenues?: ReadonlyArray<string> | undefined
+  readonly disabled?: ReadonlyArray<string> | undefined
+}) =>
+(venue: string): boolean =>
+  (filter.venues === undefined || filter.venues.includes(venue)) &&
+  !(filter.excludeVenues ?? []).includes(venue) &&
+  !(filter.disabled ?? []).includes(venue)

@@ -1,0 +1,111 @@
+/**
+ * `quoteHop` against the venues' own quoters on the shared devnet, at the block the index is at: every
+ * seeded static-fee v3 and v4 pool, both directions, random sizes from a few units to a 30 % price move
+ * (several ticks crossed). exactIn must equal QuoterV2 / V4Quoter to the unit; exactOut must be the
+ * smallest input whose exact-input quote delivers at least the amount. Hooked pools that indexed state
+ * cannot price answer `NeedsSimulation`.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { type Address, parseAbi } from "viem"
+import type { ConcentratedPool } from "../../src/indexer/State.js"
+import { concentratedDepth } from "../../src/math/Depth.js"
+import { quoteHop } from "../../src/math/Hop.js"
+import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
+import { addr, devnetIndex, lower, sizes } from "./devnetIndex.js"
+
+const { blockNumber, client, indexed, manifest } = devnetIndex()
+
+const quoterV2 = parseAbi([
+  "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
+  "function quoteExactInputSingle(QuoteExactInputSingleParams params) view returns (uint256 amountOut, uint160, uint32, uint256)"
+])
+const v4Quoter = parseAbi([
+  "struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }",
+  "struct QuoteExactSingleParams { PoolKey poolKey; bool zeroForOne; uint128 exactAmount; bytes hookData; }",
+  "function quoteExactInputSingle(QuoteExactSingleParams params) view returns (uint256 amountOut, uint256 gasEstimate)"
+])
+
+/** What the venue's quoter says an exact input of `amountIn` yields; 0 when it reverts (too large). */
+const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): Promise<bigint> => {
+  const seeded = poolByLabel(manifest, label)
+  const pool = indexed(label) as ConcentratedPool
+  const tokenOut = addr(tokenIn === pool.token0 ? pool.token1 : pool.token0)
+  try {
+    if (pool.kind === "v3") {
+      const [out] = await client.readContract({
+        address: contractAddress(manifest, "v3Quoter"),
+        abi: quoterV2,
+        functionName: "quoteExactInputSingle",
+        args: [{ tokenIn: addr(tokenIn), tokenOut, amountIn, fee: seeded.fee!, sqrtPriceLimitX96: 0n }],
+        blockNumber: blockNumber()
+      })
+      return out
+    }
+    const [out] = await client.readContract({
+      address: contractAddress(manifest, "v4Quoter"),
+      abi: v4Quoter,
+      functionName: "quoteExactInputSingle",
+      args: [{
+        poolKey: {
+          currency0: addr(pool.token0),
+          currency1: addr(pool.token1),
+          fee: seeded.fee ?? 0x800000,
+          tickSpacing: seeded.tickSpacing!,
+          hooks: (seeded.hooks ?? "0x0000000000000000000000000000000000000000") as Address
+        },
+        zeroForOne: tokenIn === pool.token0,
+        exactAmount: amountIn,
+        hookData: "0x"
+      }],
+      blockNumber: blockNumber()
+    })
+    return out
+  } catch {
+    return 0n
+  }
+}
+
+describe("concentrated pools against the venues' quoters", () => {
+  const labels = [
+    "v3:WETH/USDC:500",
+    "v3:WETH/USDC:3000",
+    "v3:EURC/USDC:100",
+    "v3:WBTC/USDC:3000",
+    "v4:WETH/USDC:500",
+    "v4:EURC/USDC:100",
+    "v4:WBTC/USDC:3000"
+  ]
+  for (const [n, label] of labels.entries()) {
+    it(`${label}: exactIn equals the quoter, exactOut is the least input that delivers`, async () => {
+      const pool = indexed(label) as ConcentratedPool
+      for (const tokenIn of [pool.token0, pool.token1]) {
+        // Up to most of what the pool absorbs before its price moves 30 %: several ticks crossed.
+        const zeroForOne = tokenIn === pool.token0
+        const max = (concentratedDepth(pool, BigInt(pool.feePips), zeroForOne, 3000n) * 9n) / 10n
+        for (const amount of sizes(n * 2 + 1, 6, 10n, max)) {
+          const exactIn = quoteHop({ pool, tokenIn, side: "exactIn", amount })
+          expect(exactIn._tag).toBe("Quoted")
+          if (exactIn._tag !== "Quoted") continue
+          expect(exactIn.amountOut).toBe(await quoterExactIn(label, tokenIn, amount))
+          if (exactIn.amountOut < 2n) continue
+          const target = exactIn.amountOut / 2n + 1n
+          const exactOut = quoteHop({ pool, tokenIn, side: "exactOut", amount: target })
+          if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
+          expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
+          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn)).toBe(exactOut.amountOut)
+          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn - 1n)).toBeLessThan(target)
+        }
+      }
+    })
+  }
+
+  it("hooked v4 pools whose swaps indexed state cannot price ask for a simulation", () => {
+    const usdc = lower(tokenAddress(manifest, "USDC"))
+    const dynamic = indexed("v4:ZAP/USDC:dynamic:dynamicFeeHook")
+    const delta = indexed("v4:BLOOM/USDC:3000:swapFeeHook")
+    expect(quoteHop({ pool: dynamic, tokenIn: usdc, side: "exactIn", amount: 10n ** 6n }))
+      .toEqual({ _tag: "NeedsSimulation", reason: "dynamic_fee" })
+    expect(quoteHop({ pool: delta, tokenIn: usdc, side: "exactOut", amount: 10n ** 6n }))
+      .toEqual({ _tag: "NeedsSimulation", reason: "hook_delta" })
+  })
+})
