@@ -8,7 +8,7 @@
  * `Unfillable` where the swap would revert or fill only partly. exactOut answers are the smallest input
  * whose exact-input swap delivers at least the amount, and carry what that input actually delivers.
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { ConcentratedPool, Pool } from "../indexer/State.js"
 import { swap } from "./ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "./ConstantProduct.js"

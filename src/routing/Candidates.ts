@@ -3,7 +3,7 @@
  * tokens (the token list's hubs and USDC, an input) up to `maxHops`. A token appears at most once per
  * path, so no path can trade through the same pool twice.
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import { hasLiquidity, type Market } from "./Market.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
 

@@ -7,7 +7,7 @@
  * (that path is always a contender), a split is kept only when it pays for its extra gas (every split
  * size is compared net of gas, down to one path), and the split is within 1 bp of the optimum.
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import { candidatePaths } from "./Candidates.js"
 import { gasInToken, type GasModel, gasUsdcRaw, pathGasUnits } from "./Gas.js"
 import type { Market } from "./Market.js"

@@ -3,7 +3,7 @@
  * the launchpad curves, which the index does not hold as pools), so a whole search prices one block.
  */
 import { HashMap, Option } from "effect"
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { IndexState } from "../indexer/State.js"
 import type { CurvePool, RoutablePool } from "../math/Hop.js"
 

@@ -7,7 +7,7 @@
  * every pool (the hop output's buy tax) and, because the router holds tokens between hops, into every
  * later pool again (that token's sell tax).
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import {
   type HopKind,
   leastHopInput,

@@ -4,7 +4,7 @@
  * first left. Its edges (pool, token in, token out, amounts) in execution order are the flow graph a
  * router executes; `best.legs` and `best.graph` are both read from them.
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
 import type { Market } from "./Market.js"
 import { type HopFill, type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"

@@ -5,7 +5,7 @@
  * the plan's exact amounts; nothing is re-priced here.
  */
 import { formatUnits, getAddress } from "viem"
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
 import type { Path, PathHop } from "./Path.js"
 import { type Plan, planEdges } from "./Plan.js"

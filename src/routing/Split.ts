@@ -13,7 +13,7 @@
  *    no move of one resolution step (2⁻¹⁶ of the order) gains. At a concave optimum all used paths'
  *    marginals are equal; `gapEstimate` is the Frank–Wolfe duality gap from the last marginals.
  */
-import type { Hex } from "../indexer/Events.js"
+import type { Hex } from "../../schema/Chain.js"
 import { lineMaximum } from "./LineSearch.js"
 import type { Market } from "./Market.js"
 import { type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"

@@ -9,8 +9,8 @@ import { type Address, type Hex, parseAbi } from "viem"
 import type { PrivateKeyAccount } from "viem/accounts"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { IndexState, Pool } from "../../src/indexer/State.js"
-import { indexRuntime, synced } from "../indexer/stack.js"
 import { clientsFor, type DevnetClients, manifestAccount, poolByLabel, sharedManifest } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
 
 type PublicClient = DevnetClients["public"]
 
