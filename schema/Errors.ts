@@ -31,6 +31,12 @@ export class TokenNotFound extends Schema.TaggedError<TokenNotFound>()("TokenNot
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", Fields) {}
 export class NoPendingSwap extends Schema.TaggedError<NoPendingSwap>()("NoPendingSwap", Fields) {}
 export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", Fields) {}
+// Refusals of the HTTP edge itself (not spec codes): the request never reached an operation.
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", Fields) {}
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", Fields) {}
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", Fields) {}
+export class ExpectationFailed extends Schema.TaggedError<ExpectationFailed>()("ExpectationFailed", Fields) {}
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", Fields) {}
 export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", Fields) {}
 export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Fields) {}
 export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Fields) {}
@@ -75,6 +81,11 @@ export const TradeError = Schema.Union(
   PayloadTooLarge,
   NoPendingSwap,
   RouteNotFound,
+  MethodNotAllowed,
+  UnsupportedMediaType,
+  HeadersTooLarge,
+  ExpectationFailed,
+  RequestTimeout,
   QuoteNotFound,
   QuoteStale,
   QuoteExpired,

@@ -7,10 +7,12 @@ import { Schema } from "effect"
 import {
   Internal,
   InvalidRequest,
+  MethodNotAllowed,
   PayloadTooLarge,
   RouteNotFound,
   RpcUnavailable,
-  TokenNotFound
+  TokenNotFound,
+  UnsupportedMediaType
 } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
@@ -59,7 +61,9 @@ export class TradeApi extends HttpApi.make("trade-checkpoint")
   .add(TradeGroup)
   .addError(httpError(InvalidRequest))
   .addError(httpError(RouteNotFound))
+  .addError(httpError(MethodNotAllowed))
   .addError(httpError(PayloadTooLarge))
+  .addError(httpError(UnsupportedMediaType))
   .addError(httpError(RpcUnavailable))
   .addError(httpError(Internal))
   .annotateContext(OpenApi.annotations({

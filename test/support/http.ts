@@ -3,15 +3,14 @@
  * as a curl user would have.
  */
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
+import { nodeServerOn } from "../../src/http/Server.js"
 
 export interface TestServer {
   readonly baseUrl: string
@@ -27,7 +26,7 @@ export const startTestServer = async <E>(
   settings: Readonly<Record<string, string>> = {}
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
     Layer.provide(
       AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
     )
