@@ -7,7 +7,8 @@
  * `INDEXER_BATCH_BLOCKS` (2000) blocks per `eth_getLogs` while catching up, shrunk on refusals;
  * `INDEXER_REORG_WINDOW` (64) blocks checked by parent hash and kept for rollback;
  * `INDEXER_POLL_MS` (500) head polling interval; `INDEXER_PREFETCH` (2) ranges fetched ahead;
- * `CHECKPOINT_INTERVAL_SEC` (30) between checkpoint writes.
+ * `CHECKPOINT_INTERVAL_SEC` (30) between checkpoint writes; `INDEX_MAX_AGE_SEC` (5) how old the index
+ * may be before answers are refused (`src/indexer/Freshness.ts`).
  */
 import { Config, Effect, Option, Ref, Schedule } from "effect"
 import { header, makeBatchSizer } from "../src/indexer/ChainSource.js"
@@ -28,8 +29,12 @@ const settingsConfig = (startBlock: number) =>
     reorgWindow: Config.integer("INDEXER_REORG_WINDOW").pipe(Config.withDefault(64)),
     pollMillis: Config.integer("INDEXER_POLL_MS").pipe(Config.withDefault(500)),
     prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
-    checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30))
-  }).pipe(Config.map((values): IndexerSettings & { readonly checkpointSec: number } => ({ ...values, startBlock })))
+    checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30)),
+    maxAgeSec: Config.number("INDEX_MAX_AGE_SEC").pipe(Config.withDefault(5))
+  }).pipe(Config.map((values): IndexerSettings & { readonly checkpointSec: number; readonly maxAgeSec: number } => ({
+    ...values,
+    startBlock
+  })))
 
 export class Indexer extends Effect.Service<Indexer>()("Indexer", {
   scoped: Effect.gen(function*() {

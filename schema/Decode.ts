@@ -85,7 +85,9 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
           expected: describe(issue.ast),
           code: "invalid_type",
           path,
-          message: SchemaAST.isTypeLiteral(issue.ast) ? "expected a JSON object" : leafMessage(issue.ast, issue, issue.actual)
+          message: SchemaAST.isTypeLiteral(issue.ast)
+            ? "expected a JSON object"
+            : leafMessage(issue.ast, issue, issue.actual)
         })
       ]
     case "Forbidden":

@@ -14,7 +14,7 @@ import {
   TokenNotFound,
   UnsupportedMediaType
 } from "../../schema/Errors.js"
-import { HealthResponse } from "../../schema/Health.js"
+import { HealthResponse, HealthUnavailable } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { VenuesResponse } from "../../schema/Venues.js"
@@ -27,7 +27,8 @@ export class SystemGroup extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .addSuccess(HealthResponse)
-      .annotate(OpenApi.Summary, "Service status: chain head, index lag, RPC reachability (free)")
+      .addError(HealthUnavailable, { status: 503 })
+      .annotate(OpenApi.Summary, "Service status: chain head, index lag and age, RPC reachability (free)")
   )
   .add(
     HttpApiEndpoint.get("openapi", OPENAPI_PATH)

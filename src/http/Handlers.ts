@@ -10,12 +10,13 @@ import { registration } from "../operations/registration.js"
 import { search } from "../operations/search.js"
 import { venues } from "../operations/venues.js"
 import { TradeApi } from "./Api.js"
+import { healthAnswer } from "./HealthAnswer.js"
 import { openApiDocument } from "./OpenApiDocument.js"
 import { readJsonBody } from "./RequestBody.js"
 
 export const SystemHandlers = HttpApiBuilder.group(TradeApi, "system", (handlers) =>
   handlers
-    .handle("health", () => health())
+    .handleRaw("health", () => Effect.map(health(), healthAnswer))
     .handle("openapi", () => Effect.map(AppConfig, (config) => openApiDocument(AppConfig.baseUrl(config))))
     .handle("registration", () => registration()))
 

@@ -110,9 +110,11 @@ const answerable = (socket: Socket): boolean => {
 export const hardenedServer = (timeouts: ServerTimeouts) =>
   Effect.map(Effect.runtime<never>(), (runtime): Server => {
     const log = (requestId: string, what: string) =>
-      Runtime.runFork(runtime)(Effect.logDebug(`refused at the protocol level: ${what}`).pipe(
-        Effect.annotateLogs({ requestId })
-      ))
+      Runtime.runFork(runtime)(
+        Effect.logDebug(`refused at the protocol level: ${what}`).pipe(
+          Effect.annotateLogs({ requestId })
+        )
+      )
     const server = createServer({
       headersTimeout: timeouts.headersMs,
       requestTimeout: timeouts.requestMs,
@@ -152,7 +154,10 @@ export const hardenedServer = (timeouts: ServerTimeouts) =>
       answerAndClose(
         socket,
         rawAnswer(
-          new MethodNotAllowed({ message: "CONNECT is not supported", hint: "this API is plain HTTP; use GET or POST" }),
+          new MethodNotAllowed({
+            message: "CONNECT is not supported",
+            hint: "this API is plain HTTP; use GET or POST"
+          }),
           requestId,
           { allow: "GET, HEAD, POST" }
         )
