@@ -8,7 +8,7 @@ import { Layer } from "effect"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
-import { startTestServer, type TestServer } from "../support/http.js"
+import { readJson, startTestServer, type TestServer } from "../support/http.js"
 import { exchange, parseAnswers, violationOf } from "../support/rawHttp.js"
 
 const offline = Layer.succeed(Deployment, {
@@ -36,7 +36,7 @@ describe("bodies that are valid JSON but hostile", () => {
   it.each([3_000, 20_000])("a field nested %i levels deep answers 400 invalid_request, not 500", async (depth) => {
     const response = await post("/trade/v1/search", `{"query":${nested(depth)}}`)
     expect(response.status).toBe(400)
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body).toMatchObject({ error: { code: "invalid_request" }, next: "fix_request" })
     expect(body.error.details).toEqual([
       {
@@ -63,7 +63,7 @@ describe("bodies that are valid JSON but hostile", () => {
     expect(longKeyText.length).toBeLessThan(1_000)
     const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]))
     const response = await post("/trade/v1/search", JSON.stringify({ query: "WETH", ...many }))
-    const body = await response.json()
+    const body = await readJson(response)
     expect(body.error.details).toHaveLength(20)
     expect(body.error.message).toContain("5000 problems; the first 20 are listed")
   })
