@@ -12,7 +12,7 @@
  * every second (Node's default is every 30 s).
  */
 import { Config, Effect, Runtime } from "effect"
-import { createServer, type IncomingMessage, type Server, STATUS_CODES } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Socket } from "node:net"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import {
@@ -97,10 +97,28 @@ const answerAndClose = (socket: Socket, answer: string) => {
   setTimeout(() => socket.destroy(), 2_000).unref()
 }
 
-/** Whether nothing of an answer went out on this socket yet (else an error answer would corrupt it). */
-const answerable = (socket: Socket): boolean => {
-  const inFlight = (socket as Socket & { readonly _httpMessage?: { readonly headersSent?: boolean } })._httpMessage
-  return socket.writable && inFlight?.headersSent !== true
+type InFlight = ServerResponse & { readonly req?: IncomingMessage }
+
+/** The answer Node is still producing on this socket, if any (an internal field, read-only here). */
+const inFlightOn = (socket: Socket): InFlight | undefined => {
+  const message = (socket as Socket & { readonly _httpMessage?: InFlight | null })._httpMessage
+  return message === null || message === undefined || message.writableFinished ? undefined : message
+}
+
+/**
+ * Answers a refused request without breaking the order of answers on the socket. When the refusal is
+ * about a request whose own answer is pending (its body never came, or came malformed), it is answered
+ * now and that pending answer is dropped. When an earlier, complete request's answer is still on its
+ * way (the refused bytes were pipelined after it), the refusal waits for it; if that answer closed the
+ * connection, nothing more is written.
+ */
+const answerInOrder = (socket: Socket, write: () => void) => {
+  const inFlight = inFlightOn(socket)
+  const now = () => (socket.writable ? write() : socket.destroy())
+  if (inFlight === undefined) return now()
+  if (inFlight.req?.complete !== true) return inFlight.headersSent ? socket.destroy() : now()
+  inFlight.once("finish", now)
+  inFlight.once("close", () => inFlight.writableFinished || socket.destroy())
 }
 
 /**
@@ -125,10 +143,12 @@ export const hardenedServer = (timeouts: ServerTimeouts) =>
     })
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
       const refusal = errorFor(error.code ?? "", timeouts)
-      if (refusal === undefined || !answerable(socket)) return void socket.destroy()
-      const requestId = freshRequestId()
-      log(requestId, error.code ?? "unknown")
-      answerAndClose(socket, rawAnswer(refusal, requestId))
+      if (refusal === undefined) return void socket.destroy()
+      answerInOrder(socket, () => {
+        const requestId = freshRequestId()
+        log(requestId, error.code ?? "unknown")
+        answerAndClose(socket, rawAnswer(refusal, requestId))
+      })
     })
     server.on("checkExpectation", (request: IncomingMessage, response) => {
       const requestId = freshRequestId()

@@ -50,7 +50,11 @@ export const parseAnswers = (output: string, head = false): Pick<Exchange, "answ
     }
     const after = rest.slice(end + 4)
     const length = headers["content-length"]
-    if (head) {
+    if (Number(match[1]) < 200) {
+      // An interim answer (100 Continue) written by Node itself: no body, and not the answer.
+      rest = after
+    } else if (head && answers.length === 0 && (after === "" || after.startsWith("HTTP/1."))) {
+      // The answer to a HEAD has no body (a refusal of a malformed HEAD request may have one).
       answers.push({ status: Number(match[1]), headers, body: "" })
       rest = after
     } else if (length !== undefined) {
