@@ -4,8 +4,8 @@
  * errors on bare sockets. Every answer must be under 500, carry `X-Request-Id` and `nosniff`, and
  * carry the error envelope when it is an error. A longer run: `npm run bench -- edge`.
  */
-import fc from "fast-check"
 import { Layer } from "effect"
+import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
 import { sharedManifest } from "../support/devnet.js"

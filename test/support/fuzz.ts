@@ -100,19 +100,23 @@ export const httpCase: fc.Arbitrary<HttpCase> = fc.record({
 /** Sends one case with `node:http` and reads the whole answer (10 s at most). */
 export const sendHttp = (baseUrl: string, sent: HttpCase): Promise<RawAnswer> =>
   new Promise((resolve, reject) => {
-    const outgoing = request(`${baseUrl}${sent.path}`, { method: sent.method, headers: sent.headers, timeout: 10_000 }, (
-      response
-    ) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, String(value)])),
-          body: Buffer.concat(chunks).toString("utf8")
-        }))
-      response.on("error", reject)
-    })
+    const outgoing = request(
+      `${baseUrl}${sent.path}`,
+      { method: sent.method, headers: sent.headers, timeout: 10_000 },
+      (
+        response
+      ) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, String(value)])),
+            body: Buffer.concat(chunks).toString("utf8")
+          }))
+        response.on("error", reject)
+      }
+    )
     outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer to ${sent.method} ${sent.path} in 10 s`)))
     outgoing.on("error", reject)
     outgoing.end(sent.body)
@@ -168,8 +172,9 @@ export const rawCase: fc.Arbitrary<RawCase> = fc.oneof(
     framing,
     body: rawBody
   }).map((parts) => ({
-    bytes:
-      `${parts.method} ${parts.target} ${parts.version}\r\n${parts.host}${parts.headers.join("")}${parts.framing}\r\n${parts.body}`,
+    bytes: `${parts.method} ${parts.target} ${parts.version}\r\n${parts.host}${
+      parts.headers.join("")
+    }${parts.framing}\r\n${parts.body}`,
     head: parts.method === "HEAD"
   })),
   fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => ({ bytes, head: false }))
