@@ -88,7 +88,8 @@ export const httpCase: fc.Arbitrary<HttpCase> = fc.record({
 }).map(({ accept, body, contentType, extra, method, path, requestId }) => ({
   method,
   path,
-  body,
+  // Node's client sends a HEAD body unframed, so it would be read as a second request; raw cases cover that.
+  body: method === "HEAD" ? undefined : body,
   headers: {
     ...extra,
     ...(contentType === undefined ? {} : { "content-type": contentType }),
@@ -97,12 +98,20 @@ export const httpCase: fc.Arbitrary<HttpCase> = fc.record({
   }
 }))
 
-/** Sends one case with `node:http` and reads the whole answer (10 s at most). */
+/**
+ * Sends one case with `node:http` on a connection of its own (a shared keep-alive socket would let one
+ * case's leftovers be read as the next one's answer) and reads the whole answer (10 s at most).
+ */
 export const sendHttp = (baseUrl: string, sent: HttpCase): Promise<RawAnswer> =>
   new Promise((resolve, reject) => {
     const outgoing = request(
       `${baseUrl}${sent.path}`,
-      { method: sent.method, headers: sent.headers, timeout: 10_000 },
+      {
+        method: sent.method,
+        headers: sent.headers,
+        timeout: 10_000,
+        agent: false
+      },
       (
         response
       ) => {
