@@ -83,7 +83,9 @@ const fuzz = async <A>(
       const problem = await violation(sent).catch((error: unknown) => `no answer: ${String(error)}`)
       if (problem !== undefined) {
         const kind = problem.split(":")[0]!
-        if (!found.has(kind)) console.log(`   first ${kind}: ${problem.slice(0, 300)} <- ${JSON.stringify(sent).slice(0, 300)}`)
+        if (!found.has(kind)) {
+          console.log(`   first ${kind}: ${problem.slice(0, 300)} <- ${JSON.stringify(sent).slice(0, 300)}`)
+        }
         found.set(kind, (found.get(kind) ?? 0) + 1)
       }
     }
@@ -138,7 +140,10 @@ const program = Effect.gen(function*() {
     const callsBefore = counter.calls()
     const result = yield* Effect.promise(() => load(baseUrl, method, path, body))
     const calls = counter.calls() - callsBefore
-    figure(`${label}: ${CONNECTIONS} connections, ${LOAD_SECONDS} s`, `${Math.round(result.count / LOAD_SECONDS)} req/s`)
+    figure(
+      `${label}: ${CONNECTIONS} connections, ${LOAD_SECONDS} s`,
+      `${Math.round(result.count / LOAD_SECONDS)} req/s`
+    )
     figure(
       `${label}: latency p50 / p99`,
       `${ms(percentile(result.latencies, 50))} / ${ms(percentile(result.latencies, 99))}`
@@ -148,7 +153,8 @@ const program = Effect.gen(function*() {
   }
 
   const violations = (yield* Effect.promise(() =>
-    fuzz("well-formed HTTP", httpCase, FUZZ_HTTP, (sent) => httpViolation(baseUrl, sent))
+    fuzz("well-formed HTTP", httpCase, FUZZ_HTTP, (sent) =>
+      httpViolation(baseUrl, sent))
   )) + (yield* Effect.promise(() => fuzz("raw protocol", rawCase, FUZZ_RAW, (sent) => rawViolation(port, sent))))
   if (violations > 0) yield* Effect.die(new Error(`${violations} answers broke the edge's rules`))
 })
