@@ -44,6 +44,7 @@ export const HealthResponse = Schema.Struct({
 export type HealthResponse = typeof HealthResponse.Type
 
 /** The 503 answer: the report plus the `rpc_unavailable` envelope. */
-export const HealthUnavailable = Schema.extend(HealthResponse, ErrorBody).annotations({
-  identifier: "HealthUnavailable"
+export const HealthUnavailable = Schema.Struct({ ...HealthResponse.fields, ...ErrorBody.fields }).annotations({
+  identifier: "HealthUnavailable",
+  description: "`down`: the health report with the `rpc_unavailable` error envelope"
 })
