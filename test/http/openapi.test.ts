@@ -61,7 +61,7 @@ describe("OpenAPI document", () => {
         for (const status of ["400", "404", "405", "413", "415", "500", "503"]) {
           const schema = operation.responses[status]?.content?.["application/json"]?.schema
           expect(schema, `${path} ${status}`).toBeDefined()
-          const entries = schema!.$ref !== undefined ? [schema!] : schema!.anyOf!
+          const entries: Array<{ $ref?: string; required?: Array<string> }> = schema!.anyOf ?? [schema!]
           for (const entry of entries) {
             if (path === "/health" && status === "503" && entry.$ref === undefined) {
               // A `down` health answer: the report plus the rpc_unavailable envelope.
