@@ -11,8 +11,8 @@
  */
 import { Effect, Layer, Option } from "effect"
 import fc from "fast-check"
-import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -28,6 +28,13 @@ const FUZZ_RAW = Number(process.env["EDGE_FUZZ_RAW"] ?? 3_000)
 const SEED = Number(process.env["EDGE_FUZZ_SEED"] ?? 8402)
 
 const work = mkdtempSync(join(tmpdir(), "bench-edge-"))
+
+const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }))
+/** CPU seconds (user + system) a process has used, from `/proc` (Linux). */
+const cpuSeconds = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+}
 
 const load = (
   baseUrl: string,
@@ -104,7 +111,7 @@ const program = Effect.gen(function*() {
   )
   const port = 18_000 + Math.floor(Math.random() * 1_000)
   const baseUrl = `http://127.0.0.1:${port}`
-  yield* Effect.acquireRelease(
+  const service = yield* Effect.acquireRelease(
     Effect.sync(() =>
       spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../../src/main.ts")], {
         env: {
@@ -138,8 +145,10 @@ const program = Effect.gen(function*() {
     ] as const
   ) {
     const callsBefore = counter.calls()
+    const cpuBefore = cpuSeconds(service.pid!)
     const result = yield* Effect.promise(() => load(baseUrl, method, path, body))
     const calls = counter.calls() - callsBefore
+    const cpuPerAnswer = (cpuSeconds(service.pid!) - cpuBefore) * 1_000 / result.count
     figure(
       `${label}: ${CONNECTIONS} connections, ${LOAD_SECONDS} s`,
       `${Math.round(result.count / LOAD_SECONDS)} req/s`
@@ -150,6 +159,7 @@ const program = Effect.gen(function*() {
     )
     figure(`${label}: non-200 answers`, String(result.failed))
     figure(`${label}: chain calls meanwhile`, `${calls} (${result.count} requests)`)
+    figure(`${label}: service CPU per answer`, ms(cpuPerAnswer))
   }
 
   const violations = (yield* Effect.promise(() =>
