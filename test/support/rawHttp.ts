@@ -103,7 +103,8 @@ export const exchange = (
 
 /**
  * What every answer must satisfy: a status under 500, an `X-Request-Id`, `nosniff`, and on an error
- * status the envelope `{ error: { code, message }, next }` (a HEAD answer has no body to check).
+ * status the envelope `{ error: { code, message }, next }` in at most 4 KiB (a HEAD answer has no
+ * body to check).
  * Returns the first violation, or undefined.
  */
 export const violationOf = (answer: RawAnswer, options: { readonly head?: boolean } = {}): string | undefined => {
@@ -111,6 +112,8 @@ export const violationOf = (answer: RawAnswer, options: { readonly head?: boolea
   if (!/^[A-Za-z0-9._:-]{1,128}$/.test(answer.headers["x-request-id"] ?? "")) return "no X-Request-Id"
   if (answer.headers["x-content-type-options"] !== "nosniff") return "no X-Content-Type-Options: nosniff"
   if (answer.status < 400 || options.head === true) return undefined
+  // Error answers echo a bounded amount of the request, whatever its size.
+  if (answer.body.length > 4_096) return `error body of ${answer.body.length} bytes`
   try {
     const body = JSON.parse(answer.body) as { error?: { code?: unknown; message?: unknown }; next?: unknown }
     if (typeof body.error?.code !== "string" || typeof body.error.message !== "string") return "no error envelope"
