@@ -146,6 +146,16 @@ const reporter = (engine: Engine) =>
 export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRpc> =>
   Effect.gen(function*() {
     const report = yield* reporter(engine)
+    // While a chain stays down the stream fails every two seconds: the same reason is logged twice a minute.
+    const lastWarning = yield* Ref.make({ reason: "", at: 0 })
+    const warn = (reason: string) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const last = yield* Ref.get(lastWarning)
+        if (last.reason === reason && now - last.at < 30_000) return
+        yield* Ref.set(lastWarning, { reason, at: now })
+        yield* Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
+      })
     const once = heads(engine).pipe(
       Stream.buffer({ capacity: 1, strategy: "sliding" }),
       Stream.flatMap((head) => syncTo(engine, head)),
@@ -160,10 +170,7 @@ export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRp
     return yield* once.pipe(
       Effect.tapError((error) => {
         const reason = `${error.message}${error.hint === undefined ? "" : `: ${error.hint}`}`
-        return Effect.zipRight(
-          engine.progress.failed(reason),
-          Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
-        )
+        return Effect.zipRight(engine.progress.failed(reason), warn(reason))
       }),
       Effect.retry(Schedule.exponential("250 millis").pipe(Schedule.union(Schedule.spaced("2 seconds")))),
       Effect.zipRight(Effect.never),
