@@ -97,28 +97,48 @@ const answerAndClose = (socket: Socket, answer: string) => {
   setTimeout(() => socket.destroy(), 2_000).unref()
 }
 
-type InFlight = ServerResponse & { readonly req?: IncomingMessage }
+/** Per connection: answers not yet finished, the latest request, and refusals waiting their turn. */
+interface Pending {
+  count: number
+  latest: IncomingMessage | undefined
+  latestAnswer: ServerResponse | undefined
+  readonly waiting: Array<() => void>
+}
 
-/** The answer Node is still producing on this socket, if any (an internal field, read-only here). */
-const inFlightOn = (socket: Socket): InFlight | undefined => {
-  const message = (socket as Socket & { readonly _httpMessage?: InFlight | null })._httpMessage
-  return message === null || message === undefined || message.writableFinished ? undefined : message
+const pendingBySocket = new WeakMap<Socket, Pending>()
+
+const pendingOf = (socket: Socket): Pending => {
+  const known = pendingBySocket.get(socket)
+  if (known !== undefined) return known
+  const fresh: Pending = { count: 0, latest: undefined, latestAnswer: undefined, waiting: [] }
+  pendingBySocket.set(socket, fresh)
+  return fresh
+}
+
+const track = (request: IncomingMessage, response: ServerResponse) => {
+  const pending = pendingOf(request.socket)
+  pending.count++
+  pending.latest = request
+  pending.latestAnswer = response
+  response.once("close", () => {
+    pending.count--
+    if (pending.count === 0) { for (const resume of pending.waiting.splice(0)) resume() }
+  })
 }
 
 /**
  * Answers a refused request without breaking the order of answers on the socket. When the refusal is
- * about a request whose own answer is pending (its body never came, or came malformed), it is answered
- * now and that pending answer is dropped. When an earlier, complete request's answer is still on its
- * way (the refused bytes were pipelined after it), the refusal waits for it; if that answer closed the
- * connection, nothing more is written.
+ * about the latest request, whose own answer is pending (its body never came, or came malformed), it
+ * is answered now and that pending answer is dropped. When the refused bytes were pipelined after
+ * complete requests whose answers are still on their way, the refusal waits for them; if one of them
+ * closed the connection, nothing more is written.
  */
 const answerInOrder = (socket: Socket, write: () => void) => {
-  const inFlight = inFlightOn(socket)
+  const pending = pendingOf(socket)
   const now = () => (socket.writable ? write() : socket.destroy())
-  if (inFlight === undefined) return now()
-  if (inFlight.req?.complete !== true) return inFlight.headersSent ? socket.destroy() : now()
-  inFlight.once("finish", now)
-  inFlight.once("close", () => inFlight.writableFinished || socket.destroy())
+  if (pending.count === 0) return now()
+  if (pending.latest?.complete !== true) return pending.latestAnswer?.headersSent === true ? socket.destroy() : now()
+  pending.waiting.push(now)
 }
 
 /**
@@ -141,6 +161,7 @@ export const hardenedServer = (timeouts: ServerTimeouts) =>
       // Checked in the edge middleware instead, so that answer carries the envelope too.
       requireHostHeader: false
     })
+    server.on("request", track)
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
       const refusal = errorFor(error.code ?? "", timeouts)
       if (refusal === undefined) return void socket.destroy()

@@ -133,6 +133,17 @@ describe("requests Node's parser refuses", () => {
     expect(JSON.parse(answer.body)).toMatchObject({ error: { code }, next: "fix_request" })
   })
 
+  it("bytes refused after pipelined requests are answered after those requests' answers, in order", async () => {
+    const pipelined = ["/openapi.json", "/trade/v1/venues", "/nope"].map((path) =>
+      `GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`
+    )
+    const { answers, closed, garbage } = await exchange(port, `${pipelined.join("")}\x01garbage`, { keepOpen: true })
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 404, 400])
+    for (const answer of answers) expect(violationOf(answer)).toBeUndefined()
+    expect(garbage).toBe("")
+    expect(closed).toBe(true)
+  })
+
   it("a body that stalls answers 408 request_timeout within the request timeout and closes", async () => {
     const started = performance.now()
     const stalled =
