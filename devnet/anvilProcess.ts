@@ -1,8 +1,9 @@
 /**
  * Anvil as a scoped child process: started with Arc's chain id, ready once it prints its listening
- * address (so port 0 works without a race), stopped when the scope closes.
+ * address (so port 0 works without a race), stopped when the scope closes. `exited` lets the service
+ * notice an anvil that died under it instead of serving a dead chain.
  */
-import { Effect, Option } from "effect"
+import { Deferred, Effect, Option } from "effect"
 import { anvilBinary } from "./anvilBinary.js"
 import { spawnGuarded, stopGuarded } from "./childGuard.js"
 import { DevnetError } from "./DevnetError.js"
@@ -25,6 +26,8 @@ export interface AnvilInstance {
   /** The guard process; anvil runs in its process group. */
   readonly pid: number
   readonly version: string
+  /** Completes with the exit code (or the signal's name) when anvil's process ends, for whatever reason. */
+  readonly exited: Effect.Effect<number | string>
 }
 
 const READY_TIMEOUT_MS = 20_000
@@ -53,6 +56,8 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
     Effect.sync(() => spawnGuarded(binary.path, argv(args))),
     (child) => Effect.promise(() => stopGuarded(child))
   )
+  const exited = yield* Deferred.make<number | string>()
+  child.once("exit", (code, signal) => Deferred.unsafeDone(exited, Effect.succeed(code ?? signal ?? "unknown")))
   const port = yield* Effect.async<number, DevnetError>((resume) => {
     let output = ""
     const onData = (chunk: Buffer) => {
@@ -93,6 +98,7 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
     rpcUrl: `http://${host}:${port}`,
     port,
     pid: child.pid ?? -1,
-    version: binary.version
+    version: binary.version,
+    exited: Deferred.await(exited)
   } satisfies AnvilInstance
 })

@@ -18,7 +18,9 @@ const indexerConfig = Config.all({
   pollMillis: Config.integer("INDEXER_POLL_MS").pipe(Config.withDefault(500)),
   /** Ranges fetched ahead while one is applied. */
   prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
-  checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30))
+  checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30)),
+  /** Seconds the index may lag the chain's head before answers are refused (src/indexer/Freshness.ts). */
+  maxAgeSec: Config.number("INDEX_MAX_AGE_SEC").pipe(Config.withDefault(5))
 })
 
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {

@@ -2,14 +2,47 @@
  * Decodes an untrusted request body into a request schema. Unknown keys are rejected and every
  * problem is reported as an `invalid_request` detail `{ expected, code, path, message }`.
  * Used by both edges (HTTP and MCP), so the two report bad input identically.
+ *
+ * What is echoed back is bounded: a value is previewed (its kind, size and a short prefix), never
+ * formatted whole, so neither a 64 KiB string nor a value nested thousands of levels deep (which would
+ * overflow the stack of a recursive formatter) can blow up the answer or the process.
  */
 import { Array as Arr, Effect, ParseResult, Schema, SchemaAST } from "effect"
 import { InvalidRequest, Issue } from "./Errors.js"
 
 type Path = ReadonlyArray<string | number>
 
-const leafMessage = (issue: ParseResult.ParseIssue): string =>
-  ParseResult.ArrayFormatter.formatIssueSync(issue)[0]?.message ?? "invalid value"
+/** Characters of an offending string (or path key) quoted back; the rest is only counted. */
+const ECHO_CHARS = 32
+/** Details listed at most; the message says how many problems there were in all. */
+export const MAX_DETAILS = 20
+
+export const clip = (text: string, max = ECHO_CHARS): string =>
+  text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`
+
+/** A bounded, non-recursive description of an untrusted value. */
+export const preview = (actual: unknown): string => {
+  if (typeof actual === "string") return JSON.stringify(clip(actual))
+  if (Array.isArray(actual)) return `an array of ${actual.length} item${actual.length === 1 ? "" : "s"}`
+  if (actual === null) return "null"
+  if (actual === undefined) return "nothing"
+  if (typeof actual === "object") return "an object"
+  return clip(String(actual))
+}
+
+const annotatedMessage = (ast: SchemaAST.AST, issue: ParseResult.ParseIssue): string | undefined => {
+  const annotation = ast.annotations[SchemaAST.MessageAnnotationId]
+  if (typeof annotation !== "function") return undefined
+  const made: unknown = annotation(issue)
+  if (typeof made === "string") return made
+  if (typeof made === "object" && made !== null && "message" in made && typeof made.message === "string") {
+    return made.message
+  }
+  return undefined
+}
+
+const leafMessage = (ast: SchemaAST.AST, issue: ParseResult.ParseIssue, actual: unknown): string =>
+  `${annotatedMessage(ast, issue) ?? `expected ${describe(ast)}`}, got ${preview(actual)}`
 
 const describe = (ast: SchemaAST.AST): string => {
   const description = ast.annotations[SchemaAST.DescriptionAnnotationId]
@@ -17,8 +50,9 @@ const describe = (ast: SchemaAST.AST): string => {
   return SchemaAST.isTypeLiteral(ast) ? "a JSON object" : String(ast)
 }
 
+// Keys come from the request (an unknown key can be as long as the body): clipped like values.
 const segments = (path: ParseResult.Pointer["path"]): Path =>
-  (Array.isArray(path) ? path : [path]).map((key) => (typeof key === "number" ? key : String(key)))
+  (Array.isArray(path) ? path : [path]).map((key) => (typeof key === "number" ? key : clip(String(key), 64)))
 
 const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issue> => {
   switch (issue._tag) {
@@ -31,7 +65,14 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
     case "Refinement":
       return issue.kind === "From"
         ? issuesOf(issue.issue, path)
-        : [new Issue({ expected: describe(issue.ast), code: "invalid_value", path, message: leafMessage(issue) })]
+        : [
+          new Issue({
+            expected: describe(issue.ast),
+            code: "invalid_value",
+            path,
+            message: leafMessage(issue.ast, issue, issue.actual)
+          })
+        ]
     case "Missing":
       return [new Issue({ expected: describe(issue.ast.type), code: "missing", path, message: "is required" })]
     case "Unexpected":
@@ -44,11 +85,20 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
           expected: describe(issue.ast),
           code: "invalid_type",
           path,
-          message: SchemaAST.isTypeLiteral(issue.ast) ? "expected a JSON object" : leafMessage(issue)
+          message: SchemaAST.isTypeLiteral(issue.ast)
+            ? "expected a JSON object"
+            : leafMessage(issue.ast, issue, issue.actual)
         })
       ]
     case "Forbidden":
-      return [new Issue({ expected: describe(issue.ast), code: "invalid_value", path, message: leafMessage(issue) })]
+      return [
+        new Issue({
+          expected: describe(issue.ast),
+          code: "invalid_value",
+          path,
+          message: leafMessage(issue.ast, issue, issue.actual)
+        })
+      ]
   }
 }
 
@@ -60,10 +110,14 @@ export const decodeRequest = <A, I>(schema: Schema.Schema<A, I>) => {
   return (input: unknown): Effect.Effect<A, InvalidRequest> =>
     decode(input).pipe(
       Effect.mapError((error) => {
-        const details = issuesOf(error.issue, [])
-        const first = details[0]
-        const where = first === undefined || first.path.length === 0 ? "body" : first.path.join(".")
-        return invalidRequest(`invalid request: ${where} ${first?.message ?? "is invalid"}`, details)
+        const all = issuesOf(error.issue, [])
+        const first = all[0]
+        const where = first === undefined || first.path.length === 0 ? "body" : clip(first.path.join("."), 128)
+        const more = all.length > MAX_DETAILS ? ` (${all.length} problems; the first ${MAX_DETAILS} are listed)` : ""
+        return invalidRequest(
+          `invalid request: ${where} ${first?.message ?? "is invalid"}${more}`,
+          all.slice(0, MAX_DETAILS)
+        )
       })
     )
 }

@@ -31,6 +31,12 @@ export const errorTable = {
   NoPendingSwap: { code: "no_pending_swap", status: 409, next: "fix_request" },
   // Not a spec code: an unknown path still gets the standard envelope.
   UnknownPath: { code: "not_found", status: 404, next: "fix_request" },
+  // Not spec codes either: the HTTP edge refusing a request before any operation sees it.
+  MethodNotAllowed: { code: "method_not_allowed", status: 405, next: "fix_request" },
+  UnsupportedMediaType: { code: "unsupported_media_type", status: 415, next: "fix_request" },
+  HeadersTooLarge: { code: "headers_too_large", status: 431, next: "fix_request" },
+  ExpectationFailed: { code: "expectation_failed", status: 417, next: "fix_request" },
+  RequestTimeout: { code: "request_timeout", status: 408, next: "fix_request" },
   QuoteNotFound: { code: "quote_not_found", status: 404, next: "requote" },
   QuoteStale: { code: "quote_stale", status: 409, next: "requote" },
   QuoteExpired: { code: "quote_expired", status: 410, next: "requote" },

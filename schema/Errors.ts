@@ -32,6 +32,12 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("Payl
 export class NoPendingSwap extends Schema.TaggedError<NoPendingSwap>()("NoPendingSwap", Fields) {}
 /** No endpoint at this method and path: not a spec code (`not_found`), distinct from routing's `no_route`. */
 export class UnknownPath extends Schema.TaggedError<UnknownPath>()("UnknownPath", Fields) {}
+// Refusals of the HTTP edge itself (not spec codes): the request never reached an operation.
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", Fields) {}
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", Fields) {}
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", Fields) {}
+export class ExpectationFailed extends Schema.TaggedError<ExpectationFailed>()("ExpectationFailed", Fields) {}
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", Fields) {}
 export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", Fields) {}
 export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Fields) {}
 export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Fields) {}
@@ -76,6 +82,11 @@ export const TradeError = Schema.Union(
   PayloadTooLarge,
   NoPendingSwap,
   UnknownPath,
+  MethodNotAllowed,
+  UnsupportedMediaType,
+  HeadersTooLarge,
+  ExpectationFailed,
+  RequestTimeout,
   QuoteNotFound,
   QuoteStale,
   QuoteExpired,

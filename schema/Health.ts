@@ -1,30 +1,50 @@
 /**
- * `GET /health`: is the service able to answer from a current view of the chain.
+ * `GET /health`: is the service able to answer from a current view of the chain. `down` answers 503
+ * and carries the `rpc_unavailable` error envelope beside the report, so a supervisor reads the
+ * status code and a client reads `next` and `retryAfterSec` as on any other error.
  */
 import { Schema } from "effect"
+import { ErrorBody } from "./ErrorBody.js"
 import { Network } from "./Primitives.js"
 
 export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations({
-  description:
-    "`ok`: RPC reachable and index within the lag budget; `degraded`: catching up or lagging; `down`: RPC unreachable"
+  description: [
+    "`ok` (200): the index reflected the chain head less than INDEX_MAX_AGE_SEC (5) s ago, within 10 blocks;",
+    "`degraded` (200): answering, but the last RPC probe failed or the index trails the head by over 10 blocks;",
+    "`down` (503): no current answers: the index is older than the bound (chain unreachable), has not",
+    "reached the head since start, or is catching up; operations then answer 503 `rpc_unavailable`"
+  ].join(" ")
 })
 
 export const HealthResponse = Schema.Struct({
   status: HealthStatus,
+  reason: Schema.NullOr(Schema.String).annotations({ description: "why the status is not `ok`" }),
   chainId: Schema.Int,
   network: Network,
   headBlock: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "latest block the indexer saw" }),
   indexedBlock: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "latest block applied to the index" }),
   indexLagBlocks: Schema.NullOr(Schema.NonNegativeInt),
+  indexAgeSec: Schema.NullOr(Schema.NonNegative).annotations({
+    description: "seconds since the index last reflected the chain head (null until it first has)"
+  }),
   catchingUp: Schema.Boolean,
   logsPerSec: Schema.Number.annotations({ description: "log throughput of the indexer over its last batches" }),
   rpc: Schema.Struct({
     reachable: Schema.Boolean,
     latencyMs: Schema.NullOr(Schema.Number),
-    block: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "block number the RPC answered now" })
+    block: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "head block of the last answered probe" }),
+    probedAgoSec: Schema.NullOr(Schema.NonNegative).annotations({
+      description: "age of the last probe: the indexer's head poll, so health itself never calls the chain"
+    })
   }),
   version: Schema.String,
   rulesVersion: Schema.String,
   uptimeSec: Schema.NonNegativeInt
 }).annotations({ identifier: "HealthResponse" })
 export type HealthResponse = typeof HealthResponse.Type
+
+/** The 503 answer: the report plus the `rpc_unavailable` envelope. */
+export const HealthUnavailable = Schema.Struct({ ...HealthResponse.fields, ...ErrorBody.fields }).annotations({
+  identifier: "HealthUnavailable",
+  description: "`down`: the health report with the `rpc_unavailable` error envelope"
+})

@@ -1,10 +1,16 @@
 /**
  * `npm start`: the service on its embedded devnet, or on the chain `RPC_URL` names.
+ *
+ * On the embedded devnet the service lives only as long as its anvil: if anvil dies, the chain and
+ * every state on it are gone, so the service logs why and exits non-zero (a supervisor restarts it
+ * with a fresh devnet) rather than serve a dead chain. An external `RPC_URL` may come back: there the
+ * service stays up, `/health` answers 503 while it is away, and recovers by itself.
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { ConfigProvider, Context, Effect, Layer, Option } from "effect"
 import { devnetPaymentSettings } from "../devnet/accounts.js"
 import { Devnet } from "../devnet/Devnet.js"
+import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
 import { appWith } from "./App.js"
@@ -16,11 +22,23 @@ const devnetPayments = Layer.setConfigProvider(
   )
 )
 
-const App = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config): Layer.Layer<never, unknown> =>
-    Option.isSome(config.rpcUrl)
-      ? appWith(Deployment.layerManifestFile)
-      : appWith(Devnet.Default).pipe(Layer.provide(devnetPayments)))
-).pipe(Layer.provide(AppConfig.Default))
+const onEmbeddedDevnet = Effect.scoped(
+  Effect.gen(function*() {
+    const devnet = yield* Layer.build(Layer.provideMerge(appWith(Devnet.deployment), Devnet.layer)).pipe(
+      Effect.map((context) => Context.get(context, Devnet))
+    )
+    const code = yield* devnet.anvil.exited
+    const message = `the embedded devnet's anvil (${devnet.anvil.rpcUrl}) exited (${code}): ` +
+      "the chain is gone, so the service stops instead of serving it as live"
+    yield* Effect.logError(message)
+    return yield* new DevnetError({ message })
+  })
+).pipe(Effect.provide(devnetPayments))
 
-Layer.launch(App).pipe(NodeRuntime.runMain)
+const main = Effect.flatMap(
+  AppConfig,
+  (config): Effect.Effect<never, unknown> =>
+    Option.isSome(config.rpcUrl) ? Layer.launch(appWith(Deployment.layerManifestFile)) : onEmbeddedDevnet
+).pipe(Effect.provide(AppConfig.Default))
+
+main.pipe(NodeRuntime.runMain)

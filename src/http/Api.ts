@@ -3,7 +3,15 @@
  * errors every endpoint can answer with. The OpenAPI document is generated from this and nothing else.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { Internal, InvalidRequest, PayloadTooLarge, RpcUnavailable, UnknownPath } from "../../schema/Errors.js"
+import {
+  Internal,
+  InvalidRequest,
+  MethodNotAllowed,
+  PayloadTooLarge,
+  RpcUnavailable,
+  UnknownPath,
+  UnsupportedMediaType
+} from "../../schema/Errors.js"
 import { SERVICE_NAME, SERVICE_VERSION } from "../../schema/Service.js"
 import { systemOperations, tradeOperations } from "../operations/table.js"
 import { groupOf } from "./Endpoints.js"
@@ -20,7 +28,9 @@ export class TradeApi extends HttpApi.make("trade-checkpoint")
   .add(TradeGroup)
   .addError(httpError(InvalidRequest))
   .addError(httpError(UnknownPath))
+  .addError(httpError(MethodNotAllowed))
   .addError(httpError(PayloadTooLarge))
+  .addError(httpError(UnsupportedMediaType))
   .addError(httpError(RpcUnavailable))
   .addError(httpError(Internal))
   .annotateContext(OpenApi.annotations({

@@ -1,42 +1,78 @@
 /**
  * The one edge middleware of the HTTP API. Every answer leaves through it, so it is where the
- * request id is attached, the body-size limit is enforced, and any failure that escaped a handler
- * (unknown path, defect, interruption) is turned into the standard error envelope.
+ * request id and `nosniff` are attached, the body-size limit is enforced, a wrong method on a known
+ * path becomes 405, and any failure that escaped a handler (unknown path, defect, interruption) is
+ * turned into the standard error envelope. Errors Node's parser raises before a request exists are
+ * answered in `Protocol.ts` with the same envelope.
  */
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { ClientClosed, Internal, TradeError, UnknownPath } from "../../schema/Errors.js"
+import { clip, invalidRequest } from "../../schema/Decode.js"
+import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { tooLarge } from "./RequestBody.js"
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/
 
+export const freshRequestId = (): string => `req_${crypto.randomUUID().replaceAll("-", "")}`
+
 const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const sent = request.headers["x-request-id"]
-  return sent !== undefined && saneRequestId.test(sent) ? sent : `req_${crypto.randomUUID().replaceAll("-", "")}`
+  return sent !== undefined && saneRequestId.test(sent) ? sent : freshRequestId()
 }
 
+/** Headers every answer carries, from the edge middleware and the raw protocol answers alike. */
+export const edgeHeaders = (requestId: string) => ({
+  "x-request-id": requestId,
+  "x-content-type-options": "nosniff"
+})
+
 const isTradeError = Schema.is(TradeError)
+
+const pathOf = (url: string): string => url.split("?", 1)[0]!
+
+/** Methods each mounted path answers; HEAD comes with GET (the router answers it from the GET route). */
+const allowedMethods = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const byPath = new Map<string, Array<string>>()
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      const methods = byPath.get(endpoint.path) ?? []
+      methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
+      byPath.set(endpoint.path, methods)
+    }
+  })
+  return byPath
+}
 
 const failureToError = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest,
-  requestId: string
+  requestId: string,
+  allowed: ReadonlyMap<string, ReadonlyArray<string>>
 ): Effect.Effect<TradeError> => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isTradeError(error)) return Effect.succeed(error)
-    if (typeof error === "object" && error !== null && "_tag" in error) {
-      if (error._tag === "RouteNotFound") {
+    if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound") {
+      const methods = allowed.get(pathOf(request.url))
+      if (methods !== undefined) {
         return Effect.succeed(
-          new UnknownPath({
-            message: `no endpoint at ${request.method} ${request.url}`,
-            hint: "see the OpenAPI document at /openapi.json"
+          new MethodNotAllowed({
+            message: `${clip(request.method, 16)} is not allowed on ${pathOf(request.url)}`,
+            hint: `use ${methods.join(" or ")}`
           })
         )
       }
+      return Effect.succeed(
+        new UnknownPath({
+          message: `no endpoint at ${clip(request.method, 16)} ${clip(request.url, 128)}`,
+          hint: "see the OpenAPI document at /openapi.json"
+        })
+      )
     }
   }
   if (Cause.isInterruptedOnly(cause)) {
@@ -50,18 +86,51 @@ const failureToError = (
   )
 }
 
+/**
+ * An answer given before the request body was read to its end (413, 404, 415, a body on GET…) closes
+ * the connection: otherwise Node would read and discard the rest of the upload, however long it is,
+ * to reach the next request on the socket. The parser may still be finishing the chunk that carried
+ * the headers, so the check waits one turn before deciding.
+ */
+const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    if (incoming.complete) return false
+    yield* Effect.yieldNow()
+    return !incoming.complete
+  })
+
 export const EdgeMiddleware = HttpApiBuilder.middleware(
-  Effect.map(AppConfig, (config) => (app) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const requestId = requestIdOf(request)
-      const declaredLength = Number(request.headers["content-length"] ?? "0")
-      const response = declaredLength > config.maxBodyBytes
-        ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
-        : yield* app.pipe(
-          HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
-          Effect.catchAllCause((cause) => Effect.map(failureToError(cause, request, requestId), errorResponse))
-        )
-      return HttpServerResponse.setHeader(response, "x-request-id", requestId)
-    }))
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const { api } = yield* HttpApi.Api
+    const allowed = allowedMethods(api)
+    return (app) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const requestId = requestIdOf(request)
+        const declaredLength = Number(request.headers["content-length"] ?? "0")
+        const response = declaredLength > config.maxBodyBytes
+          ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
+          // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
+          : request.headers["host"] === undefined &&
+              NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1"
+          ? errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
+          : yield* app.pipe(
+            HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
+            Effect.catchAllCause((cause) =>
+              Effect.map(failureToError(cause, request, requestId, allowed), (error) => {
+                const answer = errorResponse(error)
+                return error._tag === "MethodNotAllowed"
+                  ? HttpServerResponse.setHeader(answer, "allow", allowed.get(pathOf(request.url))!.join(", "))
+                  : answer
+              })
+            )
+          )
+        const withHeaders = HttpServerResponse.setHeaders(response, edgeHeaders(requestId))
+        return (yield* closeIfBodyUnread(request))
+          ? HttpServerResponse.setHeader(withHeaders, "connection", "close")
+          : withHeaders
+      })
+  })
 )

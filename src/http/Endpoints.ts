@@ -4,6 +4,7 @@
  * the OpenAPI document shows.
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { errorTable } from "../../schema/ErrorTable.js"
 import type { AnyOperation, Operation } from "../operations/Operation.js"
 import { httpError } from "./ErrorSchemas.js"
 
@@ -17,6 +18,9 @@ export const endpointOf = <Op extends AnyOperation>(op: Op): EndpointOf<Op> => {
   let endpoint: any = HttpApiEndpoint.make(op.method)(op.name, op.path).addSuccess(op.response)
   if (op.request !== undefined) endpoint = endpoint.setPayload(op.request)
   for (const error of op.errors) endpoint = endpoint.addError(httpError(error as never))
+  if (op.refusal !== undefined) {
+    endpoint = endpoint.addError(op.refusal.schema, { status: errorTable[op.refusal.error._tag].status })
+  }
   return endpoint.annotate(OpenApi.Summary, op.summary) as EndpointOf<Op>
 }
 

@@ -7,9 +7,10 @@ import { toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 
-export const errorResponse = (error: TradeError): HttpServerResponse.HttpServerResponse => {
+/** `fields`, when given, are served beside the envelope (an answer that is also a refusal). */
+export const errorResponse = (error: TradeError, fields: object = {}): HttpServerResponse.HttpServerResponse => {
   const row = rowOf(error)
-  return HttpServerResponse.unsafeJson(toErrorBody(error), {
+  return HttpServerResponse.unsafeJson({ ...fields, ...toErrorBody(error) }, {
     status: row.status,
     headers: row.retryAfterSec === undefined ? {} : { "retry-after": String(row.retryAfterSec) }
   })

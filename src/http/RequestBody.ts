@@ -1,12 +1,13 @@
 /**
- * Reads and decodes a JSON request body. Oversized bodies become `payload_too_large`, malformed JSON
- * and schema violations become `invalid_request`, so no body problem can surface as a 500.
+ * Reads and decodes a JSON request body. A body not declared as JSON becomes `unsupported_media_type`,
+ * an oversized one `payload_too_large`, malformed JSON and schema violations `invalid_request`, so no
+ * body problem can surface as a 500.
  */
 import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option, type Schema } from "effect"
-import { decodeRequest, invalidRequest } from "../../schema/Decode.js"
-import { Issue, PayloadTooLarge } from "../../schema/Errors.js"
+import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
+import { Issue, PayloadTooLarge, UnsupportedMediaType } from "../../schema/Errors.js"
 
 export const tooLarge = (limit: Option.Option<number>) =>
   new PayloadTooLarge({
@@ -17,9 +18,26 @@ export const tooLarge = (limit: Option.Option<number>) =>
     hint: "send a smaller body; no request of this API needs more"
   })
 
+/** `application/json`, any case, with or without parameters such as `charset=utf-8`. */
+const jsonMediaType = /^application\/json\s*(;|$)/i
+
+const requireJson = (request: HttpServerRequest.HttpServerRequest) => {
+  const declared = request.headers["content-type"]
+  return declared !== undefined && jsonMediaType.test(declared.trim())
+    ? Effect.void
+    : Effect.fail(
+      new UnsupportedMediaType({
+        message: declared === undefined
+          ? "the request has no content-type"
+          : `content-type ${JSON.stringify(clip(declared, 64))} is not JSON`,
+        hint: "send `content-type: application/json` with a JSON object body"
+      })
+    )
+}
+
 /**
  * The body as text, at most `limit` bytes. Unlike the platform reader, going over the limit does not
- * destroy the socket: the rest of the upload is drained unread so the 413 answer reaches the client.
+ * destroy the socket at once: reading stops, and the edge answers 413 on a connection it then closes.
  */
 const readText = (request: HttpServerRequest.HttpServerRequest, limit: Option.Option<number>) =>
   Effect.async<string, PayloadTooLarge | ReturnType<typeof invalidRequest>>((resume) => {
@@ -36,7 +54,6 @@ const readText = (request: HttpServerRequest.HttpServerRequest, limit: Option.Op
       bytes += chunk.length
       if (bytes <= max) return void chunks.push(chunk)
       detach()
-      source.resume()
       resume(Effect.fail(tooLarge(limit)))
     }
     const onEnd = () => {
@@ -57,6 +74,7 @@ export const readJsonBody = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = decodeRequest(schema)
   return Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
+    yield* requireJson(request)
     const limit = Option.map(yield* HttpIncomingMessage.MaxBodySize, Number)
     const text = yield* readText(request, limit)
     const json = yield* Effect.try({
@@ -67,7 +85,7 @@ export const readJsonBody = <A, I>(schema: Schema.Schema<A, I>) => {
             expected: "a JSON object",
             code: "invalid_json",
             path: [],
-            message: cause instanceof Error ? cause.message : "malformed JSON"
+            message: cause instanceof Error ? clip(cause.message, 120) : "malformed JSON"
           })
         ], "send `content-type: application/json` with a JSON object body")
     })

@@ -9,6 +9,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import type { TradeError } from "../../schema/Errors.js"
 import type { Operation } from "../operations/Operation.js"
+import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
 
 export const serveOperation = <Name extends string, I, A, E extends TradeError, R>(
@@ -21,6 +22,8 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     const answer = yield* op.run(input)
     // An answer that fails its own schema is a defect of ours: the edge reports it as `internal`.
     const body = yield* Effect.orDie(encode(answer))
+    const refused = op.refusal?.of(answer)
+    if (refused !== undefined) return errorResponse(refused, body as object)
     return yield* Effect.orDie(HttpServerResponse.json(body))
   })
 }

@@ -1,14 +1,15 @@
 /**
- * Serves the HTTP contract on Node: the handlers, the edge middleware and the listening socket.
+ * Serves the HTTP contract on Node: the handlers, the edge middleware and the listening socket (a
+ * hardened Node server, see `Protocol.ts`).
  */
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { TradeApi } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
+import { hardenedServer, ServerTimeouts } from "./Protocol.js"
 
 export const ApiLive = HttpApiBuilder.api(TradeApi).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
@@ -20,8 +21,17 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(ApiLive)
 )
 
+/** The hardened Node server listening on `listen` (tests pass port 0). */
+export const nodeServerOn = (listen: { readonly port: number; readonly host: string }) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const server = yield* hardenedServer(yield* ServerTimeouts)
+      return NodeHttpServer.layer(() => server, listen)
+    })
+  )
+
 const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  Effect.map(AppConfig, (config) => nodeServerOn({ port: config.port, host: config.host }))
 )
 
 export const ServerLive = HttpAppLive.pipe(

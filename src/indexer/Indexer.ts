@@ -2,7 +2,8 @@
  * The indexer as a scoped service: building it restores the checkpoint (when the chain still has its
  * block), publishes that state, and forks the indexing stream and the periodic checkpoint writer into
  * the layer's scope. Closing the scope writes a last checkpoint and stops both.
- * Its settings are `AppConfig.indexer`.
+ * Its settings are `AppConfig.indexer` (`INDEX_MAX_AGE_SEC` among them: how old the index may be before
+ * answers are refused, see ./Freshness.ts).
  */
 import { Effect, Option, Ref, Schedule } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -25,7 +26,7 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
     const index = yield* ChainIndex
     const checkpoint = yield* Checkpoint
     const rpc = yield* ChainRpc
-    const settings: IndexerSettings & { readonly checkpointSec: number } = {
+    const settings: IndexerSettings & { readonly checkpointSec: number; readonly maxAgeSec: number } = {
       ...(yield* AppConfig).indexer,
       startBlock: deployment.startBlock
     }

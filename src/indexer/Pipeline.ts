@@ -8,7 +8,9 @@
  *   ahead (`prefetch`) while the previous range is applied.
  * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
  *   rolls the index back to the newest block the chain still has.
- * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff, so nothing is lost.
+ * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff (at most two
+ *   seconds, so a chain that comes back is noticed soon), so nothing is lost.
+ * - Every poll is also the service's RPC probe (`Progress.probed` / `probeFailed`).
  */
 import { Clock, Duration, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
@@ -21,14 +23,25 @@ import {
   fetchRange,
   followStep,
   type HeadInfo,
+  publish,
   rollback,
+  type Tip,
   tipOnChain
 } from "./Steps.js"
+
+/** The head, timed and recorded as the probe's answer (or its failure). */
+const probedHead = (engine: Engine) =>
+  latestHeader().pipe(
+    Effect.timed,
+    Effect.tap(([took, head]) => engine.progress.probed(head.number, Math.round(Duration.toMillis(took)))),
+    Effect.map(([, head]) => head),
+    Effect.tapError((error) => engine.progress.probeFailed(error.hint ?? error.message))
+  )
 
 const heads = (engine: Engine) =>
   Stream.unwrap(Effect.map(ChainRpc, (rpc) => {
     const polled = Stream.repeatEffectWithSchedule(
-      latestHeader(),
+      probedHead(engine),
       Schedule.spaced(Duration.millis(engine.settings.pollMillis))
     )
     const pushed = Option.map(rpc.heads, (announced) =>
@@ -66,7 +79,11 @@ const follow = (engine: Engine, head: Header) => {
         const replaced = tip.state.hash !== null &&
           (tip.state.block > head.number || tip.state.hash !== head.hash) &&
           !(yield* tipOnChain(tip))
-        if (!replaced) return yield* Effect.fail(Option.none())
+        if (!replaced) {
+          // Already there (a restart on an idle chain): readers learn the head without a new block.
+          yield* publishIfBehind(engine, tip, info)
+          return yield* Effect.fail(Option.none())
+        }
         return yield* rollback(engine, info)
       }
       const applied = yield* followStep(engine, info)
@@ -75,6 +92,15 @@ const follow = (engine: Engine, head: Header) => {
     }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))
   )
 }
+
+const publishIfBehind = (engine: Engine, tip: Tip, head: HeadInfo) =>
+  Effect.flatMap(
+    engine.index.snapshot,
+    (published) =>
+      published.state === tip.state && published.head === head.number && !published.catchingUp
+        ? Effect.void
+        : publish(engine, tip, head)
+  )
 
 const syncTo = (engine: Engine, head: Header) =>
   Stream.unwrap(Effect.gen(function*() {
@@ -113,13 +139,23 @@ const reporter = (engine: Engine) =>
     }))
 
 /**
- * Runs forever: the stream, restarted after any failure with a backoff capped at ten seconds. A defect
+ * Runs forever: the stream, restarted after any failure with a backoff capped at two seconds. A defect
  * (a bug) is logged as an error and retried the same way: an indexer that stops silently is worse
  * than one that keeps trying and says why in `/health`.
  */
 export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRpc> =>
   Effect.gen(function*() {
     const report = yield* reporter(engine)
+    // While a chain stays down the stream fails every two seconds: the same reason is logged twice a minute.
+    const lastWarning = yield* Ref.make({ reason: "", at: 0 })
+    const warn = (reason: string) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const last = yield* Ref.get(lastWarning)
+        if (last.reason === reason && now - last.at < 30_000) return
+        yield* Ref.set(lastWarning, { reason, at: now })
+        yield* Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
+      })
     const once = heads(engine).pipe(
       Stream.buffer({ capacity: 1, strategy: "sliding" }),
       Stream.flatMap((head) => syncTo(engine, head)),
@@ -134,12 +170,9 @@ export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRp
     return yield* once.pipe(
       Effect.tapError((error) => {
         const reason = `${error.message}${error.hint === undefined ? "" : `: ${error.hint}`}`
-        return Effect.zipRight(
-          engine.progress.failed(reason),
-          Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
-        )
+        return Effect.zipRight(engine.progress.failed(reason), warn(reason))
       }),
-      Effect.retry(Schedule.exponential("250 millis").pipe(Schedule.union(Schedule.spaced("10 seconds")))),
+      Effect.retry(Schedule.exponential("250 millis").pipe(Schedule.union(Schedule.spaced("2 seconds")))),
       Effect.zipRight(Effect.never),
       Effect.orDie
     )

@@ -43,6 +43,17 @@ export const priceOf = <I>(cost: Cost<I>, input: I): Effect.Effect<Option.Option
   }
 }
 
+/**
+ * An answer that is also a refusal: the operation answered, but what it says is that the service cannot
+ * serve now (health while `down`). Edges serve the answer's fields beside the error's envelope, with the
+ * error's status; `schema` documents that body.
+ */
+export interface Refusal<A> {
+  readonly error: ErrorClass
+  readonly schema: Schema.Schema<any, any>
+  readonly of: (answer: A) => TradeError | undefined
+}
+
 /** An error class of the contract (`schema/Errors.ts`), as an operation lists the errors of its own. */
 export type ErrorClass = Schema.Schema.Any & { readonly Type: TradeError; readonly _tag: TradeError["_tag"] }
 
@@ -69,6 +80,7 @@ export interface Operation<
   readonly errors: ReadonlyArray<ErrorClass>
   readonly cost: Cost<I>
   readonly run: (input: I) => Effect.Effect<A, E | ApiError, R>
+  readonly refusal?: Refusal<A>
 }
 
 /** Answers any operation may give, declared once for the whole API: the edge's and the chain's. */
@@ -93,6 +105,7 @@ type Spec<Name extends string, I, A, Errors extends ReadonlyArray<ErrorClass>, R
   readonly errors?: Errors
   readonly cost: Cost<I>
   readonly run: (input: I) => Effect.Effect<A, Errors[number]["Type"] | ApiError, R>
+  readonly refusal?: Refusal<A>
 }
 
 /** An operation without a request body, mounted as `GET`. */

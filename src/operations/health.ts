@@ -1,50 +1,58 @@
 /**
- * `health`: whether the service can answer from a current view of the chain.
+ * `health`: whether the service can answer from a current view of the chain (see
+ * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`). It reads the indexer's progress and its
+ * head poll, which doubles as the RPC probe: a health check costs no chain call, however often it is
+ * asked.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { ChainRpc } from "../../layers/ChainRpc.js"
+import { RpcUnavailable } from "../../schema/Errors.js"
 import type { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
-import { Indexer } from "../indexer/Indexer.js"
+import { currentFreshness } from "../indexer/Freshness.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { StartTime } from "./StartTime.js"
 
-/** Lag beyond which answers are too old to trust for pricing: 5 s of Arc's half-second blocks. */
-export const MAX_HEALTHY_LAG_BLOCKS = 10
+export { MAX_HEALTHY_LAG_BLOCKS } from "../indexer/Freshness.js"
 
 export const health = Effect.fn("health")(function*() {
   const config = yield* AppConfig
-  const rpc = yield* ChainRpc
-  const indexer = yield* Indexer
+  const { freshness, maxAgeSec, progress } = yield* currentFreshness
+  const probe = progress.probe
   const started = yield* StartTime
-  const before = yield* Clock.currentTimeMillis
-  const block = yield* rpc.use("getBlockNumber", (client) => client.getBlockNumber({ cacheTime: 0 })).pipe(
-    Effect.timeout("2 seconds"),
-    Effect.option
-  )
-  const after = yield* Clock.currentTimeMillis
-  const progress = yield* indexer.progress
-  const reachable = Option.isSome(block)
-  const lagging = progress.catchingUp || progress.lag === null || progress.lag > MAX_HEALTHY_LAG_BLOCKS
+  const now = yield* Clock.currentTimeMillis
+  // A probe older than the age bound says nothing about now.
+  const reachable = probe !== null && probe.ok && now - probe.at <= maxAgeSec * 1000
   const answer: HealthResponse = {
-    status: !reachable ? "down" : lagging ? "degraded" : "ok",
+    status: freshness.status,
+    reason: freshness.reason,
     chainId: config.chainId,
     network: `eip155:${config.chainId}`,
     headBlock: progress.head,
     // Before its first block the index sits one block before the start block, which may be -1.
     indexedBlock: progress.indexed < 0 ? null : progress.indexed,
     indexLagBlocks: progress.lag,
+    indexAgeSec: freshness.indexAgeSec,
     catchingUp: progress.catchingUp,
     logsPerSec: progress.logsPerSec,
     rpc: {
       reachable,
-      latencyMs: reachable ? after - before : null,
-      block: Option.match(block, { onNone: () => null, onSome: Number })
+      latencyMs: reachable ? probe.latencyMs : null,
+      block: probe?.block ?? null,
+      probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,
-    uptimeSec: Math.floor((after - started.millis) / 1000)
+    uptimeSec: Math.floor((now - started.millis) / 1000)
   }
   return answer
 })
+
+/** A `down` report is served with the `rpc_unavailable` envelope and 503: a supervisor reads the status. */
+export const healthRefusal = (report: HealthResponse): RpcUnavailable | undefined =>
+  report.status === "down"
+    ? new RpcUnavailable({
+      message: "the service cannot answer from a current view of the chain",
+      hint: report.reason ?? "the index is not current"
+    })
+    : undefined

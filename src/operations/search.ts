@@ -1,25 +1,23 @@
 /**
  * `search`: a token by ticker, name, prefix or address, most relevant first. A pure request → response
- * program over the in-memory index: no chain access, so a payment gate can wrap it as it is.
+ * program over the in-memory index: no chain access, so a payment gate can wrap it as it is. An index
+ * that is not current (health `down`: the chain stopped answering, or catching up) answers 503
+ * `rpc_unavailable` rather than a stale list.
  */
 import { Effect } from "effect"
-import { RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
+import { TokenNotFound } from "../../schema/Errors.js"
 import type { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { requireCurrentIndex } from "../indexer/Freshness.js"
 import { present } from "../search/Present.js"
 import { runQuery } from "../search/Query.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 
 export const search = Effect.fn("search")(function*(request: SearchRequest) {
+  yield* requireCurrentIndex
   const tokens = yield* TokenSearch
   const view = yield* tokens.view
   const { snapshot } = view
-  if (snapshot.catchingUp) {
-    return yield* new RpcUnavailable({
-      message: "the token index is catching up with the chain",
-      hint: `indexed block ${snapshot.state.block} of ${snapshot.head}`
-    })
-  }
   const outcome = runQuery(view, request.query, request.limit)
   if (outcome === undefined) {
     return yield* new TokenNotFound({

@@ -4,12 +4,12 @@
  * MCP tools will be too. A new operation is a program in its own file plus one entry here.
  */
 import { Schema } from "effect"
-import { TokenNotFound } from "../../schema/Errors.js"
-import { HealthResponse } from "../../schema/Health.js"
+import { RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
+import { HealthResponse, HealthUnavailable } from "../../schema/Health.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { VenuesResponse } from "../../schema/Venues.js"
-import { health } from "./health.js"
+import { health, healthRefusal } from "./health.js"
 import { openapi } from "./openapi.js"
 import { Cost, get, post } from "./Operation.js"
 import { registration } from "./registration.js"
@@ -23,10 +23,11 @@ export const Health = get({
   name: "health",
   group: "system",
   path: "/health",
-  summary: "Service status: chain head, index lag, RPC reachability (free)",
+  summary: "Service status: chain head, index lag and age, RPC reachability (free); 503 while `down`",
   response: HealthResponse,
   cost: Cost.free,
-  run: () => health()
+  run: () => health(),
+  refusal: { error: RpcUnavailable, schema: HealthUnavailable, of: healthRefusal }
 })
 
 export const OpenApiDocument = get({

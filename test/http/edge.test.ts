@@ -52,9 +52,10 @@ describe("HTTP edge", () => {
     expect(await readJson(response)).toMatchObject({ error: { code: "payload_too_large" }, next: "fix_request" })
   })
 
-  it("reports an unreachable RPC as down instead of failing", async () => {
+  it("reports an unreachable RPC as down: 503 with the report and the rpc_unavailable envelope", async () => {
     const response = await fetch(url("/health"))
-    expect(response.status).toBe(200)
+    expect(response.status).toBe(503)
+    expect(response.headers.get("retry-after")).toBe("2")
     const body = await readJson(response)
     expect(body).toMatchObject({
       status: "down",
@@ -62,10 +63,14 @@ describe("HTTP edge", () => {
       network: "eip155:5042",
       version: "0.1.0",
       indexedBlock: null,
+      indexAgeSec: null,
       catchingUp: true,
-      rulesVersion: expect.stringMatching(/^rules-/)
+      rulesVersion: expect.stringMatching(/^rules-/),
+      error: { code: "rpc_unavailable", message: expect.any(String), hint: expect.any(String) },
+      next: "retry",
+      retryAfterSec: 2
     })
-    expect(body.rpc).toEqual({ reachable: false, latencyMs: null, block: null })
+    expect(body.rpc).toMatchObject({ reachable: false, latencyMs: null, block: null })
   })
 
   it("lists the deployment's venues with checksummed contract addresses", async () => {

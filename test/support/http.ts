@@ -3,12 +3,14 @@
  * as a curl user would have.
  */
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { createServer } from "node:http"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
-import { testSettings } from "./services.js"
+import { nodeServerOn } from "../../src/http/Server.js"
 
 export interface TestServer {
   readonly baseUrl: string
@@ -21,8 +23,10 @@ export const startTestServer = async <E>(
   settings: Readonly<Record<string, string>> = {}
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-    Layer.provide(testSettings(settings))
+    Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
+    Layer.provide(
+      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
+    )
   )
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

@@ -1,0 +1,157 @@
+/**
+ * Health and answers when the chain misbehaves, on a private devnet (issue 8): a restart on an idle
+ * chain answers search at once; a killed anvil turns health to 503 within seconds and every answer
+ * that needs the chain into 503 `rpc_unavailable`, and the service recovers by itself when a node
+ * comes back on the same URL; health under load costs no chain call per request.
+ */
+import { Effect, Exit, Layer, Option, Scope } from "effect"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { gunzipSync } from "node:zlib"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startAnvil } from "../../devnet/anvilProcess.js"
+import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { clientsFor, type PrivateDevnet, sharedManifest, startDevnet } from "../support/devnet.js"
+import { readJson, startTestServer, type TestServer } from "../support/http.js"
+import { startRpcCounter } from "../support/rpcCounter.js"
+
+let devnet: PrivateDevnet
+const revived = Effect.runSync(Scope.make())
+beforeAll(async () => {
+  devnet = await startDevnet()
+})
+afterAll(async () => {
+  await Effect.runPromise(Scope.close(revived, Exit.void))
+  await devnet.stop()
+})
+
+const deployment = () => Layer.succeed(Deployment, Deployment.fromManifest(devnet.manifest))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const search = (server: TestServer, query = "WETH") =>
+  fetch(`${server.baseUrl}/trade/v1/search`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, limit: 1 })
+  })
+
+/** Polls until `check` holds, or fails after `withinMs`; returns how long it took. */
+const within = async (withinMs: number, check: () => Promise<boolean>): Promise<number> => {
+  const started = performance.now()
+  while (performance.now() - started < withinMs) {
+    if (await check().catch(() => false)) return performance.now() - started
+    await sleep(100)
+  }
+  throw new Error(`not within ${withinMs} ms`)
+}
+
+const healthStatus = async (server: TestServer) => (await readJson(await fetch(`${server.baseUrl}/health`))).status
+
+describe("a restart on an idle chain", () => {
+  it("answers search within seconds, without a new block, and health agrees", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "arc-restart-"))
+    const chain = clientsFor(devnet.manifest).public
+    const first = await startTestServer(deployment(), { DATA_DIR: dataDir })
+    await within(30_000, async () => (await healthStatus(first)) === "ok")
+    await first.close() // writes the checkpoint
+    const head = await chain.getBlockNumber()
+
+    const second = await startTestServer(deployment(), { DATA_DIR: dataDir })
+    try {
+      const took = await within(10_000, async () => (await search(second)).status === 200)
+      expect(took).toBeLessThan(5_000)
+      const health = await readJson(await fetch(`${second.baseUrl}/health`))
+      expect(health).toMatchObject({ status: "ok", headBlock: Number(head), indexedBlock: Number(head) })
+      expect((await readJson(await search(second))).block).toBe(Number(head))
+      expect(await chain.getBlockNumber()).toBe(head)
+    } finally {
+      await second.close()
+    }
+  })
+})
+
+describe("a chain that dies and comes back", () => {
+  it("health 503 within seconds, rpc_unavailable with retryAfterSec, then ok again without a restart", async () => {
+    const server = await startTestServer(deployment())
+    try {
+      await within(30_000, async () => (await healthStatus(server)) === "ok")
+      // Keep the chain's state to bring the same chain back on the same port later.
+      const dump = await clientsFor(devnet.manifest).test.dumpState()
+      const stateFile = join(mkdtempSync(join(tmpdir(), "arc-revive-")), "state.json")
+      writeFileSync(stateFile, gunzipSync(Buffer.from(dump.slice(2), "hex")))
+
+      const { pid, port } = devnet.handle.anvil
+      process.kill(-pid, "SIGKILL") // anvil and its guard, as a crash would
+      const noticed = await within(10_000, async () => (await fetch(`${server.baseUrl}/health`)).status === 503)
+      expect(noticed).toBeLessThan(8_000)
+      const health = await fetch(`${server.baseUrl}/health`)
+      expect(health.headers.get("x-request-id")).toMatch(/^req_/)
+      const report = await readJson(health)
+      expect(report).toMatchObject({
+        status: "down",
+        rpc: { reachable: false },
+        error: { code: "rpc_unavailable" },
+        next: "retry",
+        retryAfterSec: 2
+      })
+      expect(report.indexAgeSec).toBeGreaterThan(5)
+      expect(report.reason).toContain("not answering")
+
+      const refused = await search(server)
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get("retry-after")).toBe("2")
+      expect(await readJson(refused)).toMatchObject({
+        error: { code: "rpc_unavailable" },
+        next: "retry",
+        retryAfterSec: 2
+      })
+
+      await Effect.runPromise(
+        startAnvil({
+          host: "127.0.0.1",
+          port,
+          chainId: devnetDefaults.chainId,
+          hardfork: devnetDefaults.hardfork,
+          blockTime: Option.none(),
+          loadState: Option.some(stateFile),
+          genesisTimestamp: Option.none()
+        }).pipe(Scope.extend(revived))
+      )
+      await within(15_000, async () => (await healthStatus(server)) === "ok")
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200)
+      expect((await search(server)).status).toBe(200)
+    } finally {
+      await server.close()
+    }
+  })
+})
+
+describe("health under load", () => {
+  it("costs no chain call per request: 1,000 health checks, a handful of RPC calls", async () => {
+    const counter = await startRpcCounter(sharedManifest().rpcUrl)
+    const server = await startTestServer(
+      Layer.succeed(Deployment, { ...Deployment.fromManifest(sharedManifest()), rpcUrl: counter.url }),
+      { INDEXER_POLL_MS: "500" }
+    )
+    try {
+      await within(30_000, async () => (await healthStatus(server)) === "ok")
+      const before = counter.calls()
+      const started = performance.now()
+      for (let round = 0; round < 50; round++) {
+        const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${server.baseUrl}/health`)))
+        expect(answers.every((answer) => answer.status === 200)).toBe(true)
+        await Promise.all(answers.map((answer) => answer.arrayBuffer()))
+      }
+      const seconds = (performance.now() - started) / 1000
+      const calls = counter.calls() - before
+      // The head poll (one call every 500 ms, a few more per new block) is all the chain sees.
+      expect(calls).toBeLessThan(10 + 6 * seconds)
+      expect(calls).toBeLessThan(100)
+    } finally {
+      await server.close()
+      await counter.close()
+    }
+  })
+})
