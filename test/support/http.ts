@@ -4,13 +4,10 @@
  */
 import { HttpServer } from "@effect/platform"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
+import { testSettings } from "./services.js"
 
 export interface TestServer {
   readonly baseUrl: string
@@ -24,9 +21,7 @@ export const startTestServer = async <E>(
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
-    Layer.provide(
-      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
-    )
+    Layer.provide(testSettings(settings))
   )
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))
