@@ -25,6 +25,7 @@ import { type HDAccount, mnemonicToAccount } from "viem/accounts"
 import { startAnvil as startAnvilProcess } from "../../devnet/anvilProcess.js"
 import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
 import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { withHeadroom } from "../support/wallet.js"
 
 const mnemonic = "test test test test test test test test test test test junk"
 
@@ -70,13 +71,6 @@ export interface Chain {
   readonly deploy: (name: ArtifactName, args?: ReadonlyArray<unknown>) => Promise<Deployed>
   readonly stop: () => Promise<void>
 }
-
-/**
- * An estimate taken in one second can fall short when the transaction is mined in the next (Uniswap
- * v3 writes an oracle observation only on a new timestamp), which made position mints revert on a
- * loaded machine; a quarter more gas absorbs that.
- */
-const withHeadroom = (estimate: bigint) => (estimate * 5n) / 4n
 
 export const startChain = async (): Promise<Chain> => {
   const anvil = await startAnvil()

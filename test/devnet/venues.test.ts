@@ -148,22 +148,8 @@ describe("Uniswap v4", () => {
     const tokenOut = other(pool, tokenIn)
     const amountIn = parseUnits(amount, decimals)
     const stateView = contractAddress(manifest, "v4StateView")
-    const [[sqrtPriceX96, , , lpFee], liquidity] = await Promise.all([
-      trader.public.readContract({ address: stateView, abi: v4StateViewAbi, functionName: "getSlot0", args: [id] }),
-      trader.public.readContract({ address: stateView, abi: v4StateViewAbi, functionName: "getLiquidity", args: [id] })
-    ])
     const hooks = (pool.hooks ?? "0x0000000000000000000000000000000000000000") as Address
-    // A dynamic-fee pool charges what its hook sets for this swap; a static one its key's fee.
-    const fee = pool.fee === null
-      ? await trader.public.readContract({
-        address: hooks,
-        abi: dynamicFeeHookAbi,
-        functionName: "currentFee",
-        args: [id]
-      })
-      : lpFee
     const zeroForOne = tokenIn.toLowerCase() === pool.token0.toLowerCase()
-    const step = exactInStep(sqrtPriceX96, liquidity, amountIn, BigInt(fee), zeroForOne)
 
     const helper = contractAddress(manifest, "v4SwapHelper")
     await trader.approve(tokenIn, helper)
@@ -175,6 +161,7 @@ describe("Uniswap v4", () => {
       hooks
     }
     let logs: ReadonlyArray<unknown> = []
+    let swapBlock = 0n
     const [outDelta] = await trader.deltas(tokenOut, [trader.address], async () => {
       const receipt = await trader.write(helper, v4SwapHelperAbi, "swap", [
         key,
@@ -187,7 +174,38 @@ describe("Uniswap v4", () => {
         "0x"
       ])
       logs = receipt.logs
+      swapBlock = receipt.blockNumber
     })
+    // The expected step from the pool as the swap found it (the block before, automine puts one
+    // transaction in a block). A dynamic-fee pool charges what its hook says at the swap's own block
+    // time, so the fee is read at that block: read before sending, a second boundary could pass.
+    const before = { blockNumber: swapBlock - 1n }
+    const [[sqrtPriceX96, , , lpFee], liquidity] = await Promise.all([
+      trader.public.readContract({
+        address: stateView,
+        abi: v4StateViewAbi,
+        functionName: "getSlot0",
+        args: [id],
+        ...before
+      }),
+      trader.public.readContract({
+        address: stateView,
+        abi: v4StateViewAbi,
+        functionName: "getLiquidity",
+        args: [id],
+        ...before
+      })
+    ])
+    const fee = pool.fee === null
+      ? await trader.public.readContract({
+        address: hooks,
+        abi: dynamicFeeHookAbi,
+        functionName: "currentFee",
+        args: [id],
+        blockNumber: swapBlock
+      })
+      : lpFee
+    const step = exactInStep(sqrtPriceX96, liquidity, amountIn, BigInt(fee), zeroForOne)
     const [swap] = parseEventLogs({ abi: v4PoolManagerAbi, eventName: "Swap", logs: logs as never })
     expect(swap?.args.id).toBe(id)
     expect(swap?.args.fee).toBe(fee)

@@ -3,6 +3,14 @@ import { type Abi, type Address, erc20Abi, maxUint256, type PrivateKeyAccount } 
 import type { Manifest } from "../../schema/Manifest.js"
 import { clientsFor } from "./devnet.js"
 
+/**
+ * Gas for a call estimated now but mined in the next block. An estimate taken in one second can fall
+ * short when the transaction lands in the next (Uniswap v2 and v3 write their price accumulators or an
+ * oracle observation only on a new timestamp), which reverted swaps on a loaded machine; a quarter more
+ * gas absorbs that.
+ */
+export const withHeadroom = (estimate: bigint) => (estimate * 5n) / 4n
+
 export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
   const clients = clientsFor(manifest, account)
   const { public: reader, wallet } = clients
@@ -15,15 +23,10 @@ export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
     args: ReadonlyArray<unknown>,
     value?: bigint
   ) => {
-    const hash = await wallet.writeContract({
-      account,
-      chain: clients.chain,
-      address,
-      abi,
-      functionName,
-      args,
-      ...(value === undefined ? {} : { value })
-    } as never)
+    const call = { account, address, abi, functionName, args, ...(value === undefined ? {} : { value }) } as never
+    // The estimate also surfaces a revert with its reason, as before sending.
+    const gas = withHeadroom(await reader.estimateContractGas(call))
+    const hash = await wallet.writeContract({ ...(call as object), chain: clients.chain, gas } as never)
     const receipt = await reader.waitForTransactionReceipt({ hash })
     if (receipt.status !== "success") throw new Error(`${functionName} reverted`)
     return receipt
