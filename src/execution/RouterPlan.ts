@@ -2,6 +2,8 @@
  * The router's plan encoding, defined once for TypeScript: what `quote` simulates and `swap` puts in a
  * transaction's `data`, and the event `receipt` searches. It mirrors contracts/router/ITradeRouter.sol
  * (test/router/encoding.test.ts holds the two ABIs equal). Pure: viem's ABI utilities, no transport.
+ *
+ * The ABI, the calldata codec and the event and error decoders are one definition, so they share a file.
  */
 import {
   type Address,

@@ -3,14 +3,17 @@
  * deliver exactly what the project's pool math says from the state read just before; approval, Permit2
  * and native-value funding work; exact output refunds what it did not use; a plan short of its minimum
  * reverts. Every trade also leaves the router holding nothing.
+ *
+ * One file, longer than most, because every case shares one private devnet and its pool-state readers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits } from "viem"
 import { encodeExecuteWithPermit, Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { launchpadAbi } from "../support/abis.js"
 import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { signPermit } from "./permit.js"
 import { dynamicFeeAt, v2ExactIn, v3ExactIn, v4ExactIn } from "./poolState.js"
-import { curveStep, type Env, envOf, makePlan, poolStep, sendPlan, signPermit } from "./support.js"
+import { curveStep, type Env, envOf, makePlan, poolStep, sendPlan } from "./support.js"
 
 let devnet: PrivateDevnet
 let env: Env

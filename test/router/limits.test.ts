@@ -3,6 +3,8 @@
  * the pool math's input and refunds the unused native deposit; a plan short of `minAmountOut`, past its
  * deadline or over a step limit reverts with nothing moved; a fee-on-transfer sell on v2 is priced from
  * what the pair received, and a taxed buy is judged by what the recipient really got.
+ *
+ * One file, a little over the usual size, because the cases share one private devnet.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"

@@ -4,6 +4,8 @@
  * the router holds an intermediate token), a hook that turns the output into a debt, recipients that are
  * the router or a pool, and malformed funding. Every attack must fail and leave the victim's balances
  * and allowances exactly as they were.
+ *
+ * One file, longer than most, because every attack shares one deployment of the hostile fixtures.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
@@ -30,8 +32,9 @@ import { getAmountOut } from "../../src/math/ConstantProduct.js"
 import { contractAddress, freshAccount, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 import { deployHostile, fakePoolAbi, type Hostile, reentrantAbi } from "./fixtures.js"
+import { signPermit } from "./permit.js"
 import { v2Reserves, v3Swap, v4ExactIn } from "./poolState.js"
-import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan, signPermit } from "./support.js"
+import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
 
 let devnet: PrivateDevnet
 let env: Env

@@ -16,7 +16,6 @@ import type { Manifest } from "../../schema/Manifest.js"
 import {
   encodeExecute,
   Funding,
-  type PermitSingle,
   planValue,
   quoteTag,
   routerAbi,
@@ -178,40 +177,6 @@ const findRevertData = (error: unknown): Hex | undefined => {
     current = (current as { cause?: unknown }).cause
   }
   return undefined
-}
-
-/** A signed Permit2 PermitSingle for `spender`, as a wallet would sign the typed data. */
-export const signPermit = async (
-  wallet: Wallet,
-  manifest: Manifest,
-  details: { readonly token: Address; readonly amount: bigint; readonly nonce: number },
-  spender: Address
-): Promise<{ readonly permit: PermitSingle; readonly signature: Hex }> => {
-  const now = Math.floor(Date.now() / 1000)
-  const permit: PermitSingle = {
-    details: { token: details.token, amount: details.amount, expiration: now + 30 * 86_400, nonce: details.nonce },
-    spender,
-    sigDeadline: BigInt(now + 600)
-  }
-  const signature = await wallet.account.signTypedData({
-    domain: { name: "Permit2", chainId: manifest.chainId, verifyingContract: contractAddress(manifest, "permit2") },
-    types: {
-      PermitDetails: [
-        { name: "token", type: "address" },
-        { name: "amount", type: "uint160" },
-        { name: "expiration", type: "uint48" },
-        { name: "nonce", type: "uint48" }
-      ],
-      PermitSingle: [
-        { name: "details", type: "PermitDetails" },
-        { name: "spender", type: "address" },
-        { name: "sigDeadline", type: "uint256" }
-      ]
-    },
-    primaryType: "PermitSingle",
-    message: permit
-  })
-  return { permit, signature }
 }
 
 /** Balances of `owners` in `tokens`, as a flat list in that order. */

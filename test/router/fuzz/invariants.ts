@@ -5,6 +5,8 @@
  * the plan's amountIn; each v2/v3 pool changed by exactly its own Swap events; and nothing left the
  * watched set (per token, the watched balances moved by exactly the change in total supply). A plan
  * that reverts must change nothing at all.
+ *
+ * The checks and the loop that applies them stay together, which makes this file a little long.
  */
 import {
   type Address,
