@@ -3,6 +3,7 @@
  * pools, hubs) and on a generated index of 10,000 pools; split output against the best single path and
  * a brute-force 1 % grid over a table of sizes; and the speed against pricing the same candidates with
  * the venues' on-chain quoters at the same block.
+ * Longer than most: the three measurements share one devnet index and one synthetic market.
  */
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Scope } from "effect"

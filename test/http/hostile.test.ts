@@ -3,6 +3,7 @@
  * error formatter, requests Node's parser refuses, uploads that never end, wrong methods and media
  * types, and clients too slow to finish. No chain is needed: every one of these is refused before an
  * operation runs.
+ * One file, longer than most, because every defect is reproduced against the same chainless server.
  */
 import { Layer } from "effect"
 import { connect } from "node:net"

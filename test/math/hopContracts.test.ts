@@ -3,6 +3,7 @@
  * block the index is at: v2 pairs' K check (the quoted output passes, one unit more fails; the exactOut
  * input is the least that passes), the launchpad's buy and sell, and a fee-on-transfer token's taxes on
  * the way into and out of its pair.
+ * One file, longer than most, because the cases share one private devnet and its contract readers.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"

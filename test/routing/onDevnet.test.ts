@@ -4,6 +4,7 @@
  * swaps one after another on the real pools (v2 pair, v3 SwapRouter, v4 PoolSwapTest) in one
  * `eth_simulateV1` block delivers exactly the quoted output; exactOut delivers at least the amount;
  * a pair without USDC comes out as a graph whose edges chain token to token.
+ * One file, longer than most, because every case prices from one synced index of the shared devnet.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"

@@ -3,6 +3,7 @@
  * any method, path, headers and body (through `node:http`, as a client library would send it), and
  * raw bytes on a socket for everything a client library refuses to send. The fuzz test runs them a
  * few hundred times in `npm test`; `npm run bench -- edge` runs them for longer.
+ * Longer than most: the HTTP and the raw-socket generators share their vocabulary of paths and headers.
  */
 import { HttpApi } from "@effect/platform"
 import fc from "fast-check"

@@ -7,6 +7,7 @@
  * that reverts must change nothing at all.
  *
  * The checks and the loop that applies them stay together, which makes this file a little long.
+ * Longer than most: each invariant reads the same before/after balance sheet, so they stay together.
  */
 import {
   type Address,
