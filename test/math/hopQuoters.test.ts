@@ -6,24 +6,15 @@
  * cannot price answer `NeedsSimulation`.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, parseAbi } from "viem"
+import type { Address } from "viem"
 import type { ConcentratedPool } from "../../src/indexer/State.js"
 import { concentratedDepth } from "../../src/math/Depth.js"
 import { quoteHop } from "../../src/math/Hop.js"
+import { v3QuoterV2Abi, v4QuoterAbi } from "../support/abis.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { addr, devnetIndex, lower, sizes } from "./devnetIndex.js"
 
 const { blockNumber, client, indexed, manifest } = devnetIndex()
-
-const quoterV2 = parseAbi([
-  "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
-  "function quoteExactInputSingle(QuoteExactInputSingleParams params) view returns (uint256 amountOut, uint160, uint32, uint256)"
-])
-const v4Quoter = parseAbi([
-  "struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }",
-  "struct QuoteExactSingleParams { PoolKey poolKey; bool zeroForOne; uint128 exactAmount; bytes hookData; }",
-  "function quoteExactInputSingle(QuoteExactSingleParams params) view returns (uint256 amountOut, uint256 gasEstimate)"
-])
 
 /** What the venue's quoter says an exact input of `amountIn` yields; 0 when it reverts (too large). */
 const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): Promise<bigint> => {
@@ -34,7 +25,7 @@ const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): 
     if (pool.kind === "v3") {
       const [out] = await client.readContract({
         address: contractAddress(manifest, "v3Quoter"),
-        abi: quoterV2,
+        abi: v3QuoterV2Abi,
         functionName: "quoteExactInputSingle",
         args: [{ tokenIn: addr(tokenIn), tokenOut, amountIn, fee: seeded.fee!, sqrtPriceLimitX96: 0n }],
         blockNumber: blockNumber()
@@ -43,7 +34,7 @@ const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): 
     }
     const [out] = await client.readContract({
       address: contractAddress(manifest, "v4Quoter"),
-      abi: v4Quoter,
+      abi: v4QuoterAbi,
       functionName: "quoteExactInputSingle",
       args: [{
         poolKey: {

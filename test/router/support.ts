@@ -16,6 +16,7 @@ import type { Manifest } from "../../schema/Manifest.js"
 import {
   encodeExecute,
   Funding,
+  type PlanExecuted,
   planValue,
   quoteTag,
   routerAbi,
@@ -107,15 +108,7 @@ export const walletOf = (manifest: Manifest, account: PrivateKeyAccount) => wall
 
 export interface Executed {
   readonly receipt: TransactionReceipt
-  readonly event: {
-    readonly quoteTag: Hex
-    readonly taker: Address
-    readonly recipient: Address
-    readonly sellToken: Address
-    readonly buyToken: Address
-    readonly amountIn: bigint
-    readonly amountOut: bigint
-  }
+  readonly event: PlanExecuted
 }
 
 /** Sends `plan` from `wallet` exactly as an integrator would: raw calldata from the encoder. */

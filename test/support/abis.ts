@@ -80,3 +80,14 @@ export const permit2Abi = parseAbi([
   "function transferFrom(address from, address to, uint160 amount, address token)",
   "function DOMAIN_SEPARATOR() view returns (bytes32)"
 ])
+
+/** v3-periphery QuoterV2 and v4-periphery V4Quoter, single-pool exact-input quotes. */
+export const v3QuoterV2Abi = parseAbi([
+  "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
+  "function quoteExactInputSingle(QuoteExactInputSingleParams params) view returns (uint256 amountOut, uint160, uint32, uint256)"
+])
+export const v4QuoterAbi = parseAbi([
+  "struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }",
+  "struct QuoteExactSingleParams { PoolKey poolKey; bool zeroForOne; uint128 exactAmount; bytes hookData; }",
+  "function quoteExactInputSingle(QuoteExactSingleParams params) view returns (uint256 amountOut, uint256 gasEstimate)"
+])

@@ -8,16 +8,8 @@ import type { ConcentratedPool } from "../../../src/indexer/State.js"
 import { getAmountOut } from "../../../src/math/ConstantProduct.js"
 import type { Market } from "../../../src/routing/Market.js"
 import type { Path } from "../../../src/routing/Path.js"
+import { v3QuoterV2Abi, v4QuoterAbi } from "../../../test/support/abis.js"
 
-const quoterV2 = parseAbi([
-  "struct QuoteExactInputSingleParams { address tokenIn; address tokenOut; uint256 amountIn; uint24 fee; uint160 sqrtPriceLimitX96; }",
-  "function quoteExactInputSingle(QuoteExactInputSingleParams params) view returns (uint256 amountOut, uint160, uint32, uint256)"
-])
-const v4Quoter = parseAbi([
-  "struct PoolKey { address currency0; address currency1; uint24 fee; int24 tickSpacing; address hooks; }",
-  "struct QuoteExactSingleParams { PoolKey poolKey; bool zeroForOne; uint128 exactAmount; bytes hookData; }",
-  "function quoteExactInputSingle(QuoteExactSingleParams params) view returns (uint256 amountOut, uint256 gasEstimate)"
-])
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"])
 const ZERO = "0x0000000000000000000000000000000000000000"
 
@@ -43,7 +35,7 @@ export const chainQuoter = (rpcUrl: string, contracts: Readonly<Record<string, s
       case "v3": {
         const [out] = await client.readContract({
           address: a(contracts["v3Quoter"]!),
-          abi: quoterV2,
+          abi: v3QuoterV2Abi,
           functionName: "quoteExactInputSingle",
           args: [{
             tokenIn: a(tokenIn),
@@ -60,7 +52,7 @@ export const chainQuoter = (rpcUrl: string, contracts: Readonly<Record<string, s
         const concentrated = pool as ConcentratedPool
         const [out] = await client.readContract({
           address: a(contracts["v4Quoter"]!),
-          abi: v4Quoter,
+          abi: v4QuoterAbi,
           functionName: "quoteExactInputSingle",
           args: [{
             poolKey: {
