@@ -2,7 +2,7 @@
  * `npm start` on its embedded devnet never serves a dead chain: when its anvil dies, the service says
  * so in its log and exits non-zero. Runs the real entry point (`src/main.ts`) as a user would.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -13,8 +13,9 @@ afterAll(() => {
   if (service?.exitCode === null) service.kill("SIGKILL")
 })
 
+// `ps` exits 1 when a process has no children (tsx's esbuild helper has none): that is an empty list.
 const childrenOf = (pid: number): Array<number> =>
-  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+  spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout
     .split("\n").map((line) => Number(line.trim())).filter((child) => child > 0)
 
 it("exits non-zero, saying why, when the embedded devnet's anvil dies", async () => {
