@@ -7,6 +7,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
@@ -25,7 +26,13 @@ export const startTestServer = async <E>(
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
     Layer.provide(
-      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
+      // The devnet treasury as fee recipient and settlement key, as `npm start` on the devnet names them.
+      AppConfig.withSettings({
+        ...devnetPaymentSettings(),
+        DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")),
+        INDEXER_POLL_MS: "50",
+        ...settings
+      })
     )
   )
   const runtime = ManagedRuntime.make(layer)
