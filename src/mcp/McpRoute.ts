@@ -9,7 +9,6 @@ import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerRespo
 import { Effect, Option } from "effect"
 import type { AppConfig } from "../../layers/AppConfig.js"
 import type { PaymentGate } from "../../layers/PaymentGate.js"
-import { Internal } from "../../schema/Errors.js"
 import { readText } from "../http/RequestBody.js"
 import type { ApiDocument } from "../operations/openapi.js"
 import type { Operation } from "../operations/Operation.js"
@@ -63,19 +62,14 @@ export const McpRoute = HttpApiBuilder.Router.use((router) =>
           const value = request.headers[name]
           if (value !== undefined) headers.set(name, value)
         }
-        return yield* Effect.tryPromise({
-          try: async () => {
-            const answer = await handle(new Request(`http://mcp.local${MCP_PATH}`, { method: "POST", headers, body }))
-            const text = await answer.text()
-            const contentType = answer.headers.get("content-type")
-            return text === ""
-              ? HttpServerResponse.empty({ status: answer.status })
-              : HttpServerResponse.text(text, {
-                status: answer.status,
-                ...(contentType === null ? {} : { contentType })
-              })
-          },
-          catch: (cause) => new Internal({ message: `the MCP server failed: ${String(cause).slice(0, 200)}` })
+        // A failure of the SDK itself is a defect: the edge logs it and answers `internal` with the request id.
+        return yield* Effect.promise(async () => {
+          const answer = await handle(new Request(`http://mcp.local${MCP_PATH}`, { method: "POST", headers, body }))
+          const text = await answer.text()
+          const contentType = answer.headers.get("content-type")
+          return text === ""
+            ? HttpServerResponse.empty({ status: answer.status })
+            : HttpServerResponse.text(text, { status: answer.status, ...(contentType === null ? {} : { contentType }) })
         })
       })
     )
