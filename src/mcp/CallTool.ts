@@ -18,8 +18,15 @@ import type { Tool } from "./Tools.js"
 export const PAYMENT_META = "x402/payment"
 export const PAYMENT_RESPONSE_META = "x402/payment-response"
 
-/** An answer that is also a refusal (health while `down`): an error result, so never charged. */
-class Refused extends Data.TaggedError("Refused")<{ readonly error: TradeError; readonly body: object }> {}
+/**
+ * The operation's own failure, kept apart from the gate's: an `internal` from the payment library is
+ * written differently (text only, no `next`) from one of the operation. `fields` are the answer's when
+ * it is also a refusal (health while `down`); either way it is an error result, so never charged.
+ */
+class OperationFailed extends Data.TaggedError("OperationFailed")<{
+  readonly error: TradeError
+  readonly fields: object
+}> {}
 
 const result = (body: object, isError: boolean, settlement?: SettlementReceipt): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(body) }],
@@ -31,6 +38,13 @@ const result = (body: object, isError: boolean, settlement?: SettlementReceipt):
 /** Written by the payment layer: the requirements to pay afresh, with no `next`. */
 const paymentResult = (offer: PaymentRequired, settlement?: SettlementReceipt) => result(offer, true, settlement)
 
+const failed = (error: TradeError) => new OperationFailed({ error, fields: {} })
+
+const paymentLibraryFailure = (message: string): CallToolResult => ({
+  content: [{ type: "text", text: `payment error: ${message}; nothing was charged` }],
+  isError: true
+})
+
 export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string, unknown>> | undefined) => {
   const op = tool.operation
   const decode = decodeRequest(tool.request)
@@ -39,15 +53,17 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
     ? Option.some(SubmittedPayment.json(meta[PAYMENT_META]))
     : Option.none()
   return Effect.gen(function*() {
-    const input = yield* decode(args ?? {})
+    const input = yield* decode(args ?? {}).pipe(Effect.mapError(failed))
     const run = Effect.gen(function*() {
-      const answer = yield* op.run(op.request === undefined ? undefined : input)
+      const answer = yield* op.run(op.request === undefined ? undefined : input).pipe(
+        Effect.mapError(failed)
+      )
       // An answer that fails its own schema is a defect of ours, reported as `internal`.
       const body = (yield* Effect.orDie(encode(answer))) as object
       const refused = op.refusal?.of(answer)
-      return refused === undefined ? body : yield* new Refused({ error: refused, body })
+      return refused === undefined ? body : yield* new OperationFailed({ error: refused, fields: body })
     })
-    const price = yield* priceOf(op.cost, input)
+    const price = yield* priceOf(op.cost, input).pipe(Effect.mapError(failed))
     if (Option.isNone(price) || price.value === 0n) return result(yield* run, false)
     const gate = yield* PaymentGate
     const charge = {
@@ -59,14 +75,18 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
   }).pipe(
     Effect.catchAll((failure): Effect.Effect<CallToolResult> => {
       switch (failure._tag) {
-        case "Refused":
-          return Effect.succeed(result({ ...failure.body, ...toErrorBody(failure.error) }, true))
+        case "OperationFailed":
+          return Effect.succeed(result({ ...failure.fields, ...toErrorBody(failure.error) }, true))
         case "PaymentDemanded":
           return Effect.succeed(paymentResult(failure.offer))
         case "PaymentRejected":
           return Effect.succeed(paymentResult(failure.offer, failure.settlement))
+        case "Internal":
+          // The payment library failed mid-call (the payment was not settled): as the x402 MCP transport
+          // writes it, text only and no `next`.
+          return Effect.succeed(paymentLibraryFailure(failure.message))
         default:
-          return Effect.succeed(result(toErrorBody(failure as TradeError), true))
+          return Effect.succeed(result(toErrorBody(failure), true))
       }
     }),
     Effect.catchAllCause((cause) =>
