@@ -11,7 +11,9 @@ export const TRADE_FLOW =
 export const NEXT_GUIDE =
   "Every error result and some answers carry `next`: fix_request = correct the arguments and call again; " +
   "retry = call again unchanged, after `retryAfterSec` seconds when given; requote = call tradeQuote again " +
-  "(or use the replacement `quote` when one is included); stop = do not retry this trade; pay = pay and retry."
+  "(or use the replacement `quote` when one is included); stop = do not retry this trade; pay = pay and retry; " +
+  "sign_permit = sign signatures[0].typedData with the taker's wallet, then call tradeSwapTx (never send the " +
+  "unfinished transaction)."
 
 export const PAYMENT_GUIDE =
   "Paid call: the first call without payment answers isError with the x402 v2 payment requirements " +
