@@ -39,7 +39,7 @@ const requireJson = (request: HttpServerRequest.HttpServerRequest) => {
  * The body as text, at most `limit` bytes. Unlike the platform reader, going over the limit does not
  * destroy the socket at once: reading stops, and the edge answers 413 on a connection it then closes.
  */
-const readText = (request: HttpServerRequest.HttpServerRequest, limit: Option.Option<number>) =>
+export const readText = (request: HttpServerRequest.HttpServerRequest, limit: Option.Option<number>) =>
   Effect.async<string, PayloadTooLarge | ReturnType<typeof invalidRequest>>((resume) => {
     const source = NodeHttpServerRequest.toIncomingMessage(request)
     const max = Option.getOrElse(limit, () => Number.POSITIVE_INFINITY)

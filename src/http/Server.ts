@@ -6,6 +6,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { McpRoute } from "../mcp/McpRoute.js"
 import { TradeApi } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
@@ -18,7 +19,9 @@ export const ApiLive = HttpApiBuilder.api(TradeApi).pipe(
 /** The routes and middleware without a socket; tests serve it on `NodeHttpServer.layerTest`. */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(EdgeMiddleware),
-  Layer.provide(ApiLive)
+  Layer.provide(ApiLive),
+  // The MCP endpoint is a route beside the HttpApi, inside the same edge middleware (src/mcp/McpRoute.ts).
+  Layer.provide(McpRoute)
 )
 
 /** The hardened Node server listening on `listen` (tests pass port 0). */
