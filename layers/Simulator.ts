@@ -3,8 +3,9 @@
  * one request, with native balances set by state override (a fresh wallet funded without touching any
  * holder). Naive simulation defaults differ from real transactions (gas price 0, base fee 0, coinbase
  * 0, the whole block's gas, the parent's number and time), and tokens read exactly those to behave
- * differently when simulated; every call here carries a real-looking gas price and gas limit, and every
- * simulated block the next number, a later timestamp, a non-zero base fee and a non-zero coinbase.
+ * differently when simulated. Here calls are validated like real transactions (nonce, balance, fee)
+ * and carry a real-looking gas price and gas limit; every simulated block has the next number, a later
+ * timestamp, a non-zero base fee and a non-zero coinbase.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Address, Hex } from "viem"
@@ -134,7 +135,9 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
           }))
         })),
         traceTransfers: true,
-        validation: false
+        // Without validation the node runs calls with BASEFEE 0 whatever the block says (anvil 1.7):
+        // a tell. With it, nonces, balances and fees are checked as for a real transaction.
+        validation: true
       }
       const blocks = yield* rpc.request<ReadonlyArray<{ readonly calls: ReadonlyArray<RpcCallResult> }>>(
         "eth_simulateV1",
