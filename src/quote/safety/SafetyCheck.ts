@@ -177,7 +177,11 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
       return yield* measure(request, router).pipe(
         Effect.map((measurement) => decide(base, measurement, safety)),
-        Effect.catchAll((error) => Effect.succeed(inconclusive(base, `simulation unavailable: ${error.message}`)))
+        Effect.catchAll((error) => Effect.succeed(inconclusive(base, `simulation unavailable: ${error.message}`))),
+        // A path naming a pool the snapshot lacks cannot be turned into a plan: say so, do not fail the quote.
+        Effect.catchAllDefect((defect) =>
+          Effect.succeed(inconclusive(base, `the route could not be simulated: ${String(defect)}`))
+        )
       )
     })
 
