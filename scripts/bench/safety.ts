@@ -1,0 +1,137 @@
+/**
+ * Safety verdict figures on the devnet's seeded market: cold verdict latency (every check a new size,
+ * so nothing is cached: one `eth_simulateV1` round trip plus a cap probe, and the cap bisection on the
+ * capped token), warm latency (the same check again at the same block), and throughput in verdicts
+ * (fresh-wallet round trips) per second with several checks in flight, as a search scan would run them.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
+import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { startDevnet } from "../../devnet/startDevnet.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { AppServices } from "../../src/App.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
+import { findRoute } from "../../src/routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
+import { marketFromIndex } from "../../src/routing/Market.js"
+import { figure, ms, percentile } from "./lib/report.js"
+import { benchDataDir } from "./lib/stack.js"
+import { random } from "./lib/synthetic.js"
+
+const scope = Effect.runSync(Scope.make())
+const devnet = await Effect.runPromise(
+  startDevnet({
+    ...devnetDefaults,
+    port: 0,
+    verbose: false,
+    manifestPath: join(tmpdir(), `bench-safety-${process.pid}.json`)
+  }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+)
+const manifest = devnet.manifest
+const runtime = ManagedRuntime.make(
+  SafetyCheck.layer.pipe(
+    Layer.provideMerge(AppServices(Layer.succeed(Deployment, Deployment.fromManifest(manifest)))),
+    Layer.provide(
+      AppConfig.withSettings({ ...devnetPaymentSettings(), DATA_DIR: benchDataDir(), CHECKPOINT_INTERVAL_SEC: "3600" })
+    )
+  )
+)
+const state = await runtime.runPromise(Effect.gen(function*() {
+  const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+  return (yield* (yield* ChainIndex).waitFor(head)).state
+}))
+const market = marketFromIndex(state)
+const safety = await runtime.runPromise(SafetyCheck)
+const usdc = manifest.contracts["usdc"]!.toLowerCase()
+const hubs = [
+  usdc,
+  ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => t.address.toLowerCase())
+]
+const E6 = 10n ** 6n
+
+const pathTo = (token: string) => {
+  const { bestSingle, candidates } = findRoute({
+    market,
+    tokenIn: usdc,
+    tokenOut: token,
+    side: "exactIn",
+    amount: 100n * E6,
+    hubs,
+    maxHops: 2,
+    maxSplits: 1,
+    allowVenue: () => true,
+    gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
+  })
+  // Hooked pools that only simulation can price have candidates but no priced best.
+  return bestSingle?.legs[0]?.path ?? candidates[0]!.path
+}
+const labels = ["DEGEN", "ORBIT", "TAX", "HONEY", "THIN", "ZAP", "BLOOM", "LAUNCH_GRAD"]
+const paths = new Map(labels.map((label) => [label, pathTo(manifest.tokens![label]!.toLowerCase())]))
+const capped = manifest.tokens!["CAPPED"]!.toLowerCase()
+const cappedPath = pathTo(capped)
+const pick = random(7)
+
+const check = (label: string, amountInUsdc: bigint) =>
+  Effect.runPromise(safety.check({
+    token: manifest.tokens![label]!.toLowerCase(),
+    path: label === "CAPPED" ? cappedPath : paths.get(label)!,
+    amountInUsdc,
+    block: BigInt(state.block),
+    pools: market.pool
+  }))
+
+const size = () => BigInt(1 + Math.floor(pick() * 500)) * E6 + BigInt(Math.floor(pick() * 1e6))
+
+const timed = async (runs: number, label: () => string) => {
+  const samples: Array<number> = []
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now()
+    await check(label(), size())
+    samples.push(performance.now() - started)
+  }
+  return samples.sort((a, b) => a - b)
+}
+
+await timed(20, () => "DEGEN") // warm up the JIT and the node
+const cold = await timed(400, () => labels[Math.floor(pick() * labels.length)]!)
+figure(
+  "cold verdict, 8 seeded tokens (new size each)",
+  `p50 ${ms(percentile(cold, 50))}, p99 ${ms(percentile(cold, 99))}`
+)
+const cap = await timed(40, () => "CAPPED")
+figure("cold verdict with cap bisection (CAPPED)", `p50 ${ms(percentile(cap, 50))}, p99 ${ms(percentile(cap, 99))}`)
+
+const warmSamples: Array<number> = []
+for (let i = 0; i < 2_000; i++) {
+  const started = performance.now()
+  await check("DEGEN", 100n * E6)
+  warmSamples.push(performance.now() - started)
+}
+warmSamples.sort((a, b) => a - b)
+figure(
+  "warm verdict (cached: same token, route, size, block)",
+  `p50 ${ms(percentile(warmSamples, 50))}, p99 ${ms(percentile(warmSamples, 99))}`
+)
+
+for (const concurrency of [1, 8]) {
+  const total = 400
+  const started = performance.now()
+  let next = 0
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < total) {
+      next++
+      await check(labels[next % labels.length]!, size())
+    }
+  }))
+  const seconds = (performance.now() - started) / 1000
+  figure(`fresh-wallet round trips per second (${concurrency} in flight)`, `${(total / seconds).toFixed(0)} /s`)
+}
+
+await runtime.dispose()
+await Effect.runPromise(Scope.close(scope, Exit.void))
