@@ -7,6 +7,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
@@ -17,7 +18,10 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
-/** `settings` override the test settings (./services.ts) and the environment. */
+/**
+ * `settings` override the test settings (the devnet treasury as fee recipient and settlement key, a
+ * fresh data directory, fast polling) and the environment.
+ */
 export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
   settings: Readonly<Record<string, string>> = {}
@@ -25,7 +29,12 @@ export const startTestServer = async <E>(
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
     Layer.provide(
-      AppConfig.withSettings({ DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")), INDEXER_POLL_MS: "50", ...settings })
+      AppConfig.withSettings({
+        ...devnetPaymentSettings(),
+        DATA_DIR: mkdtempSync(join(tmpdir(), "arc-http-")),
+        INDEXER_POLL_MS: "50",
+        ...settings
+      })
     )
   )
   const runtime = ManagedRuntime.make(layer)
