@@ -12,10 +12,13 @@ import { PAYMENT_REQUIRED, PAYMENT_RESPONSE, PAYMENT_SIGNATURE } from "../paymen
 import { httpError } from "./ErrorSchemas.js"
 
 /** A payment the payment layer refused: 402 with an empty body; `PAYMENT-REQUIRED` says why. */
+const refusedDescription = "the payment was refused (wrong amount, asset or network, failed verification or " +
+  "settlement, an authorization already used): an empty body, the reason in the `error` of the " +
+  "`PAYMENT-REQUIRED` offer"
 const PaymentRefused = Schema.Struct({}).annotations({
   identifier: "PaymentRefused",
-  description: "the payment was refused (wrong amount, asset or network, failed verification or settlement, an " +
-    "authorization already used): an empty body, the reason in the `error` of the `PAYMENT-REQUIRED` offer"
+  description: refusedDescription,
+  jsonSchema: { type: "object", properties: {}, additionalProperties: false, description: refusedDescription }
 })
 
 const base64Json = (description: string) => ({ description, schema: { type: "string", contentEncoding: "base64" } })
