@@ -1,8 +1,8 @@
 /**
  * The one edge middleware of the HTTP API. Every answer leaves through it, so it is where the
- * request id, `nosniff` and the CORS headers are attached, a CORS preflight is answered, the body-size limit is enforced, a wrong method on a known
- * path becomes 405, and any failure that escaped a handler (unknown path, defect, interruption) is
- * turned into the standard error envelope. Errors Node's parser raises before a request exists are
+ * request id, `nosniff` and the CORS headers are attached, a CORS preflight is answered, the body-size
+ * limit is enforced, a wrong method on a known path becomes 405, and any failure that escaped a handler
+ * (unknown path, defect, interruption) is turned into the standard error envelope. Errors Node's parser raises before a request exists are
  * answered in `Protocol.ts` with the same envelope.
  */
 import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"

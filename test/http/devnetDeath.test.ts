@@ -13,9 +13,16 @@ afterAll(() => {
   if (service?.exitCode === null) service.kill("SIGKILL")
 })
 
-const childrenOf = (pid: number): Array<number> =>
-  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
-    .split("\n").map((line) => Number(line.trim())).filter((child) => child > 0)
+// `ps` exits 1 when it lists nothing: a process without children (the guard's reader subshell).
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+      .split("\n").map((line) => Number(line.trim())).filter((child) => child > 0)
+  } catch (error) {
+    if ((error as { status?: number }).status === 1) return []
+    throw error
+  }
+}
 
 it("exits non-zero, saying why, when the embedded devnet's anvil dies", async () => {
   const work = mkdtempSync(join(tmpdir(), "arc-main-"))
