@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
 import { startRpcCounter } from "../../test/support/rpcCounter.js"
@@ -116,6 +117,10 @@ const program = Effect.gen(function*() {
       spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../../src/main.ts")], {
         env: {
           ...process.env,
+          // An external RPC_URL names no settlement key: the devnet's. Search is served free here, as
+          // this measures the edge and search; what a payment adds is `payment-http`'s figure.
+          ...devnetPaymentSettings(),
+          PRICE_SEARCH: "0",
           PORT: String(port),
           RPC_URL: counter.url,
           MANIFEST_PATH: devnet.manifestPath,

@@ -1,8 +1,8 @@
 /**
  * The one edge middleware of the HTTP API. Every answer leaves through it, so it is where the
- * request id and `nosniff` are attached, the body-size limit is enforced, a wrong method on a known
- * path becomes 405, and any failure that escaped a handler (unknown path, defect, interruption) is
- * turned into the standard error envelope. Errors Node's parser raises before a request exists are
+ * request id, `nosniff` and the CORS headers are attached, a CORS preflight is answered, the body-size
+ * limit is enforced, a wrong method on a known path becomes 405, and any failure that escaped a handler
+ * (unknown path, defect, interruption) is turned into the standard error envelope. Errors Node's parser raises before a request exists are
  * answered in `Protocol.ts` with the same envelope.
  */
 import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
@@ -11,6 +11,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
+import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { tooLarge } from "./RequestBody.js"
 
@@ -23,17 +24,45 @@ const requestIdOf = (request: HttpServerRequest.HttpServerRequest): string => {
   return sent !== undefined && saneRequestId.test(sent) ? sent : freshRequestId()
 }
 
-/** Headers every answer carries, from the edge middleware and the raw protocol answers alike. */
+/**
+ * Headers every answer carries, from the edge middleware and the raw protocol answers alike. Any
+ * origin may call (there are no cookies or accounts: a call is authorised by its payment alone), and
+ * a browser agent must be able to read the payment headers and the request id.
+ */
 export const edgeHeaders = (requestId: string) => ({
   "x-request-id": requestId,
-  "x-content-type-options": "nosniff"
+  "x-content-type-options": "nosniff",
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
 })
+
+/**
+ * Request headers a browser agent sends beyond the safelisted ones: JSON bodies, the payment, its own
+ * request id, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets on its paid retry.
+ */
+const corsRequestHeaders = ["content-type", PAYMENT_SIGNATURE, "x-request-id", "access-control-expose-headers"]
+
+// Browsers cap the cache of a preflight (Chromium at 2 hours); one preflight per path for that long.
+const PREFLIGHT_MAX_AGE_SEC = 7_200
+
+const preflight = (methods: ReadonlyArray<string>) =>
+  HttpServerResponse.empty({
+    status: 204,
+    headers: {
+      "access-control-allow-methods": methods.join(", "),
+      "access-control-allow-headers": corsRequestHeaders.join(", "),
+      "access-control-max-age": String(PREFLIGHT_MAX_AGE_SEC)
+    }
+  })
 
 const isTradeError = Schema.is(TradeError)
 
 const pathOf = (url: string): string => url.split("?", 1)[0]!
 
-/** Methods each mounted path answers; HEAD comes with GET (the router answers it from the GET route). */
+/**
+ * Methods each mounted path answers; HEAD comes with GET (the router answers it from the GET route),
+ * and OPTIONS, the CORS preflight, with every path.
+ */
 const allowedMethods = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyArray<string>> => {
   const byPath = new Map<string, Array<string>>()
   HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
@@ -44,6 +73,7 @@ const allowedMethods = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyA
       byPath.set(endpoint.path, methods)
     }
   })
+  for (const methods of byPath.values()) methods.push("OPTIONS")
   return byPath
 }
 
@@ -110,7 +140,10 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
         const declaredLength = Number(request.headers["content-length"] ?? "0")
-        const response = declaredLength > config.maxBodyBytes
+        const methods = allowed.get(pathOf(request.url))
+        const response = request.method === "OPTIONS" && methods !== undefined
+          ? preflight(methods)
+          : declaredLength > config.maxBodyBytes
           ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
           // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
           : request.headers["host"] === undefined &&

@@ -3,12 +3,14 @@
  * operation through `serveOperation`. The OpenAPI operation gets its document from here.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import type { AppConfig } from "../../layers/AppConfig.js"
+import type { PaymentGate } from "../../layers/PaymentGate.js"
 import { ApiDocument } from "../operations/openapi.js"
 import type { AnyOperation, Operation } from "../operations/Operation.js"
 import { systemOperations, tradeOperations } from "../operations/table.js"
 import { TradeApi } from "./Api.js"
-import { openApiDocument } from "./OpenApiDocument.js"
+import { fixedPrices, openApiDocument } from "./OpenApiDocument.js"
 import { serveOperation } from "./ServeOperation.js"
 
 const handlersOf = <const Group extends "system" | "trade", const Ops extends ReadonlyArray<AnyOperation>>(
@@ -20,10 +22,13 @@ const handlersOf = <const Group extends "system" | "trade", const Ops extends Re
     operations.reduce(
       (added: any, op: AnyOperation) => added.handleRaw(op.name, () => serveOperation(op)),
       handlers
-    ) as HttpApiBuilder.Handlers<never, never, Operation.Context<Ops[number]>>)
+    ) as HttpApiBuilder.Handlers<never, never, Operation.Context<Ops[number]> | PaymentGate | AppConfig>)
 
-export const SystemHandlers = handlersOf("system", systemOperations).pipe(
-  Layer.provide(Layer.succeed(ApiDocument, { forBaseUrl: openApiDocument }))
+const ApiDocumentLive = Layer.effect(
+  ApiDocument,
+  Effect.map(fixedPrices, (prices) => ({ forBaseUrl: (baseUrl: string) => openApiDocument(baseUrl, prices) }))
 )
+
+export const SystemHandlers = handlersOf("system", systemOperations).pipe(Layer.provide(ApiDocumentLive))
 
 export const TradeHandlers = handlersOf("trade", tradeOperations)

@@ -1,7 +1,11 @@
 /**
- * The served OpenAPI 3.1 document, generated from the contract in `Api.ts`.
+ * The served OpenAPI 3.1 document, generated from the contract in `Api.ts`, with the configured
+ * price of each fixed-price operation in its `x-price`.
  */
 import { OpenApi } from "@effect/platform"
+import { Effect } from "effect"
+import type { AppConfig } from "../../layers/AppConfig.js"
+import { operations } from "../operations/table.js"
 import { TradeApi } from "./Api.js"
 
 type Json = { [key: string]: any }
@@ -37,4 +41,27 @@ const withoutBuiltinDecodeError = (document: Json): Json => {
 
 const generated = withoutBuiltinDecodeError(OpenApi.fromApi(TradeApi))
 
-export const openApiDocument = (baseUrl: string): Json => ({ ...generated, servers: [{ url: baseUrl }] })
+/** The configured price of every fixed-price operation, by path and lower-case method. */
+export const fixedPrices: Effect.Effect<ReadonlyArray<readonly [string, string, bigint]>, never, AppConfig> = Effect
+  .all(
+    operations.flatMap((op) =>
+      op.cost.kind === "fixed"
+        ? [Effect.map(op.cost.price, (price) => [op.path, op.method.toLowerCase(), price] as const)]
+        : []
+    )
+  )
+
+export const openApiDocument = (
+  baseUrl: string,
+  prices: ReadonlyArray<readonly [string, string, bigint]>
+): Json => {
+  const paths: Json = { ...generated.paths }
+  for (const [path, method, price] of prices) {
+    const operation = paths[path][method]
+    paths[path] = {
+      ...paths[path],
+      [method]: { ...operation, "x-price": { ...operation["x-price"], amount: String(price) } }
+    }
+  }
+  return { ...generated, paths, servers: [{ url: baseUrl }] }
+}

@@ -5,7 +5,7 @@
  * Other failures (`payment_unavailable`, `internal`) are ordinary domain errors for the error table.
  */
 import { Option } from "effect"
-import type { PaymentGateShape, PaymentReceipt } from "../../layers/PaymentGate.js"
+import { type PaymentGateShape, type PaymentReceipt, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { type ErrorBody, toErrorBody } from "../../schema/ErrorBody.js"
 import type { PaymentDemanded, PaymentRejected } from "../../schema/Payment.js"
 
@@ -44,3 +44,7 @@ export const refusalAnswer = (
 /** The `PAYMENT-RESPONSE` header of a paid answer; none for a free one. */
 export const receiptHeaders = (receipt: Option.Option<PaymentReceipt>): Readonly<Record<string, string>> =>
   Option.match(receipt, { onNone: () => ({}), onSome: ({ header }) => ({ [PAYMENT_RESPONSE]: header }) })
+
+/** The payment a request carries in `PAYMENT-SIGNATURE`, if any. */
+export const submittedPaymentOf = (headers: Readonly<Record<string, string | undefined>>) =>
+  Option.map(Option.fromNullable(headers[PAYMENT_SIGNATURE]), SubmittedPayment.header)

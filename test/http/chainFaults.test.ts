@@ -28,6 +28,8 @@ afterAll(async () => {
 })
 
 const deployment = () => Layer.succeed(Deployment, Deployment.fromManifest(devnet.manifest))
+// Search's price and payment are the payment tests' subject (test/payment/http*.test.ts); free here.
+const freeSearch = { PRICE_SEARCH: "0" }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const search = (server: TestServer, query = "WETH") =>
@@ -53,12 +55,12 @@ describe("a restart on an idle chain", () => {
   it("answers search within seconds, without a new block, and health agrees", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "arc-restart-"))
     const chain = clientsFor(devnet.manifest).public
-    const first = await startTestServer(deployment(), { DATA_DIR: dataDir })
+    const first = await startTestServer(deployment(), { ...freeSearch, DATA_DIR: dataDir })
     await within(30_000, async () => (await healthStatus(first)) === "ok")
     await first.close() // writes the checkpoint
     const head = await chain.getBlockNumber()
 
-    const second = await startTestServer(deployment(), { DATA_DIR: dataDir })
+    const second = await startTestServer(deployment(), { ...freeSearch, DATA_DIR: dataDir })
     try {
       const took = await within(10_000, async () => (await search(second)).status === 200)
       expect(took).toBeLessThan(5_000)
@@ -74,7 +76,7 @@ describe("a restart on an idle chain", () => {
 
 describe("a chain that dies and comes back", () => {
   it("health 503 within seconds, rpc_unavailable with retryAfterSec, then ok again without a restart", async () => {
-    const server = await startTestServer(deployment())
+    const server = await startTestServer(deployment(), freeSearch)
     try {
       await within(30_000, async () => (await healthStatus(server)) === "ok")
       // Keep the chain's state to bring the same chain back on the same port later.

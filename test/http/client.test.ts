@@ -20,7 +20,8 @@ const manifest = sharedManifest()
 
 const Served = appRoutesWith(deploymentOf(manifest)).pipe(
   Layer.provideMerge(NodeHttpServer.layerTest),
-  Layer.provide(testSettings())
+  // Search's price and payment are the payment tests' subject (test/payment/http*.test.ts); free here.
+  Layer.provide(testSettings({ PRICE_SEARCH: "0" }))
 )
 
 const client = HttpApiClient.make(TradeApi)

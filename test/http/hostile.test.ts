@@ -223,11 +223,11 @@ describe("methods and media types", () => {
   it("a wrong method on a known path answers 405 with Allow", async () => {
     const onHealth = await fetch(`${server.baseUrl}/health`, { method: "DELETE" })
     expect(onHealth.status).toBe(405)
-    expect(onHealth.headers.get("allow")).toBe("GET, HEAD")
+    expect(onHealth.headers.get("allow")).toBe("GET, HEAD, OPTIONS")
     expect(await onHealth.json()).toMatchObject({ error: { code: "method_not_allowed" }, next: "fix_request" })
     const onSearch = await fetch(`${server.baseUrl}/trade/v1/search`)
     expect(onSearch.status).toBe(405)
-    expect(onSearch.headers.get("allow")).toBe("POST")
+    expect(onSearch.headers.get("allow")).toBe("POST, OPTIONS")
     expect(onSearch.headers.get("x-request-id")).toMatch(/^req_/)
   })
 

@@ -20,7 +20,8 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
   })
 
 beforeAll(async () => {
-  server = await startTestServer(deploymentOf(manifest))
+  // Search's price and payment are the payment tests' subject (test/payment/http*.test.ts); free here.
+  server = await startTestServer(deploymentOf(manifest), { PRICE_SEARCH: "0" })
   // The index is ready when health says so.
   for (let attempt = 0; attempt < 300; attempt++) {
     const health = await readJson(await fetch(`${server.baseUrl}/health`))

@@ -74,4 +74,22 @@ describe("OpenAPI document", () => {
       }
     }
   })
+
+  it("documents how to pay for each paid operation, from the table and the configured prices", () => {
+    const paid = (document.paths as Record<string, Record<string, any>>)["/trade/v1/search"]!["post"]
+    expect(paid["x-price"]).toEqual({ asset: "USDC", decimals: 6, basis: "per call", amount: "5000" })
+    expect(paid.parameters).toEqual(expect.arrayContaining([
+      expect.objectContaining({ name: "PAYMENT-SIGNATURE", in: "header", required: false })
+    ]))
+    expect(Object.keys(paid.responses["200"].headers)).toEqual(["PAYMENT-RESPONSE"])
+    expect(Object.keys(paid.responses["402"].headers)).toEqual(["PAYMENT-REQUIRED"])
+    expect(paid.responses["402"].content["application/json"].schema.anyOf).toEqual([
+      { $ref: "#/components/schemas/Error_payment_required" },
+      expect.objectContaining({ type: "object", properties: {}, additionalProperties: false })
+    ])
+    expect(paid.responses["502"]).toBeDefined()
+    const free = (document.paths as Record<string, Record<string, any>>)["/trade/v1/venues"]!["get"]
+    expect(free["x-price"]).toBeUndefined()
+    expect(free.responses["402"]).toBeUndefined()
+  })
 })

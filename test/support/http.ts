@@ -14,7 +14,10 @@ export interface TestServer {
   readonly close: () => Promise<void>
 }
 
-/** `settings` override the test settings (./services.ts) and the environment. */
+/**
+ * `settings` override the test settings (the devnet treasury as fee recipient and settlement key, a
+ * fresh data directory, fast polling) and the environment.
+ */
 export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
   settings: Readonly<Record<string, string>> = {}
