@@ -6,6 +6,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import { decodePaymentRequiredHeader } from "@x402/core/http"
 import type { PaymentRequired } from "@x402/core/types"
 import { Layer } from "effect"
 import type { PrivateKeyAccount } from "viem"
@@ -54,14 +55,22 @@ const balances = async <A>(action: () => Promise<A>) => {
   return { result: result as A, deltas }
 }
 
-const httpSearch = async (request: object) =>
-  readJson(
-    await fetch(`${server.baseUrl}/trade/v1/search`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request)
-    })
-  )
+const postSearch = (request: object, payment?: string) =>
+  fetch(`${server.baseUrl}/trade/v1/search`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(payment === undefined ? {} : { "payment-signature": payment }) },
+    body: JSON.stringify(request)
+  })
+
+/** The HTTP answer to the same search, paid over HTTP with `payment` when given. */
+const httpSearch = async (request: object, payment?: string) => readJson(await postSearch(request, payment))
+
+/** What HTTP asks for a search, from its 402. */
+const httpOffer = async (request: object): Promise<PaymentRequired> => {
+  const unpaid = await postSearch(request)
+  expect(unpaid.status).toBe(402)
+  return decodePaymentRequiredHeader(unpaid.headers.get("payment-required")!)
+}
 
 const textOf = (result: { readonly [key: string]: unknown }) =>
   JSON.parse((result.content as Array<{ text: string }>)[0]!.text)
@@ -130,7 +139,7 @@ describe("payments", () => {
   it("a paid call answers the HTTP body, returns the receipt in _meta and costs exactly the price", async () => {
     const request = { query: "WETH", limit: 3 }
     const { payload } = await pay(payer, await offerOf(request))
-    const http = await httpSearch(request)
+    const http = await httpSearch(request, (await pay(payer, await httpOffer(request))).header)
     const { deltas, result } = await balances(() =>
       client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
     )
@@ -167,6 +176,19 @@ describe("payments", () => {
     const { payload } = await pay(payer, await offerOf(request))
     const first = await client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
     expect(first.isError).toBeFalsy()
+    const replay = await balances(() =>
+      client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
+    )
+    expect(replay.result.isError).toBe(true)
+    expect(replay.result.structuredContent).toMatchObject({ x402Version: 2, error: expect.any(String) })
+    expect(replay.result.structuredContent).not.toHaveProperty("next")
+    expect(replay.deltas).toEqual([0n, 0n])
+  })
+
+  it("a payment used over HTTP cannot pay again over MCP: one gate for both transports", async () => {
+    const request = { query: "WETH" }
+    const { header, payload } = await pay(payer, await httpOffer(request))
+    expect((await postSearch(request, header)).status).toBe(200)
     const replay = await balances(() =>
       client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
     )
