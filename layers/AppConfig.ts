@@ -21,6 +21,28 @@ const indexerConfig = Config.all({
   checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30))
 })
 
+/** The safety verdict's thresholds and trusted assets (README "Safety verdict"). */
+const safetyConfig = Config.all({
+  /** Assets reported `pinned` without simulation, besides USDC (always pinned): lower-case addresses. */
+  pinnedAssets: Config.array(Config.string(), "PINNED_ASSETS").pipe(
+    Config.withDefault([]),
+    Config.map((assets) => assets.map((asset) => asset.trim().toLowerCase()).filter((asset) => asset !== ""))
+  ),
+  /** `illiquid` when a buy of max(order, reference) moves the route's price more than this. */
+  illiquidImpactBps: Config.integer("SAFETY_ILLIQUID_IMPACT_BPS").pipe(Config.withDefault(1_000)),
+  /** Reference buy size in USDC base units for the depth rule (default $100). */
+  illiquidReferenceUsdc: Config.integer("SAFETY_ILLIQUID_REFERENCE_USDC").pipe(
+    Config.withDefault(100_000_000),
+    Config.map(BigInt)
+  ),
+  /** A buy or sell tax at or above this is confiscatory: `cannot_sell`. */
+  confiscatoryTaxBps: Config.integer("SAFETY_CONFISCATORY_TAX_BPS").pipe(Config.withDefault(5_000)),
+  /** Per-transaction caps are looked for up to this multiple of the checked size. */
+  capProbeMultiple: Config.integer("SAFETY_CAP_PROBE_MULTIPLE").pipe(Config.withDefault(10)),
+  /** Verdicts kept in memory (per token, route, size and block). */
+  cacheCapacity: Config.integer("SAFETY_CACHE_CAPACITY").pipe(Config.withDefault(10_000))
+})
+
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Effect.gen(function*() {
     return {
@@ -48,7 +70,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
       /** Where the verification token list can be read (answers' `sourceUrl`); by default the manifest file. */
-      tokenListUrl: yield* Config.option(Config.string("TOKEN_LIST_URL"))
+      tokenListUrl: yield* Config.option(Config.string("TOKEN_LIST_URL")),
+      safety: yield* safetyConfig
     }
   })
 }) {

@@ -82,8 +82,13 @@ export const SafetyVerdict = Schema.Struct({
   buyImpactBps: Schema.NullOr(Bps),
   roundTripLossBps: Schema.NullOr(Bps),
   scope: Schema.Struct({ block: BlockNumber, walletProfile: Schema.String }),
-  maxBuyUsdc: Schema.optional(DecimalString)
+  maxBuyUsdc: Schema.optional(DecimalString),
+  reason: Schema.optional(Schema.String).annotations({
+    description:
+      "why the verdict is `inconclusive` or `cannot_sell`, and any finding (such as a balanceOf that disagrees with the transfers)"
+  })
 }).annotations({ identifier: "SafetyVerdict" })
+export type SafetyVerdict = typeof SafetyVerdict.Type
 
 export const RouteSafety = Schema.Struct({
   routeId: Schema.String,

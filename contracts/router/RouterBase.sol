@@ -32,6 +32,12 @@ abstract contract RouterBase is ITradeRouter {
     /// @dev 1e18 = all of what the router holds (exact-in steps funded by earlier steps).
     uint256 internal constant SHARE_ONE = 1e18;
 
+    /// @dev As an exact-in plan's `amountIn` (approval or Permit2 funding): all of the caller's balance of
+    /// the sell token, read when the plan starts; as a taker-funded exact-in step's `amount`: the plan's
+    /// resolved `amountIn`. Lets a wallet sell back exactly what an earlier transaction delivered (the
+    /// safety round trip) without knowing it in advance; it still only ever moves `msg.sender`'s tokens.
+    uint256 internal constant WHOLE_BALANCE = type(uint256).max;
+
     /// @dev TickMath's bounds, one step inside: "no price limit" for v3 and v4 swaps.
     uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;

@@ -57,7 +57,8 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         }
         uint256 refunded = _sweep(held, heldCount, plan.sellToken);
         amountIn = plan.funding == FUNDING_NATIVE ? plan.amountIn - refunded : tPaid;
-        if (!plan.exactOut && amountIn != plan.amountIn) revert InputNotSpent(amountIn, plan.amountIn);
+        // tMaxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
+        if (!plan.exactOut && amountIn != tMaxIn) revert InputNotSpent(amountIn, tMaxIn);
         uint256 balance = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
@@ -84,7 +85,13 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
-        tMaxIn = plan.amountIn;
+        uint256 amountIn = plan.amountIn;
+        if (amountIn == WHOLE_BALANCE) {
+            if (plan.exactOut || funding == FUNDING_NATIVE) revert InvalidPlan();
+            amountIn = TokenCalls.balanceOf(plan.sellToken, msg.sender);
+            if (amountIn == 0 || amountIn == WHOLE_BALANCE) revert InvalidPlan();
+        }
+        tMaxIn = amountIn;
         if (funding != FUNDING_NATIVE) {
             if (msg.value != 0) revert UnexpectedValue(msg.value);
             return;
@@ -128,6 +135,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         if (!fromRouter && tokenIn != plan.sellToken) revert PayerTokenMismatch(i);
         if (!toRouter && tokenOut != plan.buyToken) revert OutputTokenMismatch(i);
         uint256 amount = step.amount;
+        if (!fromRouter && !exactOut && amount == WHOLE_BALANCE) amount = tMaxIn;
         if (fromRouter && !exactOut) {
             if (amount > SHARE_ONE) revert ShareTooLarge(i);
             amount = TokenCalls.balanceOf(tokenIn, address(this)) * amount / SHARE_ONE;

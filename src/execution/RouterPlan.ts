@@ -74,6 +74,10 @@ export type FundingCode = (typeof Funding)[keyof typeof Funding]
 /** Exact-in steps funded by the router: `amount` is a share of its holding of `tokenIn`; this is all. */
 export const SHARE_ALL = 10n ** 18n
 
+/** As an exact-in plan's `amountIn` (approval or Permit2 funding): all the taker holds of the sell
+ * token when the plan starts; as a taker-funded exact-in step's `amount`: that resolved amount. */
+export const WHOLE_BALANCE = 2n ** 256n - 1n
+
 /** Native value per USDC base unit when a plan is funded with native value (18 vs 6 decimals). */
 export const NATIVE_PER_USDC_UNIT = 10n ** 12n
 

@@ -1,0 +1,160 @@
+/**
+ * The boundary over `eth_simulateV1`: transactions run in simulated blocks on top of a real block, in
+ * one request, with native balances set by state override (a fresh wallet funded without touching any
+ * holder). Naive simulation defaults differ from real transactions (gas price 0, base fee 0, coinbase
+ * 0, the whole block's gas, the parent's number and time), and tokens read exactly those to behave
+ * differently when simulated. Here calls are validated like real transactions (nonce, balance, fee)
+ * and carry a real-looking gas price and gas limit; every simulated block has the next number, a later
+ * timestamp, a non-zero base fee and a non-zero coinbase.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Address, Hex } from "viem"
+import { RpcUnavailable } from "../schema/Errors.js"
+import { ChainRpc } from "./ChainRpc.js"
+
+export interface SimCall {
+  readonly from: Address
+  readonly to: Address
+  readonly data: Hex
+  readonly value?: bigint
+  /** Gas limit of the transaction; default 3,000,000 (a real transaction never has the block's). */
+  readonly gas?: bigint
+}
+
+export interface SimLog {
+  readonly address: Address
+  readonly topics: ReadonlyArray<Hex>
+  readonly data: Hex
+}
+
+export interface SimResult {
+  readonly ok: boolean
+  readonly returnData: Hex
+  readonly logs: ReadonlyArray<SimLog>
+  readonly gasUsed: bigint
+  /** The node's message when the call reverted or failed. */
+  readonly error: string | undefined
+}
+
+export interface SimulationRequest {
+  /** The real block the simulation builds on. */
+  readonly block: bigint
+  /** One entry per simulated block (block+1, block+2, …), each a list of transactions in order. */
+  readonly blocks: ReadonlyArray<ReadonlyArray<SimCall>>
+  /** Native balances (wei) set before the first block. */
+  readonly balances?: ReadonlyArray<{ readonly address: Address; readonly wei: bigint }>
+}
+
+/** Results per simulated block, per transaction. */
+export type SimulationResult = ReadonlyArray<ReadonlyArray<SimResult>>
+
+interface RpcCallResult {
+  readonly status: Hex
+  readonly returnData: Hex
+  readonly gasUsed: Hex
+  readonly logs?: ReadonlyArray<SimLog>
+  readonly error?: { readonly message?: string; readonly data?: Hex }
+}
+
+interface RpcHeader {
+  readonly number: Hex
+  readonly timestamp: Hex
+  readonly baseFeePerGas?: Hex | null
+  readonly miner: Address
+}
+
+const GWEI = 10n ** 9n
+const DEFAULT_GAS = 3_000_000n
+/** Stands in for the block producer when the node reports none (anvil's coinbase is zero). */
+const STAND_IN_COINBASE: Address = "0x4200000000000000000000000000000000000011"
+const hex = (value: bigint): Hex => `0x${value.toString(16)}`
+
+/** Block context of the simulated blocks, from the real block they follow. */
+const contextOf = (header: RpcHeader) => {
+  const baseFee = BigInt(header.baseFeePerGas ?? "0x0")
+  const feeFloor = baseFee > GWEI ? baseFee : GWEI
+  return {
+    number: BigInt(header.number),
+    timestamp: BigInt(header.timestamp),
+    baseFee: feeFloor,
+    coinbase: BigInt(header.miner) === 0n ? STAND_IN_COINBASE : header.miner,
+    // What a wallet would offer: twice the base fee plus a tip, so tx.gasprice = base fee + tip.
+    maxFeePerGas: feeFloor * 2n + GWEI,
+    tip: GWEI
+  }
+}
+
+export class Simulator extends Context.Tag("Simulator")<Simulator, {
+  readonly simulate: (request: SimulationRequest) => Effect.Effect<SimulationResult, RpcUnavailable>
+}>() {
+  static readonly make = Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    const headers = new Map<bigint, RpcHeader>()
+    const header = (block: bigint) => {
+      const known = headers.get(block)
+      if (known !== undefined) return Effect.succeed(known)
+      return rpc.request<RpcHeader | null>("eth_getBlockByNumber", [hex(block), false]).pipe(
+        Effect.flatMap((found) =>
+          found === null
+            ? Effect.fail(new RpcUnavailable({ message: `block ${block} is not available for simulation` }))
+            : Effect.sync(() => {
+              if (headers.size >= 64) headers.delete(headers.keys().next().value!)
+              headers.set(block, found)
+              return found
+            })
+        )
+      )
+    }
+
+    const simulate = Effect.fn("Simulator.simulate")(function*(request: SimulationRequest) {
+      const context = contextOf(yield* header(request.block))
+      const payload = {
+        blockStateCalls: request.blocks.map((calls, i) => ({
+          blockOverrides: {
+            number: hex(context.number + 1n + BigInt(i)),
+            time: hex(context.timestamp + 1n + BigInt(i)),
+            baseFeePerGas: hex(context.baseFee),
+            feeRecipient: context.coinbase,
+            gasLimit: hex(30_000_000n)
+          },
+          ...(i === 0 && request.balances !== undefined
+            ? {
+              stateOverrides: Object.fromEntries(
+                request.balances.map(({ address, wei }) => [address, { balance: hex(wei) }])
+              )
+            }
+            : {}),
+          calls: calls.map((call) => ({
+            from: call.from,
+            to: call.to,
+            input: call.data,
+            value: hex(call.value ?? 0n),
+            gas: hex(call.gas ?? DEFAULT_GAS),
+            maxFeePerGas: hex(context.maxFeePerGas),
+            maxPriorityFeePerGas: hex(context.tip)
+          }))
+        })),
+        traceTransfers: true,
+        // Without validation the node runs calls with BASEFEE 0 whatever the block says (anvil 1.7):
+        // a tell. With it, nonces, balances and fees are checked as for a real transaction.
+        validation: true
+      }
+      const blocks = yield* rpc.request<ReadonlyArray<{ readonly calls: ReadonlyArray<RpcCallResult> }>>(
+        "eth_simulateV1",
+        [payload, hex(request.block)]
+      )
+      return blocks.map((block) =>
+        block.calls.map((call): SimResult => ({
+          ok: BigInt(call.status) === 1n,
+          returnData: call.returnData,
+          logs: call.logs ?? [],
+          gasUsed: BigInt(call.gasUsed),
+          error: call.error?.message
+        }))
+      )
+    })
+    return { simulate }
+  })
+
+  static readonly layer = Layer.effect(Simulator, Simulator.make)
+}

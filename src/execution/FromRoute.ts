@@ -1,0 +1,152 @@
+/**
+ * From a priced route (src/routing: a path, or a plan's legs) to the router's plan (RouterPlan.ts): the
+ * one place where hop kinds become venue codes, pools become the addresses the router verifies, and
+ * the order's amounts become step amounts, flags and limits. `quote` simulates what this builds and
+ * `swap` sends it, so both execute the same steps.
+ *
+ * Leg layout: each leg's first swap is paid by the taker (exactIn: its exact input; exactOut: its exact
+ * output with a most-input limit); every later swap of the leg spends all the router holds of its input
+ * (share 1e18), so taxes taken on the way never leave a step short; only a leg's last swap pays the
+ * recipient. Legs run in order, so a hub token held by the router belongs to one leg at a time.
+ */
+import { type Address, zeroAddress } from "viem"
+import { DYNAMIC_FEE_FLAG, type Hex } from "../../schema/Chain.js"
+import type { RoutablePool } from "../math/Hop.js"
+import type { Path } from "../routing/Path.js"
+import type { Plan, PlanLegFill } from "../routing/Plan.js"
+import {
+  type FundingCode,
+  quoteTag,
+  type RouterPlan,
+  type RouterStep,
+  SHARE_ALL,
+  StepFlag,
+  Venue
+} from "./RouterPlan.js"
+
+/** The contracts the router itself trusts: its PoolManager (v4) and launchpad (curve). */
+export interface RouterVenues {
+  readonly poolManager: Address
+  readonly launchpad: Address
+}
+
+export interface PlanTerms {
+  readonly recipient: Address
+  readonly funding: FundingCode
+  /** unix seconds */
+  readonly deadline: bigint
+  readonly quoteId: string
+  /** Tolerance applied to the quoted output (exactIn) or input (exactOut) and to each step's limit. */
+  readonly slippageBps: bigint
+}
+
+const BPS = 10_000n
+
+const lessSlippage = (amount: bigint, bps: bigint) => (amount * (BPS - bps)) / BPS
+const plusSlippage = (amount: bigint, bps: bigint) => (amount * (BPS + bps) + BPS - 1n) / BPS
+
+/** Venue code, pool address and v4 key fields of one pool. */
+export const stepVenue = (
+  pool: RoutablePool,
+  venues: RouterVenues
+): Pick<RouterStep, "venue" | "pool" | "fee" | "tickSpacing" | "hooks"> => {
+  switch (pool.kind) {
+    case "v2":
+      return { venue: Venue.v2, pool: pool.id as Address, fee: 0, tickSpacing: 0, hooks: zeroAddress }
+    case "v3":
+      return { venue: Venue.v3, pool: pool.id as Address, fee: pool.feePips, tickSpacing: 0, hooks: zeroAddress }
+    case "v4":
+      return {
+        venue: Venue.v4,
+        pool: venues.poolManager,
+        fee: pool.dynamicFee ? DYNAMIC_FEE_FLAG : pool.feePips,
+        tickSpacing: pool.tickSpacing,
+        hooks: (pool.hooks ?? zeroAddress) as Address
+      }
+    case "curve":
+      return { venue: Venue.curve, pool: venues.launchpad, fee: 0, tickSpacing: 0, hooks: zeroAddress }
+  }
+}
+
+export type PoolOf = (id: Hex) => RoutablePool | undefined
+
+export class UnknownPlanPool extends Error {
+  constructor(readonly poolId: Hex) {
+    super(`pool ${poolId} is not in the market the plan was priced on`)
+  }
+}
+
+const legSteps = (
+  leg: PlanLegFill,
+  side: Plan["side"],
+  poolOf: PoolOf,
+  venues: RouterVenues,
+  slippageBps: bigint
+): Array<RouterStep> =>
+  leg.fills.map((fill, i) => {
+    const pool = poolOf(fill.hop.poolId)
+    if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
+    const first = i === 0
+    const last = i === leg.fills.length - 1
+    const exactOut = side === "exactOut" && first
+    const flags = (exactOut ? StepFlag.exactOut : 0) | (first ? 0 : StepFlag.fromRouter) |
+      (last ? 0 : StepFlag.toRouter)
+    return {
+      ...stepVenue(pool, venues),
+      flags,
+      tokenIn: fill.hop.tokenIn as Address,
+      tokenOut: fill.hop.tokenOut as Address,
+      amount: exactOut ? fill.amountOut : first ? fill.amountIn : SHARE_ALL,
+      limit: exactOut ? plusSlippage(fill.amountIn, slippageBps) : lessSlippage(fill.amountOut, slippageBps)
+    }
+  })
+
+/** The router plan that executes `plan` (a single path, a split or a graph flow alike). */
+export const routerPlanOf = (plan: Plan, poolOf: PoolOf, venues: RouterVenues, terms: PlanTerms): RouterPlan => ({
+  quoteTag: quoteTag(terms.quoteId),
+  sellToken: plan.tokenIn as Address,
+  buyToken: plan.tokenOut as Address,
+  recipient: terms.recipient,
+  funding: terms.funding,
+  exactOut: plan.side === "exactOut",
+  amountIn: plan.side === "exactOut" ? plusSlippage(plan.amountIn, terms.slippageBps) : plan.amountIn,
+  minAmountOut: plan.side === "exactOut" ? plan.amountOut : lessSlippage(plan.amountOut, terms.slippageBps),
+  deadline: terms.deadline,
+  steps: plan.legs.flatMap((leg) => legSteps(leg, plan.side, poolOf, venues, terms.slippageBps))
+})
+
+/**
+ * An exact-input plan along one path with no output expectation (limits 0): what a probe such as the
+ * safety round trip sends, where the amounts are what is measured rather than what is enforced.
+ * `amountIn` may be the router's WHOLE_BALANCE ("all the taker holds of the sell token").
+ */
+export const probePlanOf = (
+  path: Path,
+  amountIn: bigint,
+  poolOf: PoolOf,
+  venues: RouterVenues,
+  terms: Omit<PlanTerms, "slippageBps">
+): RouterPlan => ({
+  quoteTag: quoteTag(terms.quoteId),
+  sellToken: path.tokenIn as Address,
+  buyToken: path.tokenOut as Address,
+  recipient: terms.recipient,
+  funding: terms.funding,
+  exactOut: false,
+  amountIn,
+  minAmountOut: 0n,
+  deadline: terms.deadline,
+  steps: path.hops.map((hop, i) => {
+    const pool = poolOf(hop.poolId)
+    if (pool === undefined) throw new UnknownPlanPool(hop.poolId)
+    const last = i === path.hops.length - 1
+    return {
+      ...stepVenue(pool, venues),
+      flags: (i === 0 ? 0 : StepFlag.fromRouter) | (last ? 0 : StepFlag.toRouter),
+      tokenIn: hop.tokenIn as Address,
+      tokenOut: hop.tokenOut as Address,
+      amount: i === 0 ? amountIn : SHARE_ALL,
+      limit: 0n
+    }
+  })
+})

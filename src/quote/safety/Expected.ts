@@ -1,0 +1,73 @@
+/**
+ * What the round trip would yield with no transfer taxes, from the exact hop math on the indexed pool
+ * state of the checked block: the buy's pool output, the sell's effective input, the buy's price
+ * impact. Taxes are the gap between these and what the simulation delivered, so they are measured
+ * behaviour, not a token's claims. Undefined where a pool cannot be priced exactly (a hook that sets
+ * fees or returns deltas): then the taxes are not reported rather than guessed.
+ */
+import type { Hex } from "../../../schema/Chain.js"
+import type { RoutablePool } from "../../math/Hop.js"
+import { makePath, noTaxes, type Path, runPath } from "../../routing/Path.js"
+import { overlay } from "../../routing/Plan.js"
+
+const BPS = 10_000n
+
+export type PoolOf = (id: Hex) => RoutablePool | undefined
+
+/** Basis points of `part` in `whole`, rounded to the nearest; 0 for an empty whole. */
+export const bpsOf = (part: bigint, whole: bigint): number =>
+  whole <= 0n ? 0 : Number((part * BPS * 2n + whole) / (whole * 2n))
+
+/** The same pools backwards: token → … → USDC. */
+export const reversePath = (path: Path): Path =>
+  makePath(
+    [...path.hops].reverse().map((hop) => ({ ...hop, tokenIn: hop.tokenOut, tokenOut: hop.tokenIn }))
+  )
+
+/** The buy path's untaxed output for `amountIn`, or undefined when it cannot be priced exactly. */
+export const expectedBuyOut = (path: Path, amountIn: bigint, pools: PoolOf): bigint | undefined => {
+  const run = runPath(path, "exactIn", amountIn, pools, noTaxes)
+  return run._tag === "Filled" ? run.amountOut : undefined
+}
+
+/** Price impact of the buy in bps: its output against the output at the marginal (tiny-size) price. */
+export const buyImpactBps = (path: Path, amountIn: bigint, pools: PoolOf): number | undefined => {
+  const small = amountIn / 10_000n > 1_000n ? amountIn / 10_000n : 1_000n
+  if (small >= amountIn) return 0
+  const out = expectedBuyOut(path, amountIn, pools)
+  const marginal = expectedBuyOut(path, small, pools)
+  if (out === undefined || marginal === undefined || marginal === 0n) return undefined
+  // out/amountIn against marginal/small, as a shortfall.
+  const ideal = (marginal * amountIn) / small
+  return ideal <= out ? 0 : bpsOf(ideal - out, ideal)
+}
+
+/** The buy tax: what the wallet missed of the pools' untaxed output. */
+export const buyTaxBps = (path: Path, amountIn: bigint, received: bigint, pools: PoolOf): number | undefined => {
+  const out = expectedBuyOut(path, amountIn, pools)
+  if (out === undefined || out === 0n) return undefined
+  return bpsOf(out > received ? out - received : 0n, out)
+}
+
+/**
+ * The sell tax: what the pools missed of what the wallet sent. The pools' receipt is the least input
+ * that yields the USDC that came out, priced on the pools as the buy left them.
+ */
+export const sellTaxBps = (
+  input: {
+    readonly path: Path
+    readonly amountIn: bigint
+    readonly sent: bigint
+    readonly usdcOut: bigint
+    readonly pools: PoolOf
+  }
+): number | undefined => {
+  const buy = runPath(input.path, "exactIn", input.amountIn, input.pools, noTaxes)
+  if (buy._tag !== "Filled" || input.sent <= 0n) return undefined
+  if (input.usdcOut === 0n) return 10_000
+  const after = overlay({ pool: input.pools, poolsBetween: () => [] })
+  after.apply(buy.poolsAfter)
+  const sell = runPath(reversePath(input.path), "exactOut", input.usdcOut, after.lookup, noTaxes)
+  if (sell._tag !== "Filled") return undefined
+  return bpsOf(input.sent > sell.amountIn ? input.sent - sell.amountIn : 0n, input.sent)
+}

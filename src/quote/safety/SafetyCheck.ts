@@ -1,0 +1,204 @@
+/**
+ * The safety verdict of a token on one route: a buy and a sell-back from a fresh wallet through the
+ * service's own router (the path `swap` would execute), simulated at the quote's block in one
+ * `eth_simulateV1` request, with a bounded search for a per-transaction cap. Verdicts are cached per
+ * token, route, size and block; a verdict is only ever reported for the block it was measured at.
+ */
+import { Cache, Data, Effect, Layer } from "effect"
+import { type Address, formatUnits } from "viem"
+import { AppConfig } from "../../../layers/AppConfig.js"
+import { Deployment } from "../../../layers/Deployment.js"
+import { Simulator } from "../../../layers/Simulator.js"
+import type { Hex } from "../../../schema/Chain.js"
+import type { SafetyVerdict } from "../../../schema/Token.js"
+import { probePlanOf, type RouterVenues } from "../../execution/FromRoute.js"
+import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
+import type { Path } from "../../routing/Path.js"
+import { routeIdOf } from "../../routing/PlanShape.js"
+import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, reversePath, sellTaxBps } from "./Expected.js"
+import { buyCall, freshWallet, readBuy, readSell, sellCalls, walletFunding } from "./RoundTrip.js"
+import { findCap } from "./SizeLimit.js"
+import { decide, inconclusive, type Measurement } from "./Verdict.js"
+
+export interface SafetyRequest {
+  /** The token judged: the buy path's last token. */
+  readonly token: Hex
+  /** USDC → token, as route search found it. */
+  readonly path: Path
+  /** Size of the checked buy in USDC base units (the quote's size, or a standard probe). */
+  readonly amountInUsdc: bigint
+  /** The block the pools were read at; the simulation builds on it. */
+  readonly block: bigint
+  /** Pools as indexed at `block`. */
+  readonly pools: PoolOf
+  /** Symbol of a token, for the route's `pair` label. */
+  readonly symbolOf?: (address: Hex) => string
+}
+
+class Key extends Data.Class<{ readonly id: string; readonly request: SafetyRequest }> {
+  // Only the id decides equality: the request rides along for the lookup.
+  [Symbol.for("effect/Equal")](that: unknown) {
+    return that instanceof Key && that.id === this.id
+  }
+  [Symbol.for("effect/Hash")]() {
+    return hashString(this.id)
+  }
+}
+
+const hashString = (text: string) => {
+  let h = 5381
+  for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) | 0
+  return h
+}
+
+/** Far in the future: the plans are simulated, never sent. */
+const DEADLINE = 2n ** 40n
+
+export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
+  effect: Effect.gen(function*() {
+    const simulator = yield* Simulator
+    const { contracts } = yield* Deployment
+    const { safety } = yield* AppConfig
+    const usdc = contracts["usdc"]?.toLowerCase()
+    const router = contracts["router"]
+    const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
+    const venues: RouterVenues = {
+      poolManager: contracts["v4PoolManager"] ?? "0x0000000000000000000000000000000000000000",
+      launchpad: contracts["launchpad"] ?? "0x0000000000000000000000000000000000000000"
+    }
+
+    const plans = (request: SafetyRequest, wallet: Address, amountIn: bigint) => {
+      const terms = { recipient: wallet, deadline: DEADLINE, quoteId: "safety" }
+      return {
+        buy: probePlanOf(request.path, amountIn, request.pools, venues, { ...terms, funding: Funding.native }),
+        sell: probePlanOf(reversePath(request.path), WHOLE_BALANCE, request.pools, venues, {
+          ...terms,
+          funding: Funding.approval
+        })
+      }
+    }
+
+    /** Buy alone, from its own fresh wallet: does a buy of this size go through? */
+    const buyGoesThrough = (request: SafetyRequest, routerAddress: Address) => (amountIn: bigint) => {
+      const wallet = freshWallet()
+      const { buy } = plans(request, wallet, amountIn)
+      return simulator.simulate({
+        block: request.block,
+        blocks: [[buyCall(routerAddress, wallet, buy)]],
+        balances: [{ address: wallet, wei: walletFunding(buy) }]
+      }).pipe(
+        Effect.map(([block]) => readBuy(routerAddress, wallet, request.token as Address, block![0]!)._tag === "Bought")
+      )
+    }
+
+    const roundTrip = (request: SafetyRequest, routerAddress: Address, amountIn: bigint) =>
+      Effect.gen(function*() {
+        const wallet = freshWallet()
+        const token = request.token as Address
+        const { buy, sell } = plans(request, wallet, amountIn)
+        const [buyBlock, sellBlock] = yield* simulator.simulate({
+          block: request.block,
+          blocks: [[buyCall(routerAddress, wallet, buy)], sellCalls(routerAddress, wallet, token, sell)],
+          balances: [{ address: wallet, wei: walletFunding(buy) }]
+        })
+        const bought = readBuy(routerAddress, wallet, token, buyBlock![0]!)
+        return { bought, sold: bought._tag === "Bought" ? readSell(routerAddress, wallet, token, sellBlock!) : null }
+      })
+
+    const measure = Effect.fn("SafetyCheck.measure")(function*(request: SafetyRequest, routerAddress: Address) {
+      const fits = buyGoesThrough(request, routerAddress)
+      const asked = request.amountInUsdc
+      const probe = asked * BigInt(safety.capProbeMultiple)
+      const probeFills = expectedBuyOut(request.path, probe, request.pools) !== undefined
+      const [firstTrip, probeOk] = yield* Effect.all(
+        [roundTrip(request, routerAddress, asked), probeFills ? fits(probe) : Effect.succeed(true)],
+        { concurrency: "unbounded" }
+      )
+      let trip = firstTrip
+      let amountIn = asked
+      let cap: bigint | undefined
+      if (trip.bought._tag === "BuyFailed") {
+        const small = asked / 1_000n > 1_000n ? asked / 1_000n : 1_000n
+        if (small < asked && (yield* fits(small))) {
+          cap = yield* findCap(fits, small, asked)
+          amountIn = cap
+          trip = yield* roundTrip(request, routerAddress, cap)
+        }
+      } else if (!probeOk) {
+        cap = yield* findCap(fits, asked, probe)
+      }
+      const depthSize = amountIn > safety.illiquidReferenceUsdc ? amountIn : safety.illiquidReferenceUsdc
+      const measurement: Measurement = {
+        buy: trip.bought,
+        sell: trip.sold,
+        amountIn,
+        buyTaxBps: trip.bought._tag === "Bought"
+          ? buyTaxBps(request.path, amountIn, trip.bought.received, request.pools)
+          : undefined,
+        sellTaxBps: trip.sold?._tag === "Sold"
+          ? sellTaxBps({
+            path: request.path,
+            amountIn,
+            sent: trip.sold.sent,
+            usdcOut: trip.sold.usdcOut,
+            pools: request.pools
+          })
+          : undefined,
+        buyImpactBps: buyImpactBps(request.path, amountIn, request.pools),
+        depthImpactBps: buyImpactBps(request.path, depthSize, request.pools),
+        maxBuyUsdc: cap === undefined ? undefined : formatUnits(cap, 6)
+      }
+      return measurement
+    })
+
+    const run = Effect.fn("SafetyCheck.check")(function*(request: SafetyRequest) {
+      const last = request.path.hops[request.path.hops.length - 1]!
+      const symbol = request.symbolOf ?? ((address: Hex) => address)
+      const base = {
+        routeId: routeIdOf(request.path),
+        route: { venue: last.venue, poolId: last.poolId, pair: `${symbol(last.tokenOut)}/${symbol(last.tokenIn)}` },
+        scope: { block: Number(request.block), walletProfile: "fresh_eoa" }
+      }
+      if (pinned.has(request.token.toLowerCase())) {
+        return {
+          ...base,
+          verdict: "pinned",
+          canSell: true,
+          buyTaxBps: 0,
+          sellTaxBps: 0,
+          buyImpactBps: buyImpactBps(request.path, request.amountInUsdc, request.pools) ?? null,
+          roundTripLossBps: null
+        } satisfies SafetyVerdict as SafetyVerdict
+      }
+      if (router === undefined) return inconclusive(base, "no router is configured on this chain")
+      if (request.path.tokenIn.toLowerCase() !== usdc || request.path.tokenOut.toLowerCase() !== request.token) {
+        return inconclusive(base, "the checked path must lead from USDC to the token")
+      }
+      if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
+      return yield* measure(request, router).pipe(
+        Effect.map((measurement) => decide(base, measurement, safety)),
+        Effect.catchAll((error) => Effect.succeed(inconclusive(base, `simulation unavailable: ${error.message}`)))
+      )
+    })
+
+    const cache = yield* Cache.make({
+      capacity: safety.cacheCapacity,
+      timeToLive: "10 minutes",
+      lookup: (key: Key) => run(key.request)
+    })
+
+    /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
+    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> =>
+      cache.get(
+        new Key({
+          id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
+          request
+        })
+      )
+
+    return { check }
+  })
+}) {
+  /** With its Simulator; needs ChainRpc, Deployment and AppConfig. */
+  static readonly layer = SafetyCheck.Default.pipe(Layer.provide(Simulator.layer))
+}
