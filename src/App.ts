@@ -14,10 +14,18 @@ import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
+import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  Layer.mergeAll(IndexLive, StartTime.Default, PaymentGate.Default, GasPrice.Default, QuoteStore.InMemory).pipe(
+  Layer.mergeAll(
+    IndexLive,
+    StartTime.Default,
+    PaymentGate.Default,
+    GasPrice.Default,
+    QuoteStore.InMemory,
+    SafetyCheck.layer
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

@@ -21,7 +21,7 @@ import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
-import { findRoute } from "../routing/FindRoute.js"
+import { findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
 import { marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
@@ -33,7 +33,7 @@ import type { SearchView } from "../search/View.js"
 import { GasPrice } from "./GasPrice.js"
 import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
 import { readReadiness } from "./Readiness.js"
-import { measureSafety, stopsTrade } from "./Safety.js"
+import { judgedToken, measureSafety, stopsTrade, taxesOf } from "./Safety.js"
 import { distinctPair, knownVenues, rawAmount, tokenOf } from "./Validate.js"
 
 /** A side of the trade as the index and the verification list know it. */
@@ -112,7 +112,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       .map((token) => token.address.toLowerCase())
   ]
   const market = marketFromIndex(snapshot.state)
-  const result = findRoute({
+  const search: RouteRequest = {
     market,
     tokenIn: sellToken,
     tokenOut: buyToken,
@@ -123,9 +123,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     maxSplits: request.maxSplits,
     allowVenue,
     gas
-  })
-  const plan = result.best
-  if (plan === null) {
+  }
+  const untaxed = findRoute(search)
+  if (untaxed.best === null) {
+    const result = untaxed
     const short = result.candidates.some((c) => c.run._tag === "Unfillable")
     if (result.candidates.length > 0 && short) {
       return yield* new InsufficientLiquidity({
@@ -140,6 +141,23 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       ...(result.candidates.length === 0 && request.maxHops < 3 ? { hint: "a larger `maxHops` may find a path" } : {})
     })
   }
+
+  const symbolOf = (address: Hex) => (sideOf(view, address)?.symbol ?? address)
+  const usdValue = (plan: NonNullable<typeof untaxed.best>) => {
+    const valueIn = price(sellToken)
+    const valueOut = price(buyToken)
+    return valueIn !== undefined
+      ? usdOf(plan.amountIn, valueIn)
+      : valueOut !== undefined
+      ? usdOf(plan.amountOut, valueOut)
+      : 0n
+  }
+  const safety = yield* measureSafety(untaxed.best, usdc, search, usdValue(untaxed.best), block, symbolOf)
+  // A measured transfer tax changes every amount: route again with it.
+  const taxes = taxesOf(safety, judgedToken(untaxed.best, usdc))
+  const taxed = taxes === undefined ? undefined : findRoute({ ...search, taxes })
+  const result = taxed?.best == null ? untaxed : taxed
+  const plan = result.best!
 
   const router = deployment.contracts["router"]?.toLowerCase()
   const executable = (path: Path) =>
@@ -158,25 +176,18 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     gas,
     price,
     executable,
-    buyTaxBps: 0,
+    buyTaxBps: safety?.buyTaxBps ?? 0,
     ageBlocks: Math.max(0, snapshot.head - block),
     checksum: (address) => view.checksum(address)
   }
 
-  const valueIn = price(sellToken)
-  const valueOut = price(buyToken)
-  const orderUsdMicro = valueIn !== undefined
-    ? usdOf(plan.amountIn, valueIn)
-    : valueOut !== undefined
-    ? usdOf(plan.amountOut, valueOut)
-    : 0n
+  const orderUsdMicro = usdValue(plan)
   const fee = swapPrice(config.prices, orderUsdMicro)
-  const traded = sellToken === usdc ? buyToken : sellToken
-  const safety = yield* measureSafety({ token: traded, path: plan.legs[0]!.path, sizeUsdc: orderUsdMicro, block })
 
   const shape = planShape(plan, context)
   const bestExecutable = plan.legs.every((leg) => executable(leg.path))
-  const minOut = minAmountOutOf(plan, request.slippageBps)
+  // exactOut: the asked amount is the floor (the plan may deliver a few units more).
+  const minOut = side === "exactOut" ? amount : minAmountOutOf(plan, request.slippageBps)
   const maxIn = maxAmountInOf(plan, request.slippageBps)
   const readiness = request.taker === undefined ? undefined : yield* readReadiness({
     taker: request.taker.toLowerCase() as `0x${string}`,

@@ -13,7 +13,7 @@
  *   taker is assumed to pay; when it sells USDC by ERC-20 it needs the fee on top of the amount.
  */
 import { Effect } from "effect"
-import { formatUnits, parseAbi } from "viem"
+import { formatUnits, getAddress, parseAbi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
@@ -50,6 +50,7 @@ export interface ReadinessInput {
 }
 
 const usdcText = (raw: bigint) => formatUnits(raw, 6)
+const checksummed = (address: Hex | undefined) => (address === undefined ? null : getAddress(address))
 /** Wei to USDC base units, rounded up: a cost is never understated. */
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 
@@ -137,27 +138,29 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
     ready: balanceOk && nativeWei >= requiredWei && feesOk,
     balance: {
       ok: balanceOk,
-      token: input.sellToken as Readiness["balance"]["token"],
+      token: checksummed(input.sellToken) as Readiness["balance"]["token"],
       required: input.amountIn.toString(),
       available: balanceAvailable.toString()
     },
     approval: {
       needs: approvalNeeds,
-      spender: (approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
-        ? input.permit2
-        : approvalNeeds === "sign_permit"
-        ? input.router
-        : null) as Readiness["approval"]["spender"] ?? null
+      spender: checksummed(
+        approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
+          ? input.permit2
+          : approvalNeeds === "sign_permit"
+          ? input.router
+          : undefined
+      ) as Readiness["approval"]["spender"]
     },
     approve: {
       needs: approveNeeds,
-      spender: (approveNeeds === "approve" ? input.router : null) as Readiness["approve"]["spender"] ?? null
+      spender: checksummed(approveNeeds === "approve" ? input.router : undefined) as Readiness["approve"]["spender"]
     },
     gas: { ok: nativeWei >= requiredWei, requiredWei: requiredWei.toString(), availableWei: nativeWei.toString() },
     fees: {
       ok: feesOk,
       swapFeeUsdc: usdcText(input.swapFee),
-      payer: address as Readiness["fees"]["payer"],
+      payer: checksummed(address) as Readiness["fees"]["payer"],
       availableUsdc: usdcText(usdcAvailable)
     },
     totalCostUsdc: usdcText(input.swapFee + weiToUsdc(gasWei))

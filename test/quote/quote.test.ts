@@ -116,7 +116,7 @@ describe("quote plans", () => {
 
   it("exactOut delivers the asked amount and bounds the input by the slippage", async () => {
     const answer = await ask({ sell: USDC, buy: WETH, amount: "0.5", side: "exactOut", slippageBps: 50 })
-    expect(answer.best.amountOutQuotedRaw).toBe("500000000000000000")
+    expect(BigInt(answer.best.amountOutQuotedRaw)).toBeGreaterThanOrEqual(500_000_000_000_000_000n)
     expect(answer.best.minAmountOutRaw).toBe("500000000000000000")
     const input = BigInt(answer.best.amountInRaw)
     expect(answer.best.maxAmountIn).toBeDefined()
@@ -158,15 +158,19 @@ describe("quote refusals", () => {
       404,
       "fix_request"
     ],
-    [{ sell: USDC, buy: WETH, amount: "100000000000" }, "insufficient_liquidity", 422, "stop"]
+    [{ sell: USDC, buy: WETH, amount: "100000000", side: "exactOut" }, "insufficient_liquidity", 422, "stop"]
   ])("%o answers %s", async (body, code, status, next) => {
     expect(await refusal(body)).toMatchObject({ code, status, next })
   })
 
-  it("a token with no pool on the allowed venues answers no_route", async () => {
-    const answer = await refusal({ sell: WETH, buy: WBTC, amount: "1", maxHops: 1, venues: ["uniswap-v2"] })
-    expect(["no_route", "insufficient_liquidity"]).toContain(answer.code)
-    expect(answer.next).toBe("stop")
+  it("two tokens with no pool between them within maxHops answer no_route", async () => {
+    const thin = tokenAddress(manifest, "THIN")
+    const honey = tokenAddress(manifest, "HONEY")
+    expect(await refusal({ sell: thin, buy: honey, amount: "1", maxHops: 1 })).toMatchObject({
+      code: "no_route",
+      status: 422,
+      next: "stop"
+    })
   })
 })
 
@@ -189,7 +193,7 @@ describe("readiness", () => {
     expect(readiness.fees).toMatchObject({ ok: true, swapFeeUsdc: "0.01", payer: account.address })
     expect(readiness.ready).toBe(true)
     expect(["approve_and_sign_permit", "sign_permit", "approve", "none"]).toContain(readiness.approval.needs)
-    expect(answer.next).not.toBe("stop")
+    // `next` also depends on the sell-back verdict (asserted in test/quote/safety*.test.ts), not here.
   })
 
   it("an empty account is not ready, and the quote says stop", async () => {
