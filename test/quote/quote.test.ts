@@ -5,16 +5,18 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { type Address, getAddress, parseAbi } from "viem"
+import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { loadArtifact } from "../../devnet/Artifacts.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { quote } from "../../src/quote/Quote.js"
 import { v2PairAbi } from "../support/abis.js"
-import { clientsFor, manifestAccount, sharedManifest, tokenAddress } from "../support/devnet.js"
+import { clientsFor, freshAccount, manifestAccount, sharedManifest, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
 
 const manifest = sharedManifest()
@@ -45,6 +47,12 @@ const refusal = async (body: Record<string, unknown>) => {
 }
 
 const factoryAbi = parseAbi(["function getPair(address, address) view returns (address)"])
+const lateAbi = parseAbi([
+  "function createPair(address, address) returns (address)",
+  "function deposit() payable",
+  "function transfer(address, uint256) returns (bool)",
+  "function mint(address) returns (uint256)"
+])
 
 /** A v2 pair's exact output at `block`, from its reserves on chain (the pair's own formula). */
 const v2Out = async (pair: Address, tokenIn: Address, amountIn: bigint, feeBps: number, block: number) => {
@@ -208,5 +216,45 @@ describe("readiness", () => {
       approve: { needs: "approve" }
     })
     expect(answer.next).toBe("stop")
+  })
+})
+
+describe("a token listed after start-up", () => {
+  it("a token and v2 pair created by a plain viem script are quoted to the base unit", async () => {
+    const account = await freshAccount(manifest, "100000")
+    const { wallet } = clientsFor(manifest, account)
+    const token = loadArtifact("DevToken")
+    const deployHash = await wallet.deployContract({
+      abi: token.abi,
+      bytecode: token.bytecode as Hex,
+      args: ["Late Token", "LATE", 18, 1_000_000n * 10n ** 18n],
+      account,
+      chain: wallet.chain
+    })
+    const late = (await client.waitForTransactionReceipt({ hash: deployHash })).contractAddress!
+    const send = async (to: Address, data: Hex, value = 0n) =>
+      client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to, data, value, account, chain: wallet.chain })
+      })
+    const factory = manifest.contracts["v2Factory"] as Address
+    await send(factory, encodeFunctionData({ abi: lateAbi, functionName: "createPair", args: [late, USDC] }))
+    const pair = await client.readContract({
+      address: factory,
+      abi: factoryAbi,
+      functionName: "getPair",
+      args: [late, USDC]
+    })
+    await send(USDC, encodeFunctionData({ abi: lateAbi, functionName: "deposit" }), 20_000n * 10n ** 18n)
+    await send(USDC, encodeFunctionData({ abi: lateAbi, functionName: "transfer", args: [pair, 20_000_000_000n] }))
+    await send(late, encodeFunctionData({ abi: lateAbi, functionName: "transfer", args: [pair, 10_000n * 10n ** 18n] }))
+    const minted = await send(pair, encodeFunctionData({ abi: lateAbi, functionName: "mint", args: [account.address] }))
+    await runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(minted.blockNumber))))
+
+    const answer = await ask({ sell: USDC, buy: late, amount: "123.456789" })
+    expect(answer.best.type).toBe("direct")
+    expect(answer.best.legs[0]!.hops[0]!.poolId).toBe(getAddress(pair))
+    const expected = await v2Out(pair, USDC, 123_456_789n, answer.best.legs[0]!.hops[0]!.feeBps!, answer.block)
+    expect(answer.best.amountOutQuotedRaw).toBe(expected.toString())
+    expect(answer.buy).toMatchObject({ symbol: "LATE", decimals: 18, discovered: "index" })
   })
 })
