@@ -201,7 +201,8 @@ describe("readiness", () => {
     expect(readiness.fees).toMatchObject({ ok: true, swapFeeUsdc: "0.01", payer: account.address })
     expect(readiness.ready).toBe(true)
     expect(["approve_and_sign_permit", "sign_permit", "approve", "none"]).toContain(readiness.approval.needs)
-    // `next` also depends on the sell-back verdict (asserted in test/quote/safety*.test.ts), not here.
+    expect(answer.safety?.verdict).toBe("ok")
+    expect(answer.next).toBe("swap")
   })
 
   it("an empty account is not ready, and the quote says stop", async () => {
