@@ -60,6 +60,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
       /** Venue ids the operator switched off without a redeploy. */
       disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),
+      /** How long an expired quote is still known (as expired, for 410 `quote_expired`) before it is dropped. */
+      quoteRetainSec: yield* Config.integer("QUOTE_RETAIN_SEC").pipe(Config.withDefault(3_600)),
       indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),

@@ -3,7 +3,7 @@
  * answered with `ticker_not_allowed` rather than a generic schema error.
  */
 import { Schema } from "effect"
-import { Address, DecimalString } from "./Primitives.js"
+import { Address } from "./Primitives.js"
 
 const TokenAddressField = Schema.String.annotations({
   description: "token contract address; a ticker is refused with `ticker_not_allowed`",
@@ -13,8 +13,11 @@ const TokenAddressField = Schema.String.annotations({
 export const QuoteRequest = Schema.Struct({
   sell: TokenAddressField,
   buy: TokenAddressField,
-  amount: DecimalString.annotations({
-    description: "whole-token units: the sell amount for exactIn, the buy amount for exactOut"
+  // A plain string on the wire too: a malformed amount answers `invalid_amount`, not a schema error.
+  amount: Schema.String.annotations({
+    description:
+      "decimal string in whole-token units (e.g. `\"12.5\"`, at most the token's decimals after the point, not zero): the sell amount for exactIn, the buy amount for exactOut",
+    examples: ["1250.5"]
   }),
   side: Schema.optionalWith(Schema.Literal("exactIn", "exactOut"), { default: () => "exactIn" as const }),
   slippageBps: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 5_000)), { default: () => 100 }),

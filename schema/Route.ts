@@ -4,7 +4,10 @@
 import { Schema } from "effect"
 import { Address, Bps, DecimalString, RawAmount } from "./Primitives.js"
 
-export const RouteType = Schema.Literal("direct", "two_hop", "split")
+export const RouteType = Schema.Literal("direct", "two_hop", "multi_hop", "split").annotations({
+  description:
+    "`direct`: one pool; `two_hop`: two pools through a hub; `multi_hop`: three pools (`maxHops` 3); `split`: several paths"
+})
 
 export const RouteHop = Schema.Struct({
   venue: Schema.String,
@@ -18,6 +21,7 @@ export const RouteHop = Schema.Struct({
 }).annotations({ identifier: "RouteHop" })
 export type RouteHop = typeof RouteHop.Type
 
+/** Fees of a path or leg: its pools' liquidity-provider fees, charged in the input token (the service takes none from the trade). */
 export const RouteFee = Schema.Struct({
   bps: Bps,
   amount: DecimalString,
@@ -32,7 +36,16 @@ export const Route = Schema.Struct({
   }),
   provider: Schema.String,
   hops: Schema.Array(RouteHop),
-  amountOutQuoted: Schema.optional(DecimalString),
+  amountOutQuoted: Schema.optional(DecimalString).annotations({
+    description: "the path alone for the whole order; absent when it could not be priced exactly (see `unpricedReason`)"
+  }),
+  amountInQuoted: Schema.optional(DecimalString).annotations({
+    description: "exactOut: the input the path alone needs"
+  }),
+  unpricedReason: Schema.optional(Schema.String).annotations({
+    description:
+      "why the path was not priced: `dynamic_fee`, `hook_delta`, `fee_on_transfer_input` (needs a simulation), `insufficient_liquidity`, `curve_complete`"
+  }),
   buyTaxBps: Bps,
   costVsMidBps: Schema.NullOr(Bps),
   gasUsdc: DecimalString,

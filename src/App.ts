@@ -8,14 +8,24 @@ import { AppConfig } from "../layers/AppConfig.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
+import { QuoteStore } from "../layers/QuoteStore.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
 import { StartTime } from "./operations/StartTime.js"
+import { GasPrice } from "./quote/GasPrice.js"
+import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  Layer.mergeAll(IndexLive, StartTime.Default, PaymentGate.Default).pipe(
+  Layer.mergeAll(
+    IndexLive,
+    StartTime.Default,
+    PaymentGate.Default,
+    GasPrice.Default,
+    QuoteStore.InMemory,
+    SafetyCheck.layer
+  ).pipe(
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

@@ -4,11 +4,23 @@
  * MCP tools will be too. A new operation is a program in its own file plus one entry here.
  */
 import { Schema } from "effect"
-import { RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
+import {
+  InsufficientLiquidity,
+  InvalidAmount,
+  NoRoute,
+  RpcUnavailable,
+  TickerNotAllowed,
+  TokenNotFound,
+  UnknownVenue,
+  UnsupportedPair
+} from "../../schema/Errors.js"
 import { HealthResponse, HealthUnavailable } from "../../schema/Health.js"
+import { QuoteResponse } from "../../schema/Quote.js"
+import { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { VenuesResponse } from "../../schema/Venues.js"
+import { quote } from "../quote/Quote.js"
 import { health, healthRefusal } from "./health.js"
 import { openapi } from "./openapi.js"
 import { Cost, get, post } from "./Operation.js"
@@ -72,7 +84,28 @@ export const Search = post({
   run: search
 })
 
+export const Quote = post({
+  name: "quote",
+  group: "trade",
+  path: "/trade/v1/quote",
+  summary:
+    "Price a trade across every venue: routes, the best plan, the sell-back verdict, readiness; returns a quoteId",
+  request: QuoteRequest,
+  response: QuoteResponse,
+  errors: [
+    TickerNotAllowed,
+    InvalidAmount,
+    UnsupportedPair,
+    UnknownVenue,
+    TokenNotFound,
+    NoRoute,
+    InsufficientLiquidity
+  ],
+  cost: Cost.fixed((prices) => prices.quote),
+  run: quote
+})
+
 /** In the order the OpenAPI document lists them. */
 export const systemOperations = [Health, OpenApiDocument, Registration] as const
-export const tradeOperations = [Venues, Search] as const
+export const tradeOperations = [Venues, Search, Quote] as const
 export const operations = [...systemOperations, ...tradeOperations] as const

@@ -30,7 +30,7 @@ export const routeIdOf = (path: Path): string =>
   path.hops.map((hop) => `${hop.venue}:${poolIdText(hop.poolId)}`).join(">")
 
 /** Fee in bps, null when a hook sets it per swap; the launchpad curve charges none. */
-const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
+export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
   if (pool === undefined) return null
   switch (pool.kind) {
     case "v2":
@@ -46,7 +46,7 @@ const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
 const hooksOf = (pool: RoutablePool | undefined) =>
   pool?.kind === "v4" ? { hooks: pool.hooks === null ? null : getAddress(pool.hooks) } : {}
 
-const routeHop = (context: ShapeContext, hop: PathHop) => {
+export const routeHop = (context: ShapeContext, hop: PathHop) => {
   const pool = context.pool(hop.poolId)
   return {
     venue: hop.venue,

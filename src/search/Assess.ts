@@ -23,7 +23,7 @@ export interface Assessment {
   readonly measured: boolean
 }
 
-const stateOf = (facts: TokenFacts | undefined): TokenState => {
+export const stateOf = (facts: TokenFacts | undefined): TokenState => {
   if (facts === undefined) return "no_pool"
   if (facts.launchpad !== null) return facts.graduated ? "graduated" : "bonding_curve"
   return facts.pools.length > 0 ? "pool_only" : "no_pool"

@@ -15,10 +15,17 @@ describe("operation table", () => {
   it("names each operation and each route once", () => {
     expect(new Set(operations.map((op) => op.name)).size).toBe(operations.length)
     expect(new Set(operations.map((op) => `${op.method} ${op.path}`)).size).toBe(operations.length)
-    expect(operations.map((op) => op.name).sort()).toEqual(["health", "openapi", "registration", "search", "venues"])
+    expect(operations.map((op) => op.name).sort()).toEqual([
+      "health",
+      "openapi",
+      "quote",
+      "registration",
+      "search",
+      "venues"
+    ])
   })
 
-  it.effect("search costs 5000 USDC base units by default; every other operation is free", () =>
+  it.effect("search costs 5000 and quote 10000 USDC base units by default; every other operation is free", () =>
     Effect.gen(function*() {
       const prices = yield* Effect.forEach(operations, (op) =>
         Effect.map(
@@ -30,7 +37,8 @@ describe("operation table", () => {
         openapi: null,
         registration: null,
         venues: null,
-        search: 5_000n
+        search: 5_000n,
+        quote: 10_000n
       })
     }).pipe(Effect.provide(configured({}))))
 

@@ -1,0 +1,62 @@
+/**
+ * A stored quote: everything `swap` needs to rebuild, re-check and charge the trade without the quote
+ * answer, as a schema so any store (memory, Redis) can encode it to JSON and back. Amounts are bigints
+ * in base units (strings when encoded); addresses lower-case hex.
+ */
+import { Schema } from "effect"
+import { QuoteRequest } from "./QuoteRequest.js"
+import { SafetyVerdict } from "./Token.js"
+
+/** One pool swap of the chosen plan, in execution order: what the router plan is built from. */
+export const StoredEdge = Schema.Struct({
+  /** Index of the path (leg) the swap belongs to. */
+  path: Schema.NonNegativeInt,
+  venue: Schema.String,
+  kind: Schema.Literal("v2", "v3", "v4", "curve"),
+  poolId: Schema.String,
+  tokenIn: Schema.String,
+  tokenOut: Schema.String,
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt
+})
+export type StoredEdge = typeof StoredEdge.Type
+
+export const QuoteRecord = Schema.Struct({
+  quoteId: Schema.String,
+  /** Incremented by every update: a remote store compares it to set a record atomically. */
+  version: Schema.NonNegativeInt,
+  createdAtMs: Schema.Number,
+  expiresAtMs: Schema.Number,
+  block: Schema.NonNegativeInt,
+  network: Schema.String,
+  /** The request as decoded (defaults filled in): a replacement quote repeats it. */
+  request: Schema.typeSchema(QuoteRequest),
+  sell: Schema.String,
+  buy: Schema.String,
+  side: Schema.Literal("exactIn", "exactOut"),
+  plan: Schema.Struct({
+    type: Schema.Literal("direct", "two_hop", "split", "graph"),
+    edges: Schema.Array(StoredEdge),
+    executable: Schema.Boolean
+  }),
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt,
+  /** exactIn: the least output accepted; exactOut: the requested output. */
+  minAmountOut: Schema.BigInt,
+  /** exactIn: the sell amount; exactOut: the most the swap may spend. */
+  maxAmountIn: Schema.BigInt,
+  gasUnits: Schema.BigInt,
+  safety: Schema.NullOr(SafetyVerdict),
+  /** The order's size in micro-dollars, and the price of its `swap` call (USDC base units) from it. */
+  orderUsdMicro: Schema.BigInt,
+  swapPrice: Schema.BigInt,
+  attempts: Schema.Struct({
+    /** Failed `swap` calls (5 allowed). */
+    swapFailures: Schema.NonNegativeInt,
+    /** Whether the one free replacement quote was handed out. */
+    replacementIssued: Schema.Boolean,
+    /** Whether the paid `swap` was settled (it is paid once per quote). */
+    swapPaid: Schema.Boolean
+  })
+}).annotations({ identifier: "QuoteRecord" })
+export type QuoteRecord = typeof QuoteRecord.Type

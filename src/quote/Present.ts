@@ -1,0 +1,95 @@
+/**
+ * The routes and the chosen plan as the quote answers them: every candidate path with its own price
+ * for the whole order, and `best` with its exact amounts, slippage bound and fees. Formatting only:
+ * every amount comes from route search (src/routing/), nothing is re-priced.
+ */
+import { formatUnits } from "viem"
+import type { Hex } from "../../schema/Chain.js"
+import type { Address } from "../../schema/Primitives.js"
+import type { Route } from "../../schema/Route.js"
+import { PRICE_SCALE } from "../pricing/Usd.js"
+import type { Candidate } from "../routing/FindRoute.js"
+import { type GasModel, gasUsdcRaw } from "../routing/Gas.js"
+import type { Path } from "../routing/Path.js"
+import type { Plan } from "../routing/Plan.js"
+import { feeBpsOf, routeHop, routeIdOf, type ShapeContext } from "../routing/PlanShape.js"
+
+export interface PresentContext extends ShapeContext {
+  readonly gas: GasModel
+  /** Micro-dollars per base unit × 1e36 (src/pricing/Usd.ts), when the token has a price. */
+  readonly price: (token: Hex) => bigint | undefined
+  /** Whether the router executes every hop of the path (a venue with a router, not disabled). */
+  readonly executable: (path: Path) => boolean
+  readonly buyTaxBps: number
+  readonly ageBlocks: number
+  readonly checksum: (address: Hex) => Address
+}
+
+const BPS = 10_000n
+
+/** Liquidity-provider fee of a path in bps, compounded over its hops (a hook-set fee counts as 0: unknown). */
+const pathFeeBps = (context: ShapeContext, path: Path): number => {
+  let kept = 1
+  for (const hop of path.hops) kept *= 1 - (feeBpsOf(context.pool(hop.poolId)) ?? 0) / 10_000
+  return Math.round((1 - kept) * 10_000 * 100) / 100
+}
+
+const feeOf = (context: PresentContext, path: Path, amountIn: bigint) => {
+  const bps = pathFeeBps(context, path)
+  const decimals = context.token(path.tokenIn).decimals
+  // hundredths of a bp keep the product exact in bigint
+  const amount = (amountIn * BigInt(Math.round(bps * 100))) / (BPS * 100n)
+  return { bps, amount: formatUnits(amount, decimals), token: context.checksum(path.tokenIn), collector: null }
+}
+
+/**
+ * How much worse than the mid price, in bps: the output's USD value against the input's (or for exactOut
+ * the other way round). Null when either token has no price.
+ */
+const costVsMid = (context: PresentContext, tokenIn: Hex, tokenOut: Hex, amountIn: bigint, amountOut: bigint) => {
+  const priceIn = context.price(tokenIn)
+  const priceOut = context.price(tokenOut)
+  if (priceIn === undefined || priceOut === undefined || amountIn === 0n) return null
+  const valueIn = (amountIn * priceIn) / PRICE_SCALE
+  const valueOut = (amountOut * priceOut) / PRICE_SCALE
+  if (valueIn === 0n) return null
+  return Number(((valueIn - valueOut) * 1_000_000n) / valueIn) / 100
+}
+
+export const presentRoute = (context: PresentContext, candidate: Candidate): Route => {
+  const { path, run } = candidate
+  const hops = path.hops.length
+  const decimalsIn = context.token(path.tokenIn).decimals
+  const decimalsOut = context.token(path.tokenOut).decimals
+  const filled = run._tag === "Filled"
+  return {
+    type: hops === 1 ? "direct" : hops === 2 ? "two_hop" : "multi_hop",
+    routeId: routeIdOf(path),
+    provider: "native",
+    hops: path.hops.map((hop) => routeHop(context, hop)) as unknown as Route["hops"],
+    ...(filled
+      ? {
+        amountOutQuoted: formatUnits(run.amountOut, decimalsOut),
+        amountInQuoted: formatUnits(run.amountIn, decimalsIn)
+      }
+      : { unpricedReason: run.reason }),
+    buyTaxBps: context.buyTaxBps,
+    costVsMidBps: filled ? costVsMid(context, path.tokenIn, path.tokenOut, run.amountIn, run.amountOut) : null,
+    gasUsdc: formatUnits(gasUsdcRaw(context.gas, candidate.gasUnits), 6),
+    fee: feeOf(context, path, filled ? run.amountIn : 0n),
+    executable: filled && context.executable(path),
+    providerQuoteAgeBlocks: context.ageBlocks,
+    partialFill: false
+  }
+}
+
+/** exactIn: the output less `slippageBps`, rounded down; exactOut: the output itself. */
+export const minAmountOutOf = (plan: Plan, slippageBps: number): bigint =>
+  plan.side === "exactIn" ? (plan.amountOut * (BPS - BigInt(slippageBps))) / BPS : plan.amountOut
+
+/** exactOut: the input plus `slippageBps`, rounded up; exactIn: the input itself. */
+export const maxAmountInOf = (plan: Plan, slippageBps: number): bigint =>
+  plan.side === "exactOut" ? (plan.amountIn * (BPS + BigInt(slippageBps)) + BPS - 1n) / BPS : plan.amountIn
+
+export const planFees = (context: PresentContext, plan: Plan) =>
+  plan.legs.map((leg) => feeOf(context, leg.path, leg.amountIn))

@@ -1,0 +1,299 @@
+/**
+ * `quote`: the best plan for a trade across every venue, priced from the in-memory index at one block,
+ * with every candidate route, the sell-back verdict, the taker's readiness when a taker is sent, and a
+ * plain `next`. The quote is stored (QuoteStore) with everything `swap` needs.
+ *
+ * Reads the chain only for the gas price (once per block, src/quote/GasPrice.ts) and, with a taker,
+ * for readiness (one batched round trip).
+ */
+import { Clock, Effect, HashMap, Option } from "effect"
+import { randomBytes } from "node:crypto"
+import { formatUnits, getAddress } from "viem"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { swapPrice } from "../../layers/payment/Prices.js"
+import { QuoteStore } from "../../layers/QuoteStore.js"
+import { Venues } from "../../layers/Venues.js"
+import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { InsufficientLiquidity, NoRoute, RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
+import type { QuoteResponse } from "../../schema/Quote.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { HUB_TAG } from "../operations/venues.js"
+import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
+import { findRoute, type RouteRequest } from "../routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
+import { marketFromIndex } from "../routing/Market.js"
+import type { Path } from "../routing/Path.js"
+import { planEdges } from "../routing/Plan.js"
+import { planShape } from "../routing/PlanShape.js"
+import { stateOf } from "../search/Assess.js"
+import { TokenSearch } from "../search/TokenSearch.js"
+import type { SearchView } from "../search/View.js"
+import { GasPrice } from "./GasPrice.js"
+import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
+import { readReadiness } from "./Readiness.js"
+import { judgedToken, measureSafety, stopsTrade, taxesOf } from "./Safety.js"
+import { distinctPair, knownVenues, rawAmount, tokenOf } from "./Validate.js"
+
+/** A side of the trade as the index and the verification list know it. */
+const sideOf = (view: SearchView, address: Hex) => {
+  const facts = Option.getOrUndefined(HashMap.get(view.snapshot.state.tokens, address))
+  const listed = view.book.listed.get(address)
+  if (facts === undefined && listed === undefined) return undefined
+  const useChain = facts !== undefined && (facts.metadataOk || listed === undefined)
+  const verification = listed?.verification ?? view.book.unverified
+  return {
+    address,
+    symbol: useChain ? facts.symbol : listed?.symbol ?? "",
+    decimals: useChain ? facts.decimals : listed?.decimals ?? 18,
+    verification: { status: verification.status, source: verification.source, trust: verification.trust },
+    state: stateOf(facts),
+    discovered: facts === undefined ? "token_list" as const : "index" as const
+  }
+}
+
+export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
+  const deployment = yield* Deployment
+  const venues = yield* Venues
+  const config = yield* AppConfig
+  const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase()
+  const sellToken = yield* tokenOf("sell", request.sell, usdc)
+  const buyToken = yield* tokenOf("buy", request.buy, usdc)
+  yield* distinctPair(sellToken, buyToken)
+  const named = request.venues ?? []
+  yield* knownVenues(venues.all, [...named, ...(request.excludeVenues ?? [])])
+
+  const tokens = yield* TokenSearch
+  const view = yield* tokens.view
+  const { snapshot } = view
+  if (snapshot.catchingUp) {
+    return yield* new RpcUnavailable({
+      message: "the index is catching up with the chain",
+      hint: `indexed block ${snapshot.state.block} of ${snapshot.head}`
+    })
+  }
+  const sell = sideOf(view, sellToken)
+  const buy = sideOf(view, buyToken)
+  const missing = sell === undefined ? request.sell : buy === undefined ? request.buy : undefined
+  if (sell === undefined || buy === undefined) {
+    return yield* new TokenNotFound({
+      message: `no token is known at ${missing}`,
+      hint: "check the address with `search`; a token is known once the index has seen it on chain"
+    })
+  }
+  const side = request.side
+  const amount = yield* side === "exactIn"
+    ? rawAmount(request.amount, sell.decimals, sell.symbol)
+    : rawAmount(request.amount, buy.decimals, buy.symbol)
+
+  const block = snapshot.state.block
+  const gasPriceWei = yield* (yield* GasPrice).at(block)
+  const price = (token: Hex) => view.valuation.price(token)
+  const objectivePrice = price(side === "exactIn" ? buyToken : sellToken)
+  const gas: GasModel = {
+    perHop: defaultHopGas,
+    perPath: defaultPathGas,
+    gasPriceWei,
+    tokenPrice: objectivePrice === undefined || objectivePrice === 0n
+      ? null
+      : { tokenRaw: PRICE_SCALE, usdcRaw: objectivePrice }
+  }
+  const excluded = new Set(request.excludeVenues ?? [])
+  // Operator-disabled venues are skipped unless the caller names them; then the plan may use them but
+  // is not executable (spec rule 3).
+  const allowVenue = (id: string) =>
+    (named.length === 0 || named.includes(id)) && !excluded.has(id) &&
+    (venues.byId(id)?.enabled !== false || named.includes(id))
+  const hubs = [
+    usdc,
+    ...deployment.tokenList.tokens
+      .filter((token) => token.chainId === deployment.chainId && (token.tags ?? []).includes(HUB_TAG))
+      .map((token) => token.address.toLowerCase())
+  ]
+  const market = marketFromIndex(snapshot.state)
+  const search: RouteRequest = {
+    market,
+    tokenIn: sellToken,
+    tokenOut: buyToken,
+    side,
+    amount,
+    hubs: [...new Set(hubs)],
+    maxHops: request.maxHops,
+    maxSplits: request.maxSplits,
+    allowVenue,
+    gas
+  }
+  const untaxed = findRoute(search)
+  if (untaxed.best === null) {
+    const result = untaxed
+    const short = result.candidates.some((c) => c.run._tag === "Unfillable")
+    if (result.candidates.length > 0 && short) {
+      return yield* new InsufficientLiquidity({
+        message: `no path between ${sell.symbol} and ${buy.symbol} has the liquidity for this order`,
+        hint: "quote a smaller amount"
+      })
+    }
+    return yield* new NoRoute({
+      message: result.candidates.length === 0
+        ? `no pool with liquidity connects ${sell.symbol} and ${buy.symbol} within ${request.maxHops} hop(s)`
+        : `the paths between ${sell.symbol} and ${buy.symbol} cannot be priced exactly (hooked or dynamic-fee pools)`,
+      ...(result.candidates.length === 0 && request.maxHops < 3 ? { hint: "a larger `maxHops` may find a path" } : {})
+    })
+  }
+
+  const symbolOf = (address: Hex) => (sideOf(view, address)?.symbol ?? address)
+  const usdValue = (plan: NonNullable<typeof untaxed.best>) => {
+    const valueIn = price(sellToken)
+    const valueOut = price(buyToken)
+    return valueIn !== undefined
+      ? usdOf(plan.amountIn, valueIn)
+      : valueOut !== undefined
+      ? usdOf(plan.amountOut, valueOut)
+      : 0n
+  }
+  const safety = yield* measureSafety(untaxed.best, usdc, search, usdValue(untaxed.best), block, symbolOf)
+  // A measured transfer tax changes every amount: route again with it.
+  const taxes = taxesOf(safety, judgedToken(untaxed.best, usdc))
+  const taxed = taxes === undefined ? undefined : findRoute({ ...search, taxes })
+  const result = taxed?.best == null ? untaxed : taxed
+  const plan = result.best!
+
+  const router = deployment.contracts["router"]?.toLowerCase()
+  const executable = (path: Path) =>
+    router !== undefined && path.hops.every((hop) => {
+      const venue = venues.byId(hop.venue)
+      return venue !== undefined && venue.executable && venue.enabled
+    })
+  const label = (address: Hex) => {
+    const known = address === sellToken ? sell : address === buyToken ? buy : sideOf(view, address)
+    return { symbol: known?.symbol ?? "", decimals: known?.decimals ?? 18 }
+  }
+  const context: PresentContext = {
+    usdc,
+    token: label,
+    pool: market.pool,
+    gas,
+    price,
+    executable,
+    buyTaxBps: safety?.buyTaxBps ?? 0,
+    ageBlocks: Math.max(0, snapshot.head - block),
+    checksum: (address) => view.checksum(address)
+  }
+
+  const orderUsdMicro = usdValue(plan)
+  const fee = swapPrice(config.prices, orderUsdMicro)
+
+  const shape = planShape(plan, context)
+  const bestExecutable = plan.legs.every((leg) => executable(leg.path))
+  // exactOut: the asked amount is the floor (the plan may deliver a few units more).
+  const minOut = side === "exactOut" ? amount : minAmountOutOf(plan, request.slippageBps)
+  const maxIn = maxAmountInOf(plan, request.slippageBps)
+  const readiness = request.taker === undefined ? undefined : yield* readReadiness({
+    taker: request.taker.toLowerCase() as `0x${string}`,
+    sellToken: sellToken as `0x${string}`,
+    usdc: usdc as `0x${string}`,
+    amountIn: maxIn,
+    block,
+    blockTime: snapshot.state.time,
+    router: router as `0x${string}` | undefined,
+    permit2: deployment.contracts["permit2"]?.toLowerCase() as `0x${string}` | undefined,
+    gasUnits: plan.gasUnits,
+    gasPriceWei,
+    swapFee: fee
+  })
+
+  const warnings: Array<QuoteResponse["warnings"][number]> = []
+  if (!bestExecutable) warnings.push("graph_execution_unavailable")
+  if (safety === null) warnings.push("safety_not_measured")
+  if (result.candidates.some((c) => c.run._tag === "NeedsSimulation")) warnings.push("unpriced_candidates")
+  if (gas.tokenPrice === null) warnings.push("gas_not_netted")
+  const stop = stopsTrade(safety) || !bestExecutable || readiness?.ready === false
+
+  const now = yield* Clock.currentTimeMillis
+  const expiresAtMs = now + request.ttlSec * 1_000
+  const quoteId = `q_${randomBytes(16).toString("hex")}`
+  const network = `eip155:${deployment.chainId}`
+  const record: QuoteRecord = {
+    quoteId,
+    version: 0,
+    createdAtMs: now,
+    expiresAtMs,
+    block,
+    network,
+    request,
+    sell: sellToken,
+    buy: buyToken,
+    side,
+    plan: {
+      type: shape.type,
+      executable: bestExecutable,
+      edges: planEdges(plan).map((edge) => ({
+        path: edge.leg,
+        venue: edge.hop.venue,
+        kind: edge.hop.kind,
+        poolId: edge.hop.poolId,
+        tokenIn: edge.hop.tokenIn,
+        tokenOut: edge.hop.tokenOut,
+        amountIn: edge.amountIn,
+        amountOut: edge.amountOut
+      }))
+    },
+    amountIn: plan.amountIn,
+    amountOut: plan.amountOut,
+    minAmountOut: minOut,
+    maxAmountIn: maxIn,
+    gasUnits: plan.gasUnits,
+    safety,
+    orderUsdMicro,
+    swapPrice: fee,
+    attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false }
+  }
+  yield* (yield* QuoteStore).put(record)
+
+  const checksum = (address: Hex) => getAddress(address)
+  const response: QuoteResponse = {
+    quoteId,
+    network,
+    block,
+    expiresAt: new Date(expiresAtMs).toISOString(),
+    side,
+    slippageBps: request.slippageBps,
+    sell: {
+      address: checksum(sellToken) as QuoteResponse["sell"]["address"],
+      symbol: sell.symbol,
+      decimals: sell.decimals,
+      amount: formatUnits(plan.amountIn, sell.decimals),
+      amountRaw: plan.amountIn.toString(),
+      verification: sell.verification,
+      state: sell.state
+    },
+    buy: {
+      address: checksum(buyToken) as QuoteResponse["buy"]["address"],
+      symbol: buy.symbol,
+      decimals: buy.decimals,
+      verification: buy.verification,
+      state: buy.state,
+      discovered: buy.discovered
+    },
+    routes: result.candidates.map((candidate) => presentRoute(context, candidate)),
+    best: {
+      ...shape,
+      executable: bestExecutable,
+      amountIn: formatUnits(plan.amountIn, sell.decimals),
+      amountInRaw: plan.amountIn.toString(),
+      amountOutQuoted: formatUnits(plan.amountOut, buy.decimals),
+      amountOutQuotedRaw: plan.amountOut.toString(),
+      minAmountOut: formatUnits(minOut, buy.decimals),
+      minAmountOutRaw: minOut.toString(),
+      ...(side === "exactOut" ? { maxAmountIn: formatUnits(maxIn, sell.decimals) } : {}),
+      fees: planFees(context, plan)
+    } as unknown as QuoteResponse["best"],
+    safety,
+    ...(readiness === undefined ? {} : { readiness }),
+    gasUsdc: formatUnits(plan.gasUsdcRaw, 6),
+    next: stop ? "stop" : "swap",
+    warnings
+  }
+  return response
+})

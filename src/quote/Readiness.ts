@@ -1,0 +1,169 @@
+/**
+ * Whether a taker can carry out a quoted trade, read at the quote's block and reserving nothing:
+ * balance, the approvals each funding flow still needs, gas, and whether the fee payer can pay the
+ * swap fee. All reads go out together (the RPC transport batches them into one round trip).
+ *
+ * - `approval` (default permit2 flow): the sell token's ERC-20 allowance to Permit2 and Permit2's
+ *   allowance (amount and expiry) for the router decide between `none`, `approve` (to Permit2),
+ *   `sign_permit` and `approve_and_sign_permit`; a USDC sell the taker can fund with native value is `native`.
+ * - `approve` (approve flow): the ERC-20 allowance to the router: `none` or `approve`; `native` as above.
+ * - `gas`: native balance against the plan's estimated gas (plus an approval's when one is needed, plus
+ *   the sell amount when funded by native value), at the quote's gas price.
+ * - `fees`: the payer of `swap` pays its fee in ERC-20 USDC. The quote request names no payer, so the
+ *   taker is assumed to pay; when it sells USDC by ERC-20 it needs the fee on top of the amount.
+ */
+import { Effect } from "effect"
+import { formatUnits, getAddress, parseAbi } from "viem"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
+import type { Readiness } from "../../schema/Readiness.js"
+
+const erc20 = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function allowance(address owner, address spender) view returns (uint256)"
+])
+const permit2Abi = parseAbi([
+  "function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)"
+])
+
+/** Gas of one ERC-20 `approve` from a fresh allowance slot, with headroom. */
+export const APPROVE_GAS = 60_000n
+/** The transaction's own base cost, outside the router's swaps. */
+export const TX_BASE_GAS = 21_000n
+
+type Hex = `0x${string}`
+
+export interface ReadinessInput {
+  readonly taker: Hex
+  readonly sellToken: Hex
+  readonly usdc: Hex
+  /** The most the swap may take from the taker (exactOut: with slippage). */
+  readonly amountIn: bigint
+  readonly block: number
+  readonly blockTime: number
+  readonly router: Hex | undefined
+  readonly permit2: Hex | undefined
+  readonly gasUnits: bigint
+  readonly gasPriceWei: bigint
+  /** Price of the `swap` call, USDC base units. */
+  readonly swapFee: bigint
+}
+
+const usdcText = (raw: bigint) => formatUnits(raw, 6)
+const checksummed = (address: Hex | undefined) => (address === undefined ? null : getAddress(address))
+/** Wei to USDC base units, rounded up: a cost is never understated. */
+const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
+
+export const readReadiness = Effect.fn("Quote.readiness")(function*(input: ReadinessInput) {
+  const rpc = yield* ChainRpc
+  const blockNumber = BigInt(input.block)
+  const read = <A>(label: string, run: Parameters<typeof rpc.use<A>>[1]) => rpc.use(label, run)
+  const address = input.taker
+  const zero = Effect.succeed(0n)
+  const [nativeWei, sellBalance, usdcBalance, toPermit2, toRouter, permit] = yield* Effect.all([
+    read("getBalance", (c) => c.getBalance({ address, blockNumber })),
+    read(
+      "balanceOf",
+      (c) =>
+        c.readContract({
+          address: input.sellToken,
+          abi: erc20,
+          functionName: "balanceOf",
+          args: [address],
+          blockNumber
+        })
+    ),
+    input.sellToken === input.usdc
+      ? Effect.succeed(undefined)
+      : read(
+        "balanceOf",
+        (c) =>
+          c.readContract({ address: input.usdc, abi: erc20, functionName: "balanceOf", args: [address], blockNumber })
+      ),
+    input.permit2 === undefined ? zero : read("allowance", (c) =>
+      c.readContract({
+        address: input.sellToken,
+        abi: erc20,
+        functionName: "allowance",
+        args: [address, input.permit2!],
+        blockNumber
+      })),
+    input.router === undefined ? zero : read("allowance", (c) =>
+      c.readContract({
+        address: input.sellToken,
+        abi: erc20,
+        functionName: "allowance",
+        args: [address, input.router!],
+        blockNumber
+      })),
+    input.permit2 === undefined || input.router === undefined
+      ? Effect.succeed(undefined)
+      : read("permit2.allowance", (c) =>
+        c.readContract({
+          address: input.permit2!,
+          abi: permit2Abi,
+          functionName: "allowance",
+          args: [address, input.sellToken, input.router!],
+          blockNumber
+        }))
+  ], { concurrency: "unbounded" })
+
+  const usdcAvailable = usdcBalance ?? sellBalance
+  const swapGasWei = (input.gasUnits + TX_BASE_GAS) * input.gasPriceWei
+  const approveGasWei = APPROVE_GAS * input.gasPriceWei
+  const sellsUsdc = input.sellToken === input.usdc
+  // A USDC sell may be funded with native value instead of the ERC-20: chosen when the native balance
+  // covers the amount and the gas, so no approval is needed at all.
+  const native = sellsUsdc && nativeWei >= input.amountIn * NATIVE_PER_USDC_UNIT + swapGasWei
+  const permitOk = permit !== undefined && permit[0] >= input.amountIn &&
+    (permit[1] === 0 || permit[1] > input.blockTime)
+  const approvedPermit2 = toPermit2 >= input.amountIn
+  const approvalNeeds = native
+    ? "native" as const
+    : approvedPermit2
+    ? permitOk ? "none" as const : "sign_permit" as const
+    : permitOk
+    ? "approve" as const
+    : "approve_and_sign_permit" as const
+  const approveNeeds = native ? "native" as const : toRouter >= input.amountIn ? "none" as const : "approve" as const
+
+  const balanceAvailable = native ? nativeWei / NATIVE_PER_USDC_UNIT : sellBalance
+  const balanceOk = balanceAvailable >= input.amountIn
+  const needsApproval = approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
+  const gasWei = swapGasWei + (needsApproval ? approveGasWei : 0n)
+  const requiredWei = gasWei + (native ? input.amountIn * NATIVE_PER_USDC_UNIT : 0n)
+  const feeNeed = input.swapFee + (sellsUsdc && !native ? input.amountIn : 0n)
+  const feesOk = usdcAvailable >= feeNeed
+  const readiness: Readiness = {
+    ready: balanceOk && nativeWei >= requiredWei && feesOk,
+    balance: {
+      ok: balanceOk,
+      token: checksummed(input.sellToken) as Readiness["balance"]["token"],
+      required: input.amountIn.toString(),
+      available: balanceAvailable.toString()
+    },
+    approval: {
+      needs: approvalNeeds,
+      spender: checksummed(
+        approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
+          ? input.permit2
+          : approvalNeeds === "sign_permit"
+          ? input.router
+          : undefined
+      ) as Readiness["approval"]["spender"]
+    },
+    approve: {
+      needs: approveNeeds,
+      spender: checksummed(approveNeeds === "approve" ? input.router : undefined) as Readiness["approve"]["spender"]
+    },
+    gas: { ok: nativeWei >= requiredWei, requiredWei: requiredWei.toString(), availableWei: nativeWei.toString() },
+    fees: {
+      ok: feesOk,
+      swapFeeUsdc: usdcText(input.swapFee),
+      payer: checksummed(address) as Readiness["fees"]["payer"],
+      availableUsdc: usdcText(usdcAvailable)
+    },
+    totalCostUsdc: usdcText(input.swapFee + weiToUsdc(gasWei))
+  }
+  return readiness
+})
