@@ -50,8 +50,14 @@ describe("OpenAPI document", () => {
 
   it("lists every mounted path", () => {
     expect(Object.keys(document.paths).sort()).toEqual(
-      ["/.well-known/agent-registration.json", "/health", "/openapi.json", "/trade/v1/search", "/trade/v1/venues"]
-        .sort()
+      [
+        "/.well-known/agent-registration.json",
+        "/health",
+        "/openapi.json",
+        "/trade/v1/quote",
+        "/trade/v1/search",
+        "/trade/v1/venues"
+      ].sort()
     )
   })
 
