@@ -45,7 +45,14 @@ describe("OpenAPI document", () => {
 
   it("lists every mounted path", () => {
     expect(Object.keys(document.paths).sort()).toEqual(
-      ["/.well-known/agent-registration.json", "/health", "/openapi.json", "/trade/v1/search", "/trade/v1/venues"]
+      [
+        "/.well-known/agent-registration.json",
+        "/health",
+        "/openapi.json",
+        "/trade/v1/quote",
+        "/trade/v1/search",
+        "/trade/v1/venues"
+      ]
         .sort()
     )
   })
