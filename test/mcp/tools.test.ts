@@ -13,7 +13,7 @@ import type { PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
-import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { readJson, startTestServer, type TestServer } from "../support/http.js"
 import { walletFor } from "../support/wallet.js"
 import { pay, USDC } from "../support/x402.js"
@@ -139,10 +139,27 @@ describe("payments", () => {
   it("a paid call answers the HTTP body, returns the receipt in _meta and costs exactly the price", async () => {
     const request = { query: "WETH", limit: 3 }
     const { payload } = await pay(payer, await offerOf(request))
-    const http = await httpSearch(request, (await pay(payer, await httpOffer(request))).header)
-    const { deltas, result } = await balances(() =>
-      client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
+    const overHttp = await pay(payer, await httpOffer(request))
+    // Each paid call mines its settlement, so one after the other they would answer at two blocks: with
+    // mining paused both run at the same block, and one mined block then settles both.
+    const { test } = clientsFor(devnet.manifest)
+    await test.setAutomine(false)
+    const both = balances(() =>
+      Promise.all([
+        httpSearch(request, overHttp.header),
+        client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
+      ])
     )
+    try {
+      for (const started = Date.now(); (await test.getTxpoolStatus()).pending < 2;) {
+        if (Date.now() - started > 10_000) throw new Error("the two settlements never reached the mempool")
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      await test.mine({ blocks: 1 })
+    } finally {
+      await test.setAutomine(true)
+    }
+    const { deltas, result: [http, result] } = await both
     expect(result.isError).toBeFalsy()
     expect(result.structuredContent).toEqual(http)
     expect(result._meta?.["x402/payment-response"]).toMatchObject({
@@ -151,7 +168,8 @@ describe("payments", () => {
       network: "eip155:5042",
       transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/)
     })
-    expect(deltas).toEqual([-5000n, 5000n])
+    // Two paid searches, one over each transport: exactly the price each.
+    expect(deltas).toEqual([-10_000n, 10_000n])
   })
 
   it("a paid call that answers an error is not charged, and its payment stays usable", async () => {
@@ -171,11 +189,8 @@ describe("payments", () => {
     expect(paid.deltas).toEqual([-5000n, 5000n])
   })
 
-  it("a payment pays one call: replayed, it is refused with the requirements and nothing is charged", async () => {
-    const request = { query: "WETH" }
-    const { payload } = await pay(payer, await offerOf(request))
-    const first = await client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
-    expect(first.isError).toBeFalsy()
+  /** A used payment is refused with the requirements and the reason, no `next`, and nothing charged. */
+  const expectReplayRefused = async (request: Record<string, unknown>, payload: unknown) => {
     const replay = await balances(() =>
       client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
     )
@@ -183,19 +198,21 @@ describe("payments", () => {
     expect(replay.result.structuredContent).toMatchObject({ x402Version: 2, error: expect.any(String) })
     expect(replay.result.structuredContent).not.toHaveProperty("next")
     expect(replay.deltas).toEqual([0n, 0n])
+  }
+
+  it("a payment pays one call: replayed, it is refused with the requirements and nothing is charged", async () => {
+    const request = { query: "WETH" }
+    const { payload } = await pay(payer, await offerOf(request))
+    const first = await client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
+    expect(first.isError).toBeFalsy()
+    await expectReplayRefused(request, payload)
   })
 
   it("a payment used over HTTP cannot pay again over MCP: one gate for both transports", async () => {
     const request = { query: "WETH" }
     const { header, payload } = await pay(payer, await httpOffer(request))
     expect((await postSearch(request, header)).status).toBe(200)
-    const replay = await balances(() =>
-      client.callTool({ name: "tradeSearch", arguments: request, _meta: { "x402/payment": payload } })
-    )
-    expect(replay.result.isError).toBe(true)
-    expect(replay.result.structuredContent).toMatchObject({ x402Version: 2, error: expect.any(String) })
-    expect(replay.result.structuredContent).not.toHaveProperty("next")
-    expect(replay.deltas).toEqual([0n, 0n])
+    await expectReplayRefused(request, payload)
   })
 
   it("two concurrent calls with one payment run and settle once", async () => {
