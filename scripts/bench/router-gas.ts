@@ -6,7 +6,6 @@
  * the Universal Router 2.1.0 from npm (Permit2 funding, like our Permit2 funding). The stage and the
  * encoders are in ./router/; this file holds the cases and the table.
  */
-import { Effect, Exit, Scope } from "effect"
 import { type Address, encodePacked, type Hex, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { figure } from "./lib/report.js"
@@ -16,9 +15,9 @@ import {
   revertTo,
   role,
   router,
-  scope,
   send,
   snapshot,
+  stopDevnet,
   universalRouter,
   USDC,
   v2Router,
@@ -171,4 +170,4 @@ for (const c of cases) {
   }
 }
 
-await Effect.runPromise(Scope.close(scope, Exit.void))
+await stopDevnet()

@@ -5,13 +5,8 @@
  * the venues' on-chain quoters at the same block.
  * Longer than most: the three measurements share one devnet index and one synthetic market.
  */
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit, Scope } from "effect"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { Effect } from "effect"
 import { formatUnits } from "viem"
-import { devnetDefaults } from "../../devnet/DevnetConfig.js"
-import { startDevnet } from "../../devnet/startDevnet.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { USDC_ADDRESS as SYNTHETIC_USDC } from "../../schema/Chain.js"
@@ -22,21 +17,13 @@ import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
 import { noTaxes, runPath } from "../../src/routing/Path.js"
 import { bruteForce } from "../../test/routing/fixtures.js"
+import { benchDevnet } from "./lib/devnet.js"
 import { chainQuoter } from "./lib/quoters.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { random, syntheticMarket } from "./lib/synthetic.js"
 
-const scope = Effect.runSync(Scope.make())
-const devnet = await Effect.runPromise(
-  startDevnet({
-    ...devnetDefaults,
-    port: 0,
-    verbose: false,
-    manifestPath: join(tmpdir(), `bench-routing-${process.pid}.json`)
-  })
-    .pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
-)
+const devnet = await benchDevnet("routing")
 const manifest = devnet.manifest
 const { indexRuntime } = await import("./lib/stack.js")
 const runtime = indexRuntime(Deployment.fromManifest(manifest))
@@ -181,7 +168,7 @@ figure(
     "for the whole search (split optimisation included)"
 )
 await runtime.dispose()
-await Effect.runPromise(Scope.close(scope, Exit.void))
+await devnet.stop()
 
 // ---- a generated index of realistic size ----
 const synthetic = replay(syntheticMarket({ pools: 10_000, swapsPerPool: 1, poolsPerBlock: 25 }), 2_000)

@@ -4,13 +4,8 @@
  * capped token), warm latency (the same check again at the same block), and throughput in verdicts
  * (fresh-wallet round trips) per second with several checks in flight, as a search scan would run them.
  */
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
-import { devnetDefaults } from "../../devnet/DevnetConfig.js"
-import { startDevnet } from "../../devnet/startDevnet.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
@@ -20,19 +15,12 @@ import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
 import { findRoute } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
+import { benchDevnet } from "./lib/devnet.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { benchDataDir } from "./lib/stack.js"
 import { random } from "./lib/synthetic.js"
 
-const scope = Effect.runSync(Scope.make())
-const devnet = await Effect.runPromise(
-  startDevnet({
-    ...devnetDefaults,
-    port: 0,
-    verbose: false,
-    manifestPath: join(tmpdir(), `bench-safety-${process.pid}.json`)
-  }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
-)
+const devnet = await benchDevnet("safety")
 const manifest = devnet.manifest
 const runtime = ManagedRuntime.make(
   SafetyCheck.layer.pipe(
@@ -134,4 +122,4 @@ for (const concurrency of [1, 8]) {
 }
 
 await runtime.dispose()
-await Effect.runPromise(Scope.close(scope, Exit.void))
+await devnet.stop()

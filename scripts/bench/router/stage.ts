@@ -3,11 +3,8 @@
  * Router02 and the Universal Router 2.1.0 deployed from their npm artifacts, and every approval each
  * router needs (ERC-20 approvals to the approval-funded routers, Permit2 allowances to the others).
  */
-import { NodeContext } from "@effect/platform-node"
-import { Effect, Option, Scope } from "effect"
+import { Option } from "effect"
 import { readFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import {
   type Abi,
   type Address,
@@ -27,20 +24,11 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { loadArtifact } from "../../../devnet/Artifacts.js"
-import { devnetDefaults } from "../../../devnet/DevnetConfig.js"
-import { startDevnet } from "../../../devnet/startDevnet.js"
+import { benchDevnet } from "../lib/devnet.js"
 
-export const scope = Effect.runSync(Scope.make())
-const handle = await Effect.runPromise(
-  startDevnet({
-    ...devnetDefaults,
-    port: 0,
-    verbose: false,
-    manifestPath: join(tmpdir(), `bench-router-gas-${process.pid}.json`),
-    cacheDir: Option.some(".cache/devnet")
-  }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
-)
-export const manifest = handle.manifest
+const devnet = await benchDevnet("router-gas", { cacheDir: Option.some(".cache/devnet") })
+export const stopDevnet = devnet.stop
+export const manifest = devnet.manifest
 const chain = defineChain({
   id: manifest.chainId,
   name: "Arc devnet",
