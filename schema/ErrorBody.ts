@@ -16,12 +16,24 @@ export const ErrorDetail = Schema.Struct({
 export const ErrorBody = Schema.Struct({
   error: ErrorDetail,
   next: Next,
-  retryAfterSec: Schema.optional(Schema.NonNegativeInt)
+  retryAfterSec: Schema.optional(Schema.NonNegativeInt),
+  /** `quote_stale` / `quote_expired` from `swap`: the free replacement quote (a quote answer body). */
+  quote: Schema.optional(Schema.Unknown)
 }).annotations({ identifier: "ErrorBody" })
 export type ErrorBody = typeof ErrorBody.Type
 
+/** Seconds to wait before retrying: the error's own figure when it has one, else its row's. */
+export const retryAfterOf = (error: TradeError): number | undefined =>
+  ("retryAfterSec" in error && error.retryAfterSec !== undefined ? error.retryAfterSec : undefined) ??
+    rowOf(error).retryAfterSec
+
+/** A replacement that cannot be traded turns `requote` into `stop` (the spec's error rule 2). */
+const nextOf = (error: TradeError) =>
+  "tradable" in error && error.tradable === false ? "stop" as const : rowOf(error).next
+
 export const toErrorBody = (error: TradeError): ErrorBody => {
   const row = rowOf(error)
+  const retryAfterSec = retryAfterOf(error)
   return {
     error: {
       code: row.code,
@@ -29,7 +41,8 @@ export const toErrorBody = (error: TradeError): ErrorBody => {
       ...(error.hint === undefined ? {} : { hint: error.hint }),
       ...(error._tag === "InvalidRequest" ? { details: error.details } : {})
     },
-    next: row.next,
-    ...(row.retryAfterSec === undefined ? {} : { retryAfterSec: row.retryAfterSec })
+    next: nextOf(error),
+    ...(retryAfterSec === undefined ? {} : { retryAfterSec }),
+    ...("quote" in error && error.quote !== undefined ? { quote: error.quote } : {})
   }
 }

@@ -39,15 +39,28 @@ export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("Head
 export class ExpectationFailed extends Schema.TaggedError<ExpectationFailed>()("ExpectationFailed", Fields) {}
 export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", Fields) {}
 export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", Fields) {}
-export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Fields) {}
-export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Fields) {}
+/**
+ * What `swap` attaches to `quote_stale` and `quote_expired`: the one free replacement quote per paid
+ * quote, as its encoded answer body, and whether it can be traded (when not, `next` is `stop`).
+ */
+const Replaceable = {
+  ...Fields,
+  quote: Schema.optional(Schema.Unknown),
+  tradable: Schema.optional(Schema.Boolean)
+}
+export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Replaceable) {}
+export class QuoteExpired extends Schema.TaggedError<QuoteExpired>()("QuoteExpired", Replaceable) {}
 export class SwapAttemptsExhausted extends Schema.TaggedError<SwapAttemptsExhausted>()(
   "SwapAttemptsExhausted",
   Fields
 ) {}
 export class RpcUnavailable extends Schema.TaggedError<RpcUnavailable>()("RpcUnavailable", Fields) {}
 export class LookupRateLimited extends Schema.TaggedError<LookupRateLimited>()("LookupRateLimited", Fields) {}
-export class ReceiptRateLimited extends Schema.TaggedError<ReceiptRateLimited>()("ReceiptRateLimited", Fields) {}
+/** `retryAfterSec`, when set, is the exact wait; otherwise the error table's. */
+export class ReceiptRateLimited extends Schema.TaggedError<ReceiptRateLimited>()("ReceiptRateLimited", {
+  ...Fields,
+  retryAfterSec: Schema.optional(Schema.NonNegativeInt)
+}) {}
 export class PaymentUnavailable extends Schema.TaggedError<PaymentUnavailable>()("PaymentUnavailable", Fields) {}
 export class NoRoute extends Schema.TaggedError<NoRoute>()("NoRoute", Fields) {}
 export class InsufficientLiquidity extends Schema.TaggedError<InsufficientLiquidity>()(

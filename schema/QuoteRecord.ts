@@ -21,6 +21,47 @@ export const StoredEdge = Schema.Struct({
 })
 export type StoredEdge = typeof StoredEdge.Type
 
+/** The swap last built for the quote (by `swap`, or `swap/tx` finishing a permit round): what `receipt` checks. */
+export const BuiltSwap = Schema.Struct({
+  builtAtMs: Schema.Number,
+  /** The block the swap was simulated at: the router's fills for the quote are searched from here. */
+  block: Schema.NonNegativeInt,
+  taker: Schema.String,
+  recipient: Schema.String,
+  minAmountOut: Schema.BigInt,
+  amountOutSimulated: Schema.BigInt
+})
+export type BuiltSwap = typeof BuiltSwap.Type
+
+/** A Permit2 `PermitSingle` as issued for signing. */
+export const IssuedPermit = Schema.Struct({
+  token: Schema.String,
+  amount: Schema.BigInt,
+  expiration: Schema.NonNegativeInt,
+  nonce: Schema.NonNegativeInt,
+  spender: Schema.String,
+  sigDeadline: Schema.BigInt
+})
+export type IssuedPermit = typeof IssuedPermit.Type
+
+/** A `swap` that asked for a permit signature: `swap/tx` finishes it once. */
+export const PermitRound = Schema.Struct({
+  taker: Schema.String,
+  recipient: Schema.String,
+  permit: IssuedPermit,
+  /** Calldata of the swap as `execute(plan)`: `swap/tx` wraps the same plan with the signed permit. */
+  executeData: Schema.String,
+  /** The approvals that came before the placeholder, returned again with the final swap. */
+  approvals: Schema.Array(Schema.Struct({ to: Schema.String, data: Schema.String, gas: Schema.BigInt })),
+  swapGas: Schema.BigInt,
+  amountOutSimulated: Schema.BigInt,
+  /** Failed `swap/tx` calls in this round (5 allowed). */
+  failures: Schema.NonNegativeInt,
+  /** `open` until finished once (`consumed`) or failed five times (`closed`). */
+  state: Schema.Literal("open", "consumed", "closed")
+})
+export type PermitRound = typeof PermitRound.Type
+
 export const QuoteRecord = Schema.Struct({
   quoteId: Schema.String,
   /** Incremented by every update: a remote store compares it to set a record atomically. */
@@ -57,6 +98,11 @@ export const QuoteRecord = Schema.Struct({
     replacementIssued: Schema.Boolean,
     /** Whether the paid `swap` was settled (it is paid once per quote). */
     swapPaid: Schema.Boolean
-  })
+  }),
+  /** The permit round the last permit2 `swap` opened, if any. */
+  permitRound: Schema.NullOr(PermitRound),
+  swap: Schema.NullOr(BuiltSwap),
+  /** `receipt` chain reads: one per 5 s, 132 in all. */
+  receiptReads: Schema.Struct({ count: Schema.NonNegativeInt, lastAtMs: Schema.Number })
 }).annotations({ identifier: "QuoteRecord" })
 export type QuoteRecord = typeof QuoteRecord.Type

@@ -3,15 +3,15 @@
  * the table gives `retryAfterSec`.
  */
 import { HttpServerResponse } from "@effect/platform"
-import { toErrorBody } from "../../schema/ErrorBody.js"
+import { retryAfterOf, toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 
 /** `fields`, when given, are served beside the envelope (an answer that is also a refusal). */
 export const errorResponse = (error: TradeError, fields: object = {}): HttpServerResponse.HttpServerResponse => {
-  const row = rowOf(error)
+  const retryAfter = retryAfterOf(error)
   return HttpServerResponse.unsafeJson({ ...fields, ...toErrorBody(error) }, {
-    status: row.status,
-    headers: row.retryAfterSec === undefined ? {} : { "retry-after": String(row.retryAfterSec) }
+    status: rowOf(error).status,
+    headers: retryAfter === undefined ? {} : { "retry-after": String(retryAfter) }
   })
 }

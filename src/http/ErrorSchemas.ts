@@ -4,28 +4,28 @@
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { ErrorDetail } from "../../schema/ErrorBody.js"
+import { type ErrorBody, ErrorDetail, toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
 
-type ErrorFields = Omit<typeof ErrorDetail.Type, "code">
-
-const withoutTag = ({ _tag: _, ...fields }: ErrorFields & { readonly _tag: string }): ErrorFields => fields
+const replacementQuote = Schema.optional(Schema.Unknown).annotations({
+  description: "a free replacement quote (a quote answer body), at most one per paid quote; review it before use. " +
+    "`next` is `stop` when it cannot be traded, with `error.hint` saying why"
+})
 
 export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, I> & { readonly _tag: E["_tag"] }) => {
   const row = errorTable[errorClass._tag]
-  const Envelope = Schema.Struct({
+  const replaceable = row.code === "quote_stale" || row.code === "quote_expired"
+  const fields = {
     error: Schema.Struct({ ...ErrorDetail.fields, code: Schema.Literal(row.code) }),
-    next: Schema.Literal(row.next),
+    next: replaceable ? Schema.Literal(row.next, "stop") : Schema.Literal(row.next),
     retryAfterSec: Schema.optional(Schema.NonNegativeInt)
-  }).annotations({ identifier: `Error_${row.code}`, description: `${row.code}: next is \`${row.next}\`` })
-  return Schema.transform(Envelope, errorClass, {
+  }
+  const Envelope = (replaceable ? Schema.Struct({ ...fields, quote: replacementQuote }) : Schema.Struct(fields))
+    .annotations({ identifier: `Error_${row.code}`, description: `${row.code}: next is \`${row.next}\`` })
+  return Schema.transform(Envelope as Schema.Schema<ErrorBody>, errorClass, {
     strict: false,
     decode: (body) => ({ _tag: errorClass._tag, ...body.error }),
-    encode: (encoded) => ({
-      error: { ...withoutTag(encoded as ErrorFields & { readonly _tag: string }), code: row.code },
-      next: row.next,
-      ...("retryAfterSec" in row ? { retryAfterSec: row.retryAfterSec } : {})
-    })
+    encode: (error) => toErrorBody(error as unknown as TradeError)
   }).annotations(HttpApiSchema.annotations({ status: row.status }))
 }

@@ -247,7 +247,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     safety,
     orderUsdMicro,
     swapPrice: fee,
-    attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false }
+    attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
+    permitRound: null,
+    swap: null,
+    receiptReads: { count: 0, lastAtMs: 0 }
   }
   yield* (yield* QuoteStore).put(record)
 

@@ -50,7 +50,10 @@ const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
   safety: null,
   orderUsdMicro: 10_000_000n,
   swapPrice: 10_000n,
-  attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false }
+  attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
+  permitRound: null,
+  swap: null,
+  receiptReads: { count: 0, lastAtMs: 0 }
 })
 
 describe("QuoteStore (in memory)", () => {
