@@ -18,7 +18,7 @@ export const ErrorBody = Schema.Struct({
   next: Next,
   retryAfterSec: Schema.optional(Schema.NonNegativeInt),
   /** `quote_stale` / `quote_expired` from `swap`: the free replacement quote (a quote answer body). */
-  quote: Schema.optional(Schema.Unknown)
+  quote: Schema.optional(Schema.Object)
 }).annotations({ identifier: "ErrorBody" })
 export type ErrorBody = typeof ErrorBody.Type
 

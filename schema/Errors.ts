@@ -45,7 +45,7 @@ export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNot
  */
 const Replaceable = {
   ...Fields,
-  quote: Schema.optional(Schema.Unknown),
+  quote: Schema.optional(Schema.Object),
   tradable: Schema.optional(Schema.Boolean)
 }
 export class QuoteStale extends Schema.TaggedError<QuoteStale>()("QuoteStale", Replaceable) {}

@@ -8,10 +8,10 @@ import { type ErrorBody, ErrorDetail, toErrorBody } from "../../schema/ErrorBody
 import type { TradeError } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
 
-const replacementQuote = Schema.optional(Schema.Unknown).annotations({
+const replacementQuote = Schema.optional(Schema.Object.annotations({
   description: "a free replacement quote (a quote answer body), at most one per paid quote; review it before use. " +
     "`next` is `stop` when it cannot be traded, with `error.hint` saying why"
-})
+}))
 
 export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, I> & { readonly _tag: E["_tag"] }) => {
   const row = errorTable[errorClass._tag]
