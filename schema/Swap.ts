@@ -19,14 +19,33 @@ export const SwapRequest = Schema.Struct({
 }).annotations({ identifier: "SwapRequest" })
 export type SwapRequest = typeof SwapRequest.Type
 
+/** A `uint` of the typed data: a decimal string (as issued) or a JSON number. */
+const TypedUint = Schema.Union(
+  Schema.String.pipe(Schema.pattern(/^(0|[1-9][0-9]*)$/, { message: () => "expected a decimal integer string" })),
+  Schema.NonNegativeInt
+)
+
+/** The Permit2 `PermitSingle` message, as issued in `signatures[0].typedData.message` and sent back to `swap/tx`. */
+export const PermitMessage = Schema.Struct({
+  details: Schema.Struct({
+    token: Address,
+    amount: TypedUint.annotations({ description: "the exact sell amount (exactOut: the most the swap may spend)" }),
+    expiration: TypedUint.annotations({ description: "unix seconds; 30 days after issue" }),
+    nonce: TypedUint
+  }),
+  spender: Address.annotations({ description: "the router" }),
+  sigDeadline: TypedUint.annotations({ description: "unix seconds; 10 minutes after issue" })
+}).annotations({ identifier: "PermitMessage" })
+export type PermitMessage = typeof PermitMessage.Type
+
 export const SwapTxRequest = Schema.Struct({
   quoteId: QuoteId,
   taker: Address,
   recipient: Schema.optional(Address),
   deadlineSec: Schema.optionalWith(DeadlineSec, { default: () => 300 }),
   permit: Schema.Struct({
-    message: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    signature: HexString
+    message: PermitMessage,
+    signature: HexString.annotations({ description: "the taker's EIP-712 signature of the typed data" })
   })
 }).annotations({ identifier: "SwapTxRequest" })
 export type SwapTxRequest = typeof SwapTxRequest.Type
@@ -45,10 +64,13 @@ export const UnsignedTransaction = Schema.Struct({
 export const SignatureRequest = Schema.Struct({
   kind: Schema.Literal("permit2_single"),
   typedData: Schema.Struct({
-    domain: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    types: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
-    primaryType: Schema.String,
-    message: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+    domain: Schema.Struct({ name: Schema.String, chainId: Schema.Int, verifyingContract: Address }),
+    types: Schema.Record({
+      key: Schema.String,
+      value: Schema.Array(Schema.Struct({ name: Schema.String, type: Schema.String }))
+    }),
+    primaryType: Schema.Literal("PermitSingle"),
+    message: PermitMessage
   })
 }).annotations({ identifier: "SignatureRequest" })
 

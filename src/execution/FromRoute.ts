@@ -40,6 +40,12 @@ export interface PlanTerms {
   readonly slippageBps: bigint
 }
 
+/** The router's venues from a deployment's contract roles; a venue not deployed is the zero address. */
+export const routerVenuesOf = (contracts: Readonly<Record<string, Address>>): RouterVenues => ({
+  poolManager: contracts["v4PoolManager"] ?? zeroAddress,
+  launchpad: contracts["launchpad"] ?? zeroAddress
+})
+
 const BPS = 10_000n
 
 const lessSlippage = (amount: bigint, bps: bigint) => (amount * (BPS - bps)) / BPS

@@ -7,11 +7,10 @@ import { Schema } from "effect"
 import { type ErrorBody, ErrorDetail, toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { errorTable } from "../../schema/ErrorTable.js"
+import { QuoteResponse } from "../../schema/Quote.js"
 
-const replacementQuote = Schema.optional(Schema.Object.annotations({
-  description: "a free replacement quote (a quote answer body), at most one per paid quote; review it before use. " +
-    "`next` is `stop` when it cannot be traded, with `error.hint` saying why"
-}))
+/** The free replacement quote (at most one per paid quote): review it before use; `next` is `stop` when it cannot be traded, with `error.hint` saying why. */
+const replacementQuote = Schema.optional(QuoteResponse)
 
 export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, I> & { readonly _tag: E["_tag"] }) => {
   const row = errorTable[errorClass._tag]

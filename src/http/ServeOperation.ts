@@ -11,7 +11,7 @@ import { Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { PaymentDemanded, PaymentGate, type PaymentReceipt, PaymentRejected } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
-import { type Operation, priceOf } from "../operations/Operation.js"
+import { chargedAt, type Operation, priceOf } from "../operations/Operation.js"
 import { receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
@@ -43,7 +43,8 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     const request = yield* HttpServerRequest.HttpServerRequest
     const config = yield* AppConfig
     const resource = { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary }
-    return yield* gate.charge({ price: price.value, resource }, submittedPaymentOf(request.headers), answer(input))
+    const charged = answer(input).pipe(chargedAt(price.value))
+    return yield* gate.charge({ price: price.value, resource }, submittedPaymentOf(request.headers), charged)
       .pipe(
         Effect.flatMap(({ receipt, value }) => ok(value, receipt)),
         Effect.catchIf(isPaymentRefusal, (refusal) => Effect.succeed(refusalResponse(refusalAnswer(gate, refusal))))

@@ -12,7 +12,7 @@ import { decodeRequest } from "../../schema/Decode.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { Internal, type TradeError } from "../../schema/Errors.js"
 import type { PaymentRequired, SettlementReceipt } from "../../schema/Payment.js"
-import { priceOf } from "../operations/Operation.js"
+import { chargedAt, priceOf } from "../operations/Operation.js"
 import type { Tool } from "./Tools.js"
 
 export const PAYMENT_META = "x402/payment"
@@ -70,7 +70,7 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
       price: price.value,
       resource: { url: `mcp://tool/${tool.name}`, description: op.summary, mimeType: "application/json" }
     }
-    const paid = yield* gate.charge(charge, submitted, run)
+    const paid = yield* gate.charge(charge, submitted, run.pipe(chargedAt(price.value)))
     return result(paid.value, false, Option.getOrUndefined(Option.map(paid.receipt, (r) => r.settlement)))
   }).pipe(
     Effect.catchAll((failure): Effect.Effect<CallToolResult> => {

@@ -4,8 +4,9 @@
  * runs it. Each operation is declared once (./table.ts); HTTP routes and the OpenAPI document are
  * derived from the declaration (src/http/), and so will the payment gate and the MCP tools be.
  */
-import { Effect, Option, type Schema } from "effect"
+import { Effect, FiberRef, Option, type Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import type { QuoteStore } from "../../layers/QuoteStore.js"
 import type { TradeError } from "../../schema/Errors.js"
 
 /**
@@ -16,7 +17,10 @@ import type { TradeError } from "../../schema/Errors.js"
 export type Cost<I> =
   | { readonly kind: "free" }
   | { readonly kind: "fixed"; readonly price: Effect.Effect<bigint, never, AppConfig> }
-  | { readonly kind: "fromInput"; readonly price: (input: I) => Effect.Effect<bigint, TradeError, AppConfig> }
+  | { readonly kind: "fromInput"; readonly price: (input: I) => Effect.Effect<bigint, TradeError, CostContext> }
+
+/** What a price may read: the configured prices, and stored quotes (a swap is priced from its quote). */
+export type CostContext = AppConfig | QuoteStore
 
 export const Cost = {
   free: { kind: "free" } as Cost<unknown>,
@@ -25,14 +29,14 @@ export const Cost = {
     kind: "fixed",
     price: Effect.map(AppConfig, (config) => pick(config.prices))
   }),
-  fromInput: <I>(price: (input: I) => Effect.Effect<bigint, TradeError, AppConfig>): Cost<I> => ({
+  fromInput: <I>(price: (input: I) => Effect.Effect<bigint, TradeError, CostContext>): Cost<I> => ({
     kind: "fromInput",
     price
   })
 }
 
 /** The price of one call with `input`; none when the operation is free. */
-export const priceOf = <I>(cost: Cost<I>, input: I): Effect.Effect<Option.Option<bigint>, TradeError, AppConfig> => {
+export const priceOf = <I>(cost: Cost<I>, input: I): Effect.Effect<Option.Option<bigint>, TradeError, CostContext> => {
   switch (cost.kind) {
     case "free":
       return Effect.succeedNone
@@ -42,6 +46,17 @@ export const priceOf = <I>(cost: Cost<I>, input: I): Effect.Effect<Option.Option
       return Effect.asSome(cost.price(input))
   }
 }
+
+/**
+ * The price the running call is being charged, in USDC base units (0 when free). The edges set it around
+ * `run` once the gate has verified the payment, so an operation charged once per resource (`swap`, once
+ * per quote) can see that a concurrent call already paid, and refuse rather than be charged twice.
+ */
+export const CallCharge = FiberRef.unsafeMake(0n)
+
+/** Runs `effect` as a call charged `price`. */
+export const chargedAt = (price: bigint) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.locally(effect, CallCharge, price)
 
 /**
  * An answer that is also a refusal: the operation answered, but what it says is that the service cannot

@@ -5,10 +5,19 @@
  */
 import { Schema } from "effect"
 import {
+  InsufficientBalance,
   InsufficientLiquidity,
   InvalidAmount,
+  NoPendingSwap,
   NoRoute,
+  NotExecutable,
+  PaymentUnavailable,
+  QuoteExpired,
+  QuoteNotFound,
+  QuoteStale,
   RpcUnavailable,
+  SwapAttemptsExhausted,
+  SwapReverts,
   TickerNotAllowed,
   TokenNotFound,
   UnknownVenue,
@@ -19,8 +28,11 @@ import { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { quote } from "../quote/Quote.js"
+import { swap, swapCharge } from "../swap/Swap.js"
+import { swapTx } from "../swap/SwapTx.js"
 import { health, healthRefusal } from "./health.js"
 import { openapi } from "./openapi.js"
 import { Cost, get, post } from "./Operation.js"
@@ -105,7 +117,41 @@ export const Quote = post({
   run: quote
 })
 
+export const Swap = post({
+  name: "swap",
+  group: "trade",
+  path: "/trade/v1/swap",
+  summary:
+    "Unsigned transactions for a live quote, re-simulated from the taker's wallet; paid once per quote, by order size",
+  request: SwapRequest,
+  response: SwapResponse,
+  errors: [
+    QuoteNotFound,
+    QuoteExpired,
+    QuoteStale,
+    SwapAttemptsExhausted,
+    InsufficientBalance,
+    SwapReverts,
+    NotExecutable,
+    PaymentUnavailable
+  ],
+  cost: Cost.fromInput(swapCharge),
+  run: swap
+})
+
+export const SwapTx = post({
+  name: "swapTx",
+  group: "trade",
+  path: "/trade/v1/swap/tx",
+  summary: "The final swap transaction for a signed Permit2 permit, once per permit round (free)",
+  request: SwapTxRequest,
+  response: SwapResponse,
+  errors: [QuoteNotFound, QuoteExpired, QuoteStale, NoPendingSwap, SwapAttemptsExhausted, SwapReverts],
+  cost: Cost.free,
+  run: swapTx
+})
+
 /** In the order the OpenAPI document lists them. */
 export const systemOperations = [Health, OpenApiDocument, Registration] as const
-export const tradeOperations = [Venues, Search, Quote] as const
+export const tradeOperations = [Venues, Search, Quote, Swap, SwapTx] as const
 export const operations = [...systemOperations, ...tradeOperations] as const

@@ -13,18 +13,10 @@
  *   taker is assumed to pay; when it sells USDC by ERC-20 it needs the fee on top of the amount.
  */
 import { Effect } from "effect"
-import { formatUnits, getAddress, parseAbi } from "viem"
-import { ChainRpc } from "../../layers/ChainRpc.js"
+import { formatUnits, getAddress } from "viem"
 import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
-
-const erc20 = parseAbi([
-  "function balanceOf(address) view returns (uint256)",
-  "function allowance(address owner, address spender) view returns (uint256)"
-])
-const permit2Abi = parseAbi([
-  "function allowance(address user, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)"
-])
+import { permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
 
 /** Gas of one ERC-20 `approve` from a fresh allowance slot, with headroom. */
 export const APPROVE_GAS = 60_000n
@@ -55,68 +47,24 @@ const checksummed = (address: Hex | undefined) => (address === undefined ? null 
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 
 export const readReadiness = Effect.fn("Quote.readiness")(function*(input: ReadinessInput) {
-  const rpc = yield* ChainRpc
-  const blockNumber = BigInt(input.block)
-  const read = <A>(label: string, run: Parameters<typeof rpc.use<A>>[1]) => rpc.use(label, run)
   const address = input.taker
-  const zero = Effect.succeed(0n)
-  const [nativeWei, sellBalance, usdcBalance, toPermit2, toRouter, permit] = yield* Effect.all([
-    read("getBalance", (c) => c.getBalance({ address, blockNumber })),
-    read(
-      "balanceOf",
-      (c) =>
-        c.readContract({
-          address: input.sellToken,
-          abi: erc20,
-          functionName: "balanceOf",
-          args: [address],
-          blockNumber
-        })
-    ),
-    input.sellToken === input.usdc
-      ? Effect.succeed(undefined)
-      : read(
-        "balanceOf",
-        (c) =>
-          c.readContract({ address: input.usdc, abi: erc20, functionName: "balanceOf", args: [address], blockNumber })
-      ),
-    input.permit2 === undefined ? zero : read("allowance", (c) =>
-      c.readContract({
-        address: input.sellToken,
-        abi: erc20,
-        functionName: "allowance",
-        args: [address, input.permit2!],
-        blockNumber
-      })),
-    input.router === undefined ? zero : read("allowance", (c) =>
-      c.readContract({
-        address: input.sellToken,
-        abi: erc20,
-        functionName: "allowance",
-        args: [address, input.router!],
-        blockNumber
-      })),
-    input.permit2 === undefined || input.router === undefined
-      ? Effect.succeed(undefined)
-      : read("permit2.allowance", (c) =>
-        c.readContract({
-          address: input.permit2!,
-          abi: permit2Abi,
-          functionName: "allowance",
-          args: [address, input.sellToken, input.router!],
-          blockNumber
-        }))
-  ], { concurrency: "unbounded" })
-
-  const usdcAvailable = usdcBalance ?? sellBalance
+  const wallet = yield* readTakerWallet({
+    taker: address,
+    sellToken: input.sellToken,
+    usdc: input.usdc,
+    router: input.router,
+    permit2: input.permit2,
+    block: BigInt(input.block)
+  })
+  const { allowanceToPermit2: toPermit2, allowanceToRouter: toRouter, nativeWei, sellBalance } = wallet
+  const usdcAvailable = wallet.usdcBalance
   const swapGasWei = (input.gasUnits + TX_BASE_GAS) * input.gasPriceWei
   const approveGasWei = APPROVE_GAS * input.gasPriceWei
   const sellsUsdc = input.sellToken === input.usdc
   // A USDC sell may be funded with native value instead of the ERC-20: chosen when the native balance
   // covers the amount and the gas, so no approval is needed at all.
   const native = sellsUsdc && nativeWei >= input.amountIn * NATIVE_PER_USDC_UNIT + swapGasWei
-  const permitOk = permit !== undefined && permit[0] >= input.amountIn &&
-    (permit[1] === 0 || permit[1] > input.blockTime)
+  const permitOk = input.router !== undefined && permit2Covers(wallet.permit2, input.amountIn, input.blockTime)
   const approvedPermit2 = toPermit2 >= input.amountIn
   const approvalNeeds = native
     ? "native" as const

@@ -22,7 +22,10 @@ type SafetyVerdict = typeof Verdict.Type
 
 const PROBE_USDC = 100_000_000n
 
-export const judgedToken = (plan: Plan, usdc: Hex): Hex => (plan.tokenOut === usdc ? plan.tokenIn : plan.tokenOut)
+export const judgedToken = (
+  plan: Pick<Plan, "tokenIn" | "tokenOut">,
+  usdc: Hex
+): Hex => (plan.tokenOut === usdc ? plan.tokenIn : plan.tokenOut)
 
 const largestLeg = (plan: Plan): Path => plan.legs.reduce((a, b) => (b.amountIn > a.amountIn ? b : a)).path
 

@@ -56,6 +56,8 @@ describe("OpenAPI document", () => {
         "/openapi.json",
         "/trade/v1/quote",
         "/trade/v1/search",
+        "/trade/v1/swap",
+        "/trade/v1/swap/tx",
         "/trade/v1/venues"
       ].sort()
     )

@@ -5,11 +5,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { QuoteStore } from "../../layers/QuoteStore.js"
 import { priceOf } from "../../src/operations/Operation.js"
 import { operations, Search } from "../../src/operations/table.js"
 
 const configured = (settings: Readonly<Record<string, string>>) =>
-  AppConfig.Default.pipe(Layer.provide(AppConfig.withSettings(settings)))
+  Layer.provideMerge(QuoteStore.InMemory, AppConfig.Default).pipe(Layer.provide(AppConfig.withSettings(settings)))
 
 describe("operation table", () => {
   it("names each operation and each route once", () => {
@@ -21,15 +22,20 @@ describe("operation table", () => {
       "quote",
       "registration",
       "search",
+      "swap",
+      "swapTx",
       "venues"
     ])
   })
 
-  it.effect("search costs 5000 and quote 10000 USDC base units by default; every other operation is free", () =>
+  it.effect("search costs 5000 and quote 10000 USDC base units by default; a swap of an unknown quote (it can only fail) and every other operation are free", () =>
     Effect.gen(function*() {
       const prices = yield* Effect.forEach(operations, (op) =>
         Effect.map(
-          priceOf(op.cost as never, op.request === undefined ? undefined : { query: "WETH", limit: 1 }),
+          priceOf(
+            op.cost as never,
+            op.request === undefined ? undefined : { query: "WETH", limit: 1, quoteId: "q_0123456789abcdef" }
+          ),
           (price) => [op.name, Option.getOrNull(price)] as const
         ))
       expect(Object.fromEntries(prices)).toEqual({
@@ -38,7 +44,9 @@ describe("operation table", () => {
         registration: null,
         venues: null,
         search: 5_000n,
-        quote: 10_000n
+        quote: 10_000n,
+        swap: 0n,
+        swapTx: null
       })
     }).pipe(Effect.provide(configured({}))))
 

@@ -11,7 +11,7 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
-import { probePlanOf, type RouterVenues } from "../../execution/FromRoute.js"
+import { probePlanOf, routerVenuesOf } from "../../execution/FromRoute.js"
 import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
@@ -62,10 +62,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const usdc = contracts["usdc"]?.toLowerCase()
     const router = contracts["router"]
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
-    const venues: RouterVenues = {
-      poolManager: contracts["v4PoolManager"] ?? "0x0000000000000000000000000000000000000000",
-      launchpad: contracts["launchpad"] ?? "0x0000000000000000000000000000000000000000"
-    }
+    const venues = routerVenuesOf(contracts)
 
     const plans = (request: SafetyRequest, wallet: Address, amountIn: bigint) => {
       const terms = { recipient: wallet, deadline: DEADLINE, quoteId: "safety" }
@@ -204,5 +201,6 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
   })
 }) {
   /** With its Simulator; needs ChainRpc, Deployment and AppConfig. */
-  static readonly layer = SafetyCheck.Default.pipe(Layer.provide(Simulator.layer))
+  /** With the simulator it runs on, which `swap` shares. */
+  static readonly layer = SafetyCheck.Default.pipe(Layer.provideMerge(Simulator.layer))
 }

@@ -1,0 +1,50 @@
+/**
+ * The `swap` / `swap/tx` answer: approvals first, then the swap (or its placeholder), each for the
+ * deployment's chain, and the permit to sign when there is one (`next: sign_permit`).
+ */
+import { getAddress, type Hex } from "viem"
+import type { SwapResponse } from "../../schema/Swap.js"
+import { permitTypedData } from "../execution/Permit2.js"
+import type { PermitSingle } from "../execution/RouterPlan.js"
+import type { BuiltTransaction } from "./Build.js"
+
+export interface AnswerParts {
+  readonly quoteId: string
+  readonly chainId: number
+  readonly block: number
+  readonly taker: string
+  readonly recipient: string
+  readonly transactions: ReadonlyArray<BuiltTransaction>
+  /** The permit to sign, with Permit2's address; none once nothing is left to sign. */
+  readonly permit: { readonly permit2: Hex; readonly permit: PermitSingle } | undefined
+  readonly minAmountOut: bigint
+  readonly amountOutSimulated: bigint
+  readonly deadline: bigint
+}
+
+export const swapAnswer = (parts: AnswerParts): SwapResponse => ({
+  quoteId: parts.quoteId,
+  network: `eip155:${parts.chainId}`,
+  block: parts.block,
+  taker: getAddress(parts.taker) as SwapResponse["taker"],
+  recipient: getAddress(parts.recipient) as SwapResponse["recipient"],
+  transactions: parts.transactions.map((tx) => ({
+    chainId: parts.chainId,
+    to: getAddress(tx.to) as SwapResponse["taker"],
+    data: tx.data,
+    value: tx.value.toString(),
+    gas: tx.gas.toString(),
+    purpose: tx.purpose
+  })),
+  signatures: parts.permit === undefined ? [] : [{
+    kind: "permit2_single",
+    // Addresses are checksummed already: the branded wire type only records that.
+    typedData: permitTypedData(parts.chainId, parts.permit.permit2, parts.permit.permit) as unknown as SwapResponse[
+      "signatures"
+    ][number]["typedData"]
+  }],
+  minAmountOut: parts.minAmountOut.toString(),
+  amountOutSimulated: parts.amountOutSimulated.toString(),
+  deadline: Number(parts.deadline),
+  ...(parts.permit === undefined ? {} : { next: "sign_permit" as const })
+})

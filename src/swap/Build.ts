@@ -1,0 +1,245 @@
+/**
+ * From a live quote to the taker's unsigned transactions: the plan priced again on the current block,
+ * the taker's wallet as it is, the approvals the chosen flow still needs, and the whole sequence
+ * simulated from the taker before anything is returned. Failures are the taker's to see: the price
+ * moved (`quote_stale`), the wallet cannot pay (`insufficient_balance`), the chain refuses the swap
+ * (`swap_reverts`), the plan cannot run through the router (`not_executable`).
+ *
+ * Funding: a USDC sell is paid with native value when the native balance covers it and the gas (no
+ * approval at all); otherwise `approve` approves the router for the exact amount, and `permit2`
+ * approves Permit2 once (unlimited) and asks for a `PermitSingle` signature for the exact amount
+ * unless Permit2 already allows the router enough until the deadline.
+ */
+import { Clock, Effect } from "effect"
+import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex, maxUint256 } from "viem"
+import { Deployment } from "../../layers/Deployment.js"
+import { Venues } from "../../layers/Venues.js"
+import { NATIVE_PER_USDC_UNIT, USDC_ADDRESS } from "../../schema/Chain.js"
+import {
+  InsufficientBalance,
+  InvalidRequest,
+  NotExecutable,
+  QuoteStale,
+  RpcUnavailable,
+  SwapReverts
+} from "../../schema/Errors.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
+import { permitOf } from "../execution/Permit2.js"
+import {
+  encodeExecute,
+  encodeExecuteWithPermit,
+  Funding,
+  type PermitSingle,
+  planValue,
+  type RouterPlan
+} from "../execution/RouterPlan.js"
+import { permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { GasPrice } from "../quote/GasPrice.js"
+import { APPROVE_GAS, TX_BASE_GAS } from "../quote/Readiness.js"
+import { marketFromIndex } from "../routing/Market.js"
+import { TokenSearch } from "../search/TokenSearch.js"
+import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
+import { keepsPromise, repricePlan } from "./Reprice.js"
+import { simulateTakerSwap } from "./TakerSimulation.js"
+
+export interface BuildTerms {
+  readonly taker: Address
+  readonly recipient: Address
+  readonly approval: "permit2" | "approve"
+  readonly deadlineSec: number
+  /** An open permit round's permit, reused when it still fits, so repeated swaps ask for one signature. */
+  readonly openPermit: PermitSingle | undefined
+}
+
+export interface BuiltTransaction {
+  readonly to: Address
+  readonly data: Hex
+  readonly value: bigint
+  readonly gas: bigint
+  readonly purpose: "approve" | "swap" | "swap_placeholder"
+}
+
+export interface Built {
+  readonly block: number
+  readonly deadline: bigint
+  readonly approvals: ReadonlyArray<BuiltTransaction>
+  readonly swap: BuiltTransaction
+  /** The permit to sign, when one is needed; then `swap` is the placeholder. */
+  readonly permit: PermitSingle | undefined
+  /** `execute(plan)` calldata: what `swap/tx` wraps with the signed permit. */
+  readonly executeData: Hex
+  readonly amountOutSimulated: bigint
+  readonly minAmountOut: bigint
+}
+
+const approveData = (spender: Address, amount: bigint) =>
+  encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, amount] })
+
+const required = (raw: bigint, what: string) => `${raw} ${what}`
+
+export const buildSwap = Effect.fn("Swap.build")(function*(record: QuoteRecord, terms: BuildTerms) {
+  const deployment = yield* Deployment
+  const venues = yield* Venues
+  const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as Address
+  const router = deployment.contracts["router"]
+  const permit2 = deployment.contracts["permit2"]
+  if (router === undefined || (terms.approval === "permit2" && permit2 === undefined)) {
+    return yield* new NotExecutable({ message: "no router contract is configured on this deployment" })
+  }
+  const disabled = record.plan.edges.find((edge) => {
+    const venue = venues.byId(edge.venue)
+    return venue === undefined || !venue.executable || !venue.enabled
+  })
+  if (!record.plan.executable || disabled !== undefined) {
+    return yield* new NotExecutable({
+      message: disabled === undefined
+        ? "the quoted plan cannot be executed by the router"
+        : `venue ${disabled.venue} of the quoted plan is not executable now`,
+      hint: "quote again: a new quote routes around venues that cannot execute"
+    })
+  }
+
+  const { snapshot } = yield* (yield* TokenSearch).view
+  if (snapshot.catchingUp) {
+    return yield* new RpcUnavailable({ message: "the index is catching up with the chain" })
+  }
+  const block = snapshot.state.block
+  const market = marketFromIndex(snapshot.state)
+  const repriced = repricePlan(record, market, usdc)
+  if (repriced._tag === "Unpriced") {
+    return yield* new QuoteStale({
+      message: `the quoted pools no longer fill the plan at block ${block} (${repriced.failure._tag})`
+    })
+  }
+  const plan = repriced.plan
+  if (!keepsPromise(record, plan)) {
+    return yield* new QuoteStale({
+      message: record.side === "exactIn"
+        ? `the price moved beyond the slippage: the plan now gives ${plan.amountOut}, below the minimum ${record.minAmountOut}`
+        : `the price moved beyond the slippage: the plan now costs ${plan.amountIn}, above the maximum ${record.maxAmountIn}`
+    })
+  }
+
+  const sellToken = record.sell as Address
+  const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
+  const wallet = yield* readTakerWallet({
+    taker: terms.taker,
+    sellToken,
+    usdc,
+    router,
+    permit2,
+    block: BigInt(block)
+  })
+  if (wallet.hasCode) {
+    return yield* new InvalidRequest({
+      message: "the taker has code (a contract or a delegated wallet): swaps are built for wallets that send directly",
+      details: [{
+        expected: "an externally owned account",
+        code: "taker_has_code",
+        path: ["taker"],
+        message: "the taker has code"
+      }]
+    })
+  }
+
+  const nowMs = yield* Clock.currentTimeMillis
+  // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
+  const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
+  const deadline = BigInt(nowSec + terms.deadlineSec)
+  const gasPriceWei = yield* (yield* GasPrice).at(block)
+  const swapGasWei = (record.gasUnits + TX_BASE_GAS) * gasPriceWei
+  const native = sellToken === usdc && wallet.nativeWei >= spend * NATIVE_PER_USDC_UNIT + swapGasWei
+
+  const approvals: Array<{ readonly to: Address; readonly data: Hex }> = []
+  let permit: PermitSingle | undefined
+  if (!native && terms.approval === "approve" && wallet.allowanceToRouter < spend) {
+    approvals.push({ to: sellToken, data: approveData(router, spend) })
+  }
+  if (!native && terms.approval === "permit2") {
+    if (wallet.allowanceToPermit2 < spend) approvals.push({ to: sellToken, data: approveData(permit2!, maxUint256) })
+    if (!permit2Covers(wallet.permit2, spend, Number(deadline))) {
+      const reusable = terms.openPermit !== undefined && terms.openPermit.details.nonce === wallet.permit2.nonce &&
+        terms.openPermit.details.amount === spend && terms.openPermit.sigDeadline > deadline
+      permit = reusable
+        ? terms.openPermit
+        : permitOf({ token: sellToken, amount: spend, nonce: wallet.permit2.nonce, spender: router, nowSec })
+    }
+  }
+
+  const gasWei = swapGasWei + BigInt(approvals.length) * APPROVE_GAS * gasPriceWei
+  const nativeNeeded = gasWei + (native ? spend * NATIVE_PER_USDC_UNIT : 0n)
+  if (!native && wallet.sellBalance < spend) {
+    return yield* new InsufficientBalance({
+      message: `the taker holds ${wallet.sellBalance} of the sell token and the swap needs ${
+        required(spend, "base units")
+      }`
+    })
+  }
+  if (wallet.nativeWei < nativeNeeded) {
+    return yield* new InsufficientBalance({
+      message: `the taker holds ${wallet.nativeWei} wei of native USDC and needs ${required(nativeNeeded, "wei")} for ${
+        native ? "the amount and " : ""
+      }gas`,
+      hint: "gas on this chain is paid in native USDC"
+    })
+  }
+
+  const funding = native ? Funding.native : terms.approval === "approve" ? Funding.approval : Funding.permit2
+  const routerPlan: RouterPlan = {
+    ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
+      recipient: terms.recipient,
+      funding,
+      deadline,
+      quoteId: record.quoteId,
+      slippageBps: BigInt(record.request.slippageBps)
+    }),
+    amountIn: spend,
+    minAmountOut: record.minAmountOut
+  }
+  const executeData = encodeExecute(routerPlan)
+  const outcome = yield* simulateTakerSwap({
+    block: BigInt(block),
+    taker: terms.taker,
+    router,
+    approvals,
+    pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
+    swap: { data: executeData, value: planValue(routerPlan) }
+  })
+  if (outcome._tag === "Reverted") {
+    return yield* outcome.priceMoved
+      ? new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })
+      : new SwapReverts({
+        message: `the swap reverts when simulated from the taker at block ${block}: ${outcome.reason}`,
+        hint: "the token or a pool refuses this wallet; do not send it"
+      })
+  }
+
+  const swapTransaction: BuiltTransaction = permit === undefined
+    ? { to: router, data: executeData, value: planValue(routerPlan), gas: gasLimit(outcome.swapGas), purpose: "swap" }
+    : {
+      to: router,
+      // Deadline 0 makes the placeholder revert if sent: only `swap/tx`'s transaction carries the plan.
+      data: encodeExecuteWithPermit({ ...routerPlan, deadline: 0n }, permit, "0x"),
+      value: 0n,
+      gas: gasLimit(outcome.swapGas + outcome.permitGas + PERMIT_SIGNATURE_GAS),
+      purpose: "swap_placeholder"
+    }
+  const built: Built = {
+    block,
+    deadline,
+    approvals: approvals.map((approval, i) => ({
+      ...approval,
+      to: getAddress(approval.to),
+      value: 0n,
+      gas: gasLimit(outcome.approvalGas[i]!),
+      purpose: "approve"
+    })),
+    swap: swapTransaction,
+    permit,
+    executeData,
+    amountOutSimulated: outcome.amountOut,
+    minAmountOut: record.minAmountOut
+  }
+  return built
+})

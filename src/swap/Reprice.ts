@@ -1,0 +1,59 @@
+/**
+ * A stored quote's plan priced again on the current pool state: the same pools, in the same order,
+ * with the same amounts on each leg (exactIn: each leg's input; exactOut: each leg's output), and the
+ * transfer taxes the quote measured. `swap` executes what this returns, so the transactions carry
+ * exactly the quoted plan, with step limits from today's prices.
+ */
+import type { Hex } from "../../schema/Chain.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import { judgedToken, taxesOf } from "../quote/Safety.js"
+import type { Market } from "../routing/Market.js"
+import { makePath, noTaxes, type Path } from "../routing/Path.js"
+import { execute, type Failure, type Plan } from "../routing/Plan.js"
+
+export type Repriced =
+  | { readonly _tag: "Priced"; readonly plan: Plan }
+  | { readonly _tag: "Unpriced"; readonly failure: Failure }
+
+/** The plan's legs as paths, with the amount each leg was quoted for. */
+const legsOf = (record: QuoteRecord) => {
+  const legs = new Map<number, Array<QuoteRecord["plan"]["edges"][number]>>()
+  for (const edge of record.plan.edges) legs.set(edge.path, [...(legs.get(edge.path) ?? []), edge])
+  return [...legs.values()].map((edges) => ({
+    path: makePath(edges.map((edge) => ({
+      poolId: edge.poolId as Hex,
+      venue: edge.venue,
+      kind: edge.kind,
+      tokenIn: edge.tokenIn as Hex,
+      tokenOut: edge.tokenOut as Hex
+    }))) satisfies Path,
+    amount: record.side === "exactIn" ? edges[0]!.amountIn : edges[edges.length - 1]!.amountOut
+  }))
+}
+
+export const repricePlan = (record: QuoteRecord, market: Market, usdc: Hex): Repriced => {
+  const legs = legsOf(record)
+  const sell = record.sell as Hex
+  const buy = record.buy as Hex
+  const taxes = taxesOf(record.safety, judgedToken({ tokenIn: sell, tokenOut: buy }, usdc)) ?? noTaxes
+  const run = execute(market, legs.map((leg) => leg.path), legs.map((leg) => leg.amount), record.side, taxes)
+  if (run._tag !== "Filled") return { _tag: "Unpriced", failure: run }
+  return {
+    _tag: "Priced",
+    plan: {
+      side: record.side,
+      tokenIn: sell,
+      tokenOut: buy,
+      amountIn: run.amountIn,
+      amountOut: run.amountOut,
+      legs: run.legs,
+      gasUnits: record.gasUnits,
+      gasUsdcRaw: 0n,
+      gasInToken: 0n
+    }
+  }
+}
+
+/** Whether the plan still keeps the quote's promise: exactIn at least the minimum out, exactOut at most the maximum in. */
+export const keepsPromise = (record: QuoteRecord, plan: Plan): boolean =>
+  record.side === "exactIn" ? plan.amountOut >= record.minAmountOut : plan.amountIn <= record.maxAmountIn

@@ -1,0 +1,194 @@
+/**
+ * `swap`: a live quote's unsigned transactions for the taker, re-priced and re-simulated from the
+ * taker's wallet at the current block (./Build.ts). Around the build, the quote's lifecycle in the
+ * `QuoteStore`, each step one atomic update so concurrent calls for a quote stay consistent:
+ *
+ * - a missing quote is `quote_not_found`; an expired one `quote_expired`, and a stale one `quote_stale`,
+ *   both with the one free replacement quote per paid quote (./Replacement.ts);
+ * - every failed build counts against the quote's 5 attempts, then `swap_attempts_exhausted`;
+ * - a build that needs a permit opens (or re-issues) the quote's permit round for `swap/tx`; one that
+ *   does not records the built swap for `receipt`;
+ * - paid once per quote: the price is asked only while no swap for the quote was paid (`swapCharge`);
+ *   a charged call that finds another charged call already paid for the quote is refused, uncharged.
+ */
+import { Clock, Effect, FiberRef } from "effect"
+import { type Address, zeroAddress } from "viem"
+import { Deployment } from "../../layers/Deployment.js"
+import { QuoteStore } from "../../layers/QuoteStore.js"
+import {
+  InvalidRequest,
+  PaymentUnavailable,
+  QuoteExpired,
+  QuoteNotFound,
+  QuoteStale,
+  SwapAttemptsExhausted,
+  type TradeError
+} from "../../schema/Errors.js"
+import type { PermitRound, QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { SwapRequest } from "../../schema/Swap.js"
+import type { PermitSingle } from "../execution/RouterPlan.js"
+import { CallCharge } from "../operations/Operation.js"
+import { swapAnswer } from "./Answer.js"
+import { buildSwap, type Built } from "./Build.js"
+import { issuedPermit, storedPermit } from "./PermitRound.js"
+import { replacementFor } from "./Replacement.js"
+
+export const MAX_SWAP_FAILURES = 5
+
+/** The price of a `swap` call: the quote's swap price until one was paid; free when it can only fail. */
+export const swapCharge = (request: { readonly quoteId: string }) =>
+  Effect.flatMap(QuoteStore, (store) => store.get(request.quoteId)).pipe(
+    Effect.map((found) =>
+      found._tag === "Live" && !found.record.attempts.swapPaid &&
+        found.record.attempts.swapFailures < MAX_SWAP_FAILURES
+        ? found.record.swapPrice
+        : 0n
+    )
+  )
+
+/** Failures that are the attempt's, not the service's: they use up one of the quote's five attempts. */
+const countsAsAttempt = (error: TradeError) =>
+  error._tag !== "RpcUnavailable" && error._tag !== "Internal" && error._tag !== "PaymentUnavailable"
+
+const countFailure = (quoteId: string) =>
+  Effect.flatMap(QuoteStore, (store) =>
+    store.update(quoteId, ({ record }) => [undefined, {
+      ...record,
+      attempts: { ...record.attempts, swapFailures: record.attempts.swapFailures + 1 }
+    }]))
+
+const withReplacement = (record: QuoteRecord, taker: SwapRequest["taker"]) => (error: QuoteStale) =>
+  Effect.flatMap(replacementFor(record, taker), (replacement) => {
+    const hint = replacement.hint ?? error.hint
+    return Effect.fail(
+      new QuoteStale({ ...replacement, message: error.message, ...(hint === undefined ? {} : { hint }) })
+    )
+  })
+
+type Finish =
+  | { readonly _tag: "PaidElsewhere" }
+  | { readonly _tag: "Finished"; readonly permit: PermitSingle | undefined }
+
+/** A round the taker may already be signing: kept rather than replaced when it asks for the same. */
+const sameRound = (round: PermitRound | null, taker: string, recipient: string, permit: PermitSingle) =>
+  round !== null && round.state === "open" && round.taker === taker && round.recipient === recipient &&
+  round.permit.nonce === permit.details.nonce && round.permit.amount === permit.details.amount
+
+const finish = (
+  record: QuoteRecord,
+  built: Built,
+  parties: { readonly taker: string; readonly recipient: string },
+  charged: bigint,
+  nowMs: number
+) =>
+  Effect.flatMap(
+    QuoteStore,
+    (store) =>
+      store.update(record.quoteId, ({ record: current }): readonly [Finish, QuoteRecord | undefined] => {
+        if (charged > 0n && current.attempts.swapPaid) return [{ _tag: "PaidElsewhere" }, undefined]
+        const attempts = { ...current.attempts, swapPaid: current.attempts.swapPaid || charged > 0n }
+        if (built.permit === undefined) {
+          return [{ _tag: "Finished", permit: undefined }, {
+            ...current,
+            attempts,
+            permitRound: null,
+            swap: {
+              builtAtMs: nowMs,
+              block: built.block,
+              ...parties,
+              minAmountOut: built.minAmountOut,
+              amountOutSimulated: built.amountOutSimulated
+            }
+          }]
+        }
+        const open = current.permitRound
+        if (
+          sameRound(open, parties.taker, parties.recipient, built.permit) &&
+          open!.permit.sigDeadline > BigInt(Math.floor(nowMs / 1000) + 60)
+        ) {
+          return [{ _tag: "Finished", permit: issuedPermit(open!.permit) }, { ...current, attempts }]
+        }
+        const round: PermitRound = {
+          ...parties,
+          permit: storedPermit(built.permit),
+          executeData: built.executeData,
+          approvals: built.approvals.map((tx) => ({ to: tx.to, data: tx.data, gas: tx.gas })),
+          swapGas: built.swap.gas,
+          amountOutSimulated: built.amountOutSimulated,
+          failures: 0,
+          state: "open"
+        }
+        return [{ _tag: "Finished", permit: built.permit }, { ...current, attempts, permitRound: round }]
+      })
+  )
+
+export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
+  const store = yield* QuoteStore
+  const found = yield* store.get(request.quoteId)
+  if (found._tag === "Missing") {
+    return yield* new QuoteNotFound({
+      message: `no quote ${request.quoteId} is known`,
+      hint: "quote again; a quote is kept one hour past its expiry, then forgotten"
+    })
+  }
+  if (found._tag === "Expired") {
+    const replacement = yield* replacementFor(found.record, request.taker)
+    return yield* new QuoteExpired({
+      message: `quote ${request.quoteId} expired at ${new Date(found.record.expiresAtMs).toISOString()}`,
+      ...replacement
+    })
+  }
+  const record = found.record
+  if (record.attempts.swapFailures >= MAX_SWAP_FAILURES) {
+    return yield* new SwapAttemptsExhausted({
+      message: `${MAX_SWAP_FAILURES} swap attempts for quote ${record.quoteId} failed`,
+      hint: "quote again"
+    })
+  }
+  const taker = request.taker.toLowerCase() as Address
+  const recipient = (request.recipient ?? request.taker).toLowerCase() as Address
+  if (recipient === zeroAddress) {
+    return yield* new InvalidRequest({
+      message: "the recipient cannot be the zero address",
+      details: [{ expected: "a non-zero address", code: "zero_address", path: ["recipient"], message: "zero address" }]
+    })
+  }
+
+  const built = yield* buildSwap(record, {
+    taker,
+    recipient,
+    approval: request.approval,
+    deadlineSec: request.deadlineSec,
+    openPermit: record.permitRound?.state === "open" && record.permitRound.taker === taker &&
+        record.permitRound.recipient === recipient
+      ? issuedPermit(record.permitRound.permit)
+      : undefined
+  }).pipe(
+    Effect.tapError((error) => countsAsAttempt(error) ? countFailure(record.quoteId) : Effect.void),
+    Effect.catchTag("QuoteStale", withReplacement(record, request.taker))
+  )
+
+  const charged = yield* FiberRef.get(CallCharge)
+  const nowMs = yield* Clock.currentTimeMillis
+  const finished = yield* finish(record, built, { taker, recipient }, charged, nowMs)
+  if (finished._tag === "Missing" || finished.result._tag === "PaidElsewhere") {
+    return yield* new PaymentUnavailable({
+      message: "another call paid for this quote's swap at the same moment; this call was not charged",
+      hint: "send the same request again without a payment: the quote's swap is paid"
+    })
+  }
+  const { chainId, contracts } = yield* Deployment
+  const permit = finished.result.permit
+  return swapAnswer({
+    quoteId: record.quoteId,
+    chainId,
+    block: built.block,
+    taker,
+    recipient,
+    transactions: [...built.approvals, built.swap],
+    permit: permit === undefined ? undefined : { permit2: contracts["permit2"]!, permit },
+    minAmountOut: built.minAmountOut,
+    amountOutSimulated: built.amountOutSimulated,
+    deadline: built.deadline
+  })
+})

@@ -1,0 +1,124 @@
+/**
+ * The swap as the taker will send it, simulated from the taker's own wallet at the current block:
+ * the approvals it still needs, then the router call, in one `eth_simulateV1` request on the real
+ * balances and allowances. A permit not yet signed stands in as the taker's own Permit2 `approve` of
+ * the same amount and expiry (the state a valid signature produces), so the router's Permit2 pull is
+ * exercised exactly as it will be.
+ */
+import { Effect } from "effect"
+import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
+import { type SimCall, type SimResult, Simulator } from "../../layers/Simulator.js"
+import { decodePlanExecuted, decodeRouterError, type PermitSingle } from "../execution/RouterPlan.js"
+
+const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
+
+/** Router errors that mean the pools moved against the plan, rather than that the swap cannot work. */
+const PRICE_ERRORS = new Set([
+  "InsufficientOutput",
+  "StepOutputTooLow",
+  "StepInputTooHigh",
+  "InputAboveMaximum",
+  "PartialFill"
+])
+
+export interface ApprovalCall {
+  readonly to: Address
+  readonly data: Hex
+}
+
+export interface TakerSimulationRequest {
+  readonly block: bigint
+  readonly taker: Address
+  readonly router: Address
+  readonly approvals: ReadonlyArray<ApprovalCall>
+  /** A permit the taker will sign, simulated as the equivalent Permit2 approval. */
+  readonly pendingPermit: { readonly permit2: Address; readonly permit: PermitSingle } | undefined
+  /** The router call: `execute(plan)`, or `executeWithPermit` with a signed permit. */
+  readonly swap: { readonly data: Hex; readonly value: bigint }
+}
+
+export type TakerOutcome =
+  | {
+    readonly _tag: "Executed"
+    readonly amountIn: bigint
+    readonly amountOut: bigint
+    readonly approvalGas: ReadonlyArray<bigint>
+    /** The Permit2 approval standing in for the signature, 0 without one. */
+    readonly permitGas: bigint
+    readonly swapGas: bigint
+  }
+  | { readonly _tag: "Reverted"; readonly reason: string; readonly priceMoved: boolean }
+
+const APPROVAL_GAS_LIMIT = 200_000n
+
+const reasonOf = (result: SimResult) => {
+  const routerError = decodeRouterError(result.returnData)
+  if (routerError !== undefined) {
+    return { reason: `${routerError.name}(${routerError.args.map(String).join(", ")})`, name: routerError.name }
+  }
+  return { reason: result.error ?? "reverted without reason", name: undefined }
+}
+
+export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(request: TakerSimulationRequest) {
+  const simulator = yield* Simulator
+  const { taker } = request
+  const permitCall: ReadonlyArray<SimCall> = request.pendingPermit === undefined ? [] : [{
+    from: taker,
+    to: request.pendingPermit.permit2,
+    data: encodeFunctionData({
+      abi: permit2Abi,
+      functionName: "approve",
+      args: [
+        request.pendingPermit.permit.details.token,
+        request.pendingPermit.permit.spender,
+        request.pendingPermit.permit.details.amount,
+        request.pendingPermit.permit.details.expiration
+      ]
+    }),
+    gas: APPROVAL_GAS_LIMIT
+  }]
+  const calls: Array<SimCall> = [
+    ...request.approvals.map((approval) => ({ from: taker, ...approval, gas: APPROVAL_GAS_LIMIT })),
+    ...permitCall,
+    { from: taker, to: request.router, data: request.swap.data, value: request.swap.value }
+  ]
+  const [block] = yield* simulator.simulate({ block: request.block, blocks: [calls] })
+  const results = block ?? []
+  for (const [i, result] of results.entries()) {
+    if (result.ok) continue
+    const { name, reason } = reasonOf(result)
+    const which = i < request.approvals.length ? "approval" : i === results.length - 1 ? "swap" : "permit"
+    return {
+      _tag: "Reverted",
+      reason: `${which}: ${reason}`,
+      priceMoved: name !== undefined && PRICE_ERRORS.has(name)
+    } satisfies TakerOutcome
+  }
+  const swap = results[results.length - 1]
+  const executed = swap?.logs
+    .filter((log) => log.address.toLowerCase() === request.router.toLowerCase())
+    .map((log) => {
+      try {
+        return decodePlanExecuted(log)
+      } catch {
+        return undefined
+      }
+    })
+    .find((event) => event !== undefined)
+  if (swap === undefined || executed === undefined) {
+    return {
+      _tag: "Reverted",
+      reason: "swap: the router reported no execution",
+      priceMoved: false
+    } satisfies TakerOutcome
+  }
+  const approvals = request.approvals.length
+  return {
+    _tag: "Executed",
+    amountIn: executed.amountIn,
+    amountOut: executed.amountOut,
+    approvalGas: results.slice(0, approvals).map((result) => result.gasUsed),
+    permitGas: permitCall.length === 0 ? 0n : results[approvals]!.gasUsed,
+    swapGas: swap.gasUsed
+  } satisfies TakerOutcome
+})
