@@ -21,6 +21,18 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("Invali
   ...Fields,
   details: Schema.Array(Issue)
 }) {}
+/** An `invalid_request` about one field of the request: what was expected there, and what is wrong. */
+export const invalidField = (
+  path: ReadonlyArray<string | number>,
+  issue: { readonly expected: string; readonly message: string; readonly code?: string }
+) =>
+  new InvalidRequest({
+    message: issue.message,
+    details: [
+      new Issue({ expected: issue.expected, code: issue.code ?? "invalid_value", path, message: issue.message })
+    ]
+  })
+
 export class TickerNotAllowed extends Schema.TaggedError<TickerNotAllowed>()("TickerNotAllowed", Fields) {}
 export class InvalidAmount extends Schema.TaggedError<InvalidAmount>()("InvalidAmount", Fields) {}
 export class UnsupportedPair extends Schema.TaggedError<UnsupportedPair>()("UnsupportedPair", Fields) {}

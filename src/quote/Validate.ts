@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { Venue } from "../../layers/Venues.js"
 import type { Hex } from "../../schema/Chain.js"
-import { InvalidAmount, InvalidRequest, TickerNotAllowed, UnknownVenue, UnsupportedPair } from "../../schema/Errors.js"
+import { InvalidAmount, invalidField, TickerNotAllowed, UnknownVenue, UnsupportedPair } from "../../schema/Errors.js"
 import { NATIVE } from "../indexer/Sources.js"
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -18,14 +18,9 @@ export const tokenOf = (field: "sell" | "buy", value: string, usdc: Hex) => {
   if (!ADDRESS.test(value)) {
     if (value.startsWith("0x")) {
       return Effect.fail(
-        new InvalidRequest({
-          message: `\`${field}\` is not a 20-byte 0x address`,
-          details: [{
-            expected: "0x-prefixed 20-byte hex address",
-            code: "invalid_value",
-            path: [field],
-            message: "expected a 0x-prefixed 20-byte hex address"
-          }]
+        invalidField([field], {
+          expected: "0x-prefixed 20-byte hex address",
+          message: `\`${field}\` is not a 20-byte 0x address`
         })
       )
     }

@@ -17,7 +17,7 @@ import { Venues } from "../../layers/Venues.js"
 import { NATIVE_PER_USDC_UNIT, USDC_ADDRESS } from "../../schema/Chain.js"
 import {
   InsufficientBalance,
-  InvalidRequest,
+  invalidField,
   NotExecutable,
   QuoteStale,
   RpcUnavailable,
@@ -132,14 +132,10 @@ export const buildSwap = Effect.fn("Swap.build")(function*(record: QuoteRecord, 
     block: BigInt(block)
   })
   if (wallet.hasCode) {
-    return yield* new InvalidRequest({
-      message: "the taker has code (a contract or a delegated wallet): swaps are built for wallets that send directly",
-      details: [{
-        expected: "an externally owned account",
-        code: "taker_has_code",
-        path: ["taker"],
-        message: "the taker has code"
-      }]
+    return yield* invalidField(["taker"], {
+      expected: "an externally owned account",
+      code: "taker_has_code",
+      message: "the taker has code (a contract or a delegated wallet): swaps are built for wallets that send directly"
     })
   }
 
@@ -207,12 +203,13 @@ export const buildSwap = Effect.fn("Swap.build")(function*(record: QuoteRecord, 
     swap: { data: executeData, value: planValue(routerPlan) }
   })
   if (outcome._tag === "Reverted") {
-    return yield* outcome.priceMoved
-      ? new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })
-      : new SwapReverts({
-        message: `the swap reverts when simulated from the taker at block ${block}: ${outcome.reason}`,
-        hint: "the token or a pool refuses this wallet; do not send it"
-      })
+    if (outcome.priceMoved) {
+      return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })
+    }
+    return yield* new SwapReverts({
+      message: `the swap reverts when simulated from the taker at block ${block}: ${outcome.reason}`,
+      hint: "the token or a pool refuses this wallet; do not send it"
+    })
   }
 
   const swapTransaction: BuiltTransaction = permit === undefined

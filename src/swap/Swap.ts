@@ -16,7 +16,7 @@ import { type Address, zeroAddress } from "viem"
 import { Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import {
-  InvalidRequest,
+  invalidField,
   PaymentUnavailable,
   QuoteExpired,
   QuoteNotFound,
@@ -148,9 +148,9 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
   const taker = request.taker.toLowerCase() as Address
   const recipient = (request.recipient ?? request.taker).toLowerCase() as Address
   if (recipient === zeroAddress) {
-    return yield* new InvalidRequest({
-      message: "the recipient cannot be the zero address",
-      details: [{ expected: "a non-zero address", code: "zero_address", path: ["recipient"], message: "zero address" }]
+    return yield* invalidField(["recipient"], {
+      expected: "a non-zero address",
+      message: "the recipient cannot be the zero address"
     })
   }
 

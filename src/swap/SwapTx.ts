@@ -11,7 +11,7 @@ import { Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { USDC_ADDRESS } from "../../schema/Chain.js"
 import {
-  InvalidRequest,
+  invalidField,
   NoPendingSwap,
   QuoteExpired,
   QuoteNotFound,
@@ -35,10 +35,7 @@ import { MAX_SWAP_FAILURES } from "./Swap.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
 
 const invalidPermit = (path: ReadonlyArray<string>, message: string) =>
-  new InvalidRequest({
-    message,
-    details: [{ expected: "the permit `swap` issued, signed by the taker", code: "invalid_permit", path, message }]
-  })
+  invalidField(path, { expected: "the permit `swap` issued, signed by the taker", code: "invalid_permit", message })
 
 /** Whether `round` is still the round this call read (no other call finished or replaced it). */
 const isRound = (current: PermitRound | null, round: PermitRound) =>
@@ -99,9 +96,15 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
     swap: { data, value: 0n }
   })
   if (outcome._tag === "Reverted") {
-    return yield* outcome.priceMoved
-      ? new QuoteStale({ message: `the final swap no longer meets the quote: ${outcome.reason}`, hint: "quote again" })
-      : new SwapReverts({ message: `the final swap reverts when simulated from the taker: ${outcome.reason}` })
+    if (outcome.priceMoved) {
+      return yield* new QuoteStale({
+        message: `the final swap no longer meets the quote: ${outcome.reason}`,
+        hint: "quote again"
+      })
+    }
+    return yield* new SwapReverts({
+      message: `the final swap reverts when simulated from the taker: ${outcome.reason}`
+    })
   }
   const transactions: Array<BuiltTransaction> = [
     ...approvals.map((tx, i) => ({

@@ -1,0 +1,131 @@
+/**
+ * A private devnet with the service's layers on it, and a taker that trades as a wallet does: it asks
+ * `quote`, `swap` and `swap/tx` (called as the operations the HTTP API and MCP serve, answers encoded
+ * as they would be on the wire), signs typed data with its viem account and sends the returned
+ * transactions exactly as given. Private, because these tests move prices.
+ */
+import { Effect, Schema } from "effect"
+import { type Address, erc20Abi, type Hex, parseAbi } from "viem"
+import { decodeRequest } from "../../schema/Decode.js"
+import type { TradeError } from "../../schema/Errors.js"
+import { QuoteResponse } from "../../schema/Quote.js"
+import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { quote } from "../../src/quote/Quote.js"
+import { swap } from "../../src/swap/Swap.js"
+import { swapTx } from "../../src/swap/SwapTx.js"
+import { clientsFor, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
+
+export type Runtime = ReturnType<typeof indexRuntime>
+
+export interface Harness {
+  readonly devnet: PrivateDevnet
+  readonly runtime: Runtime
+  readonly stop: () => Promise<void>
+}
+
+export const startHarness = async (settings: Readonly<Record<string, string>> = {}): Promise<Harness> => {
+  const devnet = await startDevnet()
+  const runtime = indexRuntime(devnet.manifest, { settings })
+  await runtime.runPromise(synced)
+  return {
+    devnet,
+    runtime,
+    stop: async () => {
+      await runtime.dispose()
+      await devnet.stop()
+    }
+  }
+}
+
+type Outcome<A> = { readonly ok: true; readonly answer: A } | { readonly ok: false; readonly error: TradeError }
+
+const outcome = <A, I>(schema: Schema.Schema<A, I>) => <R>(effect: Effect.Effect<A, TradeError, R>) =>
+  effect.pipe(
+    // the answer must encode as the OpenAPI document describes it
+    Effect.tap((answer) => Effect.orDie(Schema.encode(schema)(answer))),
+    Effect.map((answer): Outcome<A> => ({ ok: true, answer })),
+    Effect.catchAll((error) => Effect.succeed<Outcome<A>>({ ok: false, error }))
+  )
+
+export const operationsOf = (runtime: Runtime) => {
+  const call = <I, A, IA>(
+    request: Schema.Schema<I, any>,
+    response: Schema.Schema<A, IA>,
+    run: (input: I) => Effect.Effect<A, TradeError, any>
+  ) =>
+  (body: Record<string, unknown>) =>
+    runtime.runPromise(
+      decodeRequest(request)(body).pipe(Effect.flatMap(run), outcome(response)) as Effect.Effect<Outcome<A>>
+    )
+  return {
+    quote: call(QuoteRequest, QuoteResponse, quote),
+    swap: call(SwapRequest, SwapResponse, swap),
+    swapTx: call(SwapTxRequest, SwapResponse, swapTx),
+    /** Waits until the index has seen `block`. */
+    indexed: (block: bigint) => runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
+  }
+}
+
+export const answerOf = <A>(result: Outcome<A>): A => {
+  if (!result.ok) throw new Error(`expected an answer, got ${result.error._tag}: ${result.error.message}`)
+  return result.answer
+}
+
+export const errorOf = <A>(result: Outcome<A>): TradeError => {
+  if (result.ok) throw new Error("expected an error, got an answer")
+  return result.error
+}
+
+const depositAbi = parseAbi(["function deposit() payable"])
+
+/**
+ * A wallet with native USDC that sends what the service returns, as given. It also holds `feeUsdc` of
+ * the ERC-20 USDC the swap fee is paid in (on Arc the two are one balance; on the devnet the ERC-20 is
+ * minted by depositing native value).
+ */
+export const takerOn = async (harness: Harness, nativeUsdc = "100000", feeUsdc = 20n) => {
+  const { devnet } = harness
+  const signer = await freshAccount(devnet.manifest, nativeUsdc)
+  const clients = clientsFor(devnet.manifest, signer)
+  if (feeUsdc > 0n) {
+    const hash = await clients.wallet.writeContract({
+      account: signer,
+      chain: clients.chain,
+      address: tokenAddress(devnet.manifest, "USDC"),
+      abi: depositAbi,
+      functionName: "deposit",
+      value: feeUsdc * 10n ** 18n
+    })
+    const { blockNumber } = await clients.public.waitForTransactionReceipt({ hash })
+    // Quotes read the wallet at the index's block: it must have seen the deposit.
+    await operationsOf(harness.runtime).indexed(blockNumber)
+  }
+  const send = async (tx: SwapResponse["transactions"][number]) => {
+    const hash = await clients.wallet.sendTransaction({
+      account: signer,
+      chain: clients.chain,
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      gas: BigInt(tx.gas)
+    })
+    return clients.public.waitForTransactionReceipt({ hash })
+  }
+  /** Sends every transaction in order; all must mine successfully. */
+  const sendAll = async (transactions: SwapResponse["transactions"]) => {
+    const receipts = []
+    for (const tx of transactions) {
+      const receipt = await send(tx)
+      if (receipt.status !== "success") throw new Error(`${tx.purpose} transaction reverted`)
+      receipts.push(receipt)
+    }
+    return receipts
+  }
+  const balanceOf = (token: Address, owner: Address = signer.address) =>
+    clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
+  const signPermit = (answer: SwapResponse) => signer.signTypedData(answer.signatures[0]!.typedData as never)
+  return { account: signer, address: signer.address, clients, send, sendAll, balanceOf, signPermit }
+}
