@@ -8,7 +8,10 @@ import {
   InsufficientLiquidity,
   InvalidAmount,
   NoRoute,
+  ReceiptRateLimited,
+  ReceiptReadsExhausted,
   RpcUnavailable,
+  SwapNotFound,
   TickerNotAllowed,
   TokenNotFound,
   UnknownVenue,
@@ -17,10 +20,12 @@ import {
 import { HealthResponse, HealthUnavailable } from "../../schema/Health.js"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { quote } from "../quote/Quote.js"
+import { receipt } from "../receipt/Receipt.js"
 import { health, healthRefusal } from "./health.js"
 import { openapi } from "./openapi.js"
 import { Cost, get, post } from "./Operation.js"
@@ -105,7 +110,19 @@ export const Quote = post({
   run: quote
 })
 
+export const Receipt = post({
+  name: "receipt",
+  group: "trade",
+  path: "/trade/v1/receipt",
+  summary: "After sending the swap: pass (delivered >= minAmountOut), pending or fail, read from the chain (free)",
+  request: ReceiptRequest,
+  response: ReceiptResponse,
+  errors: [SwapNotFound, ReceiptRateLimited, ReceiptReadsExhausted],
+  cost: Cost.free,
+  run: receipt
+})
+
 /** In the order the OpenAPI document lists them. */
 export const systemOperations = [Health, OpenApiDocument, Registration] as const
-export const tradeOperations = [Venues, Search, Quote] as const
+export const tradeOperations = [Venues, Search, Quote, Receipt] as const
 export const operations = [...systemOperations, ...tradeOperations] as const

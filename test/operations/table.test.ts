@@ -19,6 +19,7 @@ describe("operation table", () => {
       "health",
       "openapi",
       "quote",
+      "receipt",
       "registration",
       "search",
       "venues"
@@ -37,6 +38,7 @@ describe("operation table", () => {
         openapi: null,
         registration: null,
         venues: null,
+        receipt: null,
         search: 5_000n,
         quote: 10_000n
       })

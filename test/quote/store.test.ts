@@ -53,7 +53,7 @@ const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
   attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
   permitRound: null,
   swap: null,
-  receiptReads: { count: 0, lastAtMs: 0 }
+  receiptReads: { count: 0, lastAtMs: 0, final: null }
 })
 
 describe("QuoteStore (in memory)", () => {
