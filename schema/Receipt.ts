@@ -49,6 +49,9 @@ export const ReceiptResponse = Schema.Struct({
     description: "transactions not listed that filled this quote for the taker (each makes the result `fail`)"
   }),
   reason: Schema.NullOr(Schema.String).annotations({ description: "why the result is not `pass`" }),
+  retryAfterSec: Schema.optional(Schema.NonNegativeInt).annotations({
+    description: "on `pending`: seconds before the next chain read is allowed (one per quote every 5 s)"
+  }),
   next: Schema.optional(Next).annotations({ description: "absent on `pass`" })
 }).annotations({ identifier: "ReceiptResponse" })
 export type ReceiptResponse = typeof ReceiptResponse.Type

@@ -9,6 +9,7 @@ import { getAddress } from "viem"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import type { ReceiptResponse, ReceiptTransaction } from "../../schema/Receipt.js"
 import type { ChainView, RpcTransaction } from "./ChainRead.js"
+import { READ_INTERVAL_MS } from "./Claim.js"
 import type { Fill } from "./Fills.js"
 
 export interface VerdictInput {
@@ -90,6 +91,7 @@ export const judge = (input: VerdictInput): Verdict => {
         ...answer,
         result: "pending",
         next: "retry",
+        retryAfterSec: READ_INTERVAL_MS / 1_000,
         reason: `not mined yet: ${unmined.map((i) => `txHashes[${i}] ${short(transactions[i]!.txHash)}`).join(", ")}` +
           "; ask again in 5 seconds or more"
       }

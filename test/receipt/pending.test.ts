@@ -82,6 +82,7 @@ describe("a swap not mined yet", () => {
       expect(pending).toMatchObject({
         result: "pending",
         next: "retry",
+        retryAfterSec: 5,
         delivered: "0",
         swapTxHash: null,
         block: null,

@@ -219,6 +219,19 @@ describe("a swap that filled", () => {
     expect(BigInt(answer.delivered)).toBeGreaterThan(0n)
   })
 
+  it("fails and stops when the fill delivered to someone other than the recipient", async () => {
+    const { wallet } = await newTaker()
+    const quoteId = newQuoteId()
+    const block = await head()
+    const elsewhere = someAddress()
+    const swapHash = await sendTagged(wallet, router, plan(quoteId, wallet, 5_000_000n, 0n, elsewhere))
+    await mined(wallet, swapHash)
+    await store(quoteId, { block, taker: wallet.address })
+    const answer = await ask({ quoteId, txHashes: [swapHash] })
+    expect(answer).toMatchObject({ result: "fail", next: "stop", delivered: "0", swapTxHash: swapHash })
+    expect(answer.reason).toContain(`to ${elsewhere}, not ${getAddress(token)} to ${wallet.address}`)
+  })
+
   it("a fill for this quote tag by another wallet is not the taker's and does not count", async () => {
     const { wallet } = await newTaker()
     const other = await newTaker()
