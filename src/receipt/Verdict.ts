@@ -27,8 +27,6 @@ export interface Verdict {
   readonly reverted?: RpcTransaction & { readonly block: number; readonly gasUsed: bigint }
 }
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] }
-
 const statusOf = (listed: ChainView["listed"][number]): ReceiptTransaction => ({
   txHash: listed.hash,
   status: listed.receipt === null ? "unmined" : BigInt(listed.receipt.status) === 1n ? "success" : "reverted",
@@ -49,7 +47,7 @@ export const judge = (input: VerdictInput): Verdict => {
   const delivered = input.fills.filter(delivering).reduce((sum, fill) => sum + fill.event.amountOut, 0n)
   const filled = listedFills[0]
 
-  const answer: Mutable<ReceiptResponse> = {
+  const answer: ReceiptResponse = {
     quoteId: input.quoteId,
     result: "fail",
     delivered: delivered.toString(),
