@@ -17,8 +17,10 @@ export const ErrorBody = Schema.Struct({
   error: ErrorDetail,
   next: Next,
   retryAfterSec: Schema.optional(Schema.NonNegativeInt),
-  /** `quote_stale` / `quote_expired` from `swap`: the free replacement quote (a quote answer body). */
-  quote: Schema.optional(Schema.Object)
+  /** `quote_stale` / `quote_expired` from `swap`: the free replacement quote (a quote answer body).
+   * Plain `type: object` in JSON Schema: `Schema.Object`'s own carries `$id: /schemas/object`, and an MCP
+   * output schema holding the envelope twice (health's refusal) is then refused by ajv as ambiguous. */
+  quote: Schema.optional(Schema.Object.annotations({ jsonSchema: { type: "object" } }))
 }).annotations({ identifier: "ErrorBody" })
 export type ErrorBody = typeof ErrorBody.Type
 

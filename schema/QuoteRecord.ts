@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { QuoteRequest } from "./QuoteRequest.js"
+import { ReceiptResponse } from "./Receipt.js"
 import { SafetyVerdict } from "./Token.js"
 
 /** One pool swap of the chosen plan, in execution order: what the router plan is built from. */
@@ -62,6 +63,18 @@ export const PermitRound = Schema.Struct({
 })
 export type PermitRound = typeof PermitRound.Type
 
+/**
+ * A receipt answer that can no longer change (`pass`, or `fail` after a fill): a repeated call with the
+ * same hashes gets it back without a chain read. `fail` + `requote` is not kept: the taker may still
+ * resend the swap before its deadline, and a later read must see that fill.
+ */
+export const FinalReceipt = Schema.Struct({
+  /** The request's hashes, lower-case and sorted: another list may change the answer. */
+  txHashes: Schema.Array(Schema.String),
+  answer: Schema.typeSchema(ReceiptResponse)
+})
+export type FinalReceipt = typeof FinalReceipt.Type
+
 export const QuoteRecord = Schema.Struct({
   quoteId: Schema.String,
   /** Incremented by every update: a remote store compares it to set a record atomically. */
@@ -102,7 +115,11 @@ export const QuoteRecord = Schema.Struct({
   /** The permit round the last permit2 `swap` opened, if any. */
   permitRound: Schema.NullOr(PermitRound),
   swap: Schema.NullOr(BuiltSwap),
-  /** `receipt` chain reads: one per 5 s, 132 in all. */
-  receiptReads: Schema.Struct({ count: Schema.NonNegativeInt, lastAtMs: Schema.Number })
+  /** `receipt` chain reads: one per 5 s, 132 in all; `final` once the answer cannot change. */
+  receiptReads: Schema.Struct({
+    count: Schema.NonNegativeInt,
+    lastAtMs: Schema.Number,
+    final: Schema.NullOr(FinalReceipt)
+  })
 }).annotations({ identifier: "QuoteRecord" })
 export type QuoteRecord = typeof QuoteRecord.Type

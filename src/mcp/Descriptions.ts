@@ -40,6 +40,9 @@ export const toolPurpose: Readonly<Record<string, string>> = {
     "review its price and verdict before using its quoteId.",
   tradeSwapTx: "After a tradeSwap that answered next=sign_permit: send the permit signature and get the final " +
     "unsigned transaction to send from the taker's wallet. Works once per permit.",
-  tradeReceipt: "After sending the transactions: checks the receipt and reports what was filled. next=retry while " +
-    "pending; after a failure next=requote (nothing filled) or stop (a swap filled)."
+  tradeReceipt: "After sending the transactions: pass the quoteId and the hashes of the swap and any approvals (1 to " +
+    "4, sent by the taker's own wallet; smart-contract and delegated wallets are refused). Answers pass " +
+    "(delivered >= minAmountOut), pending or fail, with what was delivered. next=retry while pending (wait " +
+    "retryAfterSec; one chain read per quote every 5 s, 132 in all); after a failure next=requote (nothing " +
+    "filled) or stop (a swap filled: do not send it again). Works for one hour after tradeSwap."
 }

@@ -15,8 +15,11 @@ import {
   QuoteExpired,
   QuoteNotFound,
   QuoteStale,
+  ReceiptRateLimited,
+  ReceiptReadsExhausted,
   RpcUnavailable,
   SwapAttemptsExhausted,
+  SwapNotFound,
   SwapReverts,
   TickerNotAllowed,
   TokenNotFound,
@@ -26,11 +29,13 @@ import {
 import { HealthResponse, HealthUnavailable } from "../../schema/Health.js"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { AgentRegistration } from "../../schema/Registration.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { quote } from "../quote/Quote.js"
+import { receipt } from "../receipt/Receipt.js"
 import { swap, swapCharge } from "../swap/Swap.js"
 import { swapTx } from "../swap/SwapTx.js"
 import { health, healthRefusal } from "./health.js"
@@ -151,7 +156,19 @@ export const SwapTx = post({
   run: swapTx
 })
 
+export const Receipt = post({
+  name: "receipt",
+  group: "trade",
+  path: "/trade/v1/receipt",
+  summary: "After sending the swap: pass (delivered >= minAmountOut), pending or fail, read from the chain (free)",
+  request: ReceiptRequest,
+  response: ReceiptResponse,
+  errors: [SwapNotFound, ReceiptRateLimited, ReceiptReadsExhausted],
+  cost: Cost.free,
+  run: receipt
+})
+
 /** In the order the OpenAPI document lists them. */
 export const systemOperations = [Health, OpenApiDocument, Registration] as const
-export const tradeOperations = [Venues, Search, Quote, Swap, SwapTx] as const
+export const tradeOperations = [Venues, Search, Quote, Swap, SwapTx, Receipt] as const
 export const operations = [...systemOperations, ...tradeOperations] as const

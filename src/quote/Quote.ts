@@ -250,7 +250,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
     permitRound: null,
     swap: null,
-    receiptReads: { count: 0, lastAtMs: 0 }
+    receiptReads: { count: 0, lastAtMs: 0, final: null }
   }
   yield* (yield* QuoteStore).put(record)
 

@@ -55,6 +55,7 @@ describe("OpenAPI document", () => {
         "/health",
         "/openapi.json",
         "/trade/v1/quote",
+        "/trade/v1/receipt",
         "/trade/v1/search",
         "/trade/v1/swap",
         "/trade/v1/swap/tx",

@@ -95,6 +95,10 @@ describe("tools", () => {
     expect(search.description).toContain("5000 base units")
     expect(search.description).toContain("tradeQuote")
     expect(tools.find((tool) => tool.name === "health")!.description).toContain("Cost: free")
+    const receipt = tools.find((tool) => tool.name === "tradeReceipt")!
+    expect(receipt.description).toContain("Cost: free")
+    expect(receipt.description).toContain("next=retry while pending")
+    expect(receipt.inputSchema).toMatchObject({ type: "object", required: ["quoteId", "txHashes"] })
   })
 
   it("health and tradeVenues answer the HTTP bodies, as structured content and as JSON text", async () => {

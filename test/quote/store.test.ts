@@ -53,7 +53,7 @@ const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
   attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
   permitRound: null,
   swap: null,
-  receiptReads: { count: 0, lastAtMs: 0 }
+  receiptReads: { count: 0, lastAtMs: 0, final: null }
 })
 
 describe("QuoteStore (in memory)", () => {
@@ -108,6 +108,43 @@ describe("QuoteStore (in memory)", () => {
 
   it("a record survives its schema's JSON encoding, bigints included", () => {
     const original = record("q_04", 5)
+    const json = JSON.stringify(Schema.encodeSync(QuoteRecord)(original))
+    expect(Schema.decodeUnknownSync(QuoteRecord)(JSON.parse(json))).toEqual(original)
+  })
+
+  it("a built swap and a kept receipt answer survive it too", () => {
+    const hash = `0x${"ab".repeat(32)}`
+    const original: QuoteRecord = {
+      ...record("q_0000000000000005", 5),
+      swap: {
+        builtAtMs: 1,
+        block: 40,
+        taker: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        recipient: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        minAmountOut: 3_267_000_000_000_000n,
+        amountOutSimulated: 3_300_000_000_000_000n
+      },
+      receiptReads: {
+        count: 2,
+        lastAtMs: 7,
+        final: {
+          txHashes: [hash],
+          answer: {
+            quoteId: "q_0000000000000005",
+            result: "pass",
+            delivered: "3300000000000000",
+            minAmountOut: "3267000000000000",
+            token: "0x5FbDB2315678afecb367f032d93F642f64180aa3" as never,
+            recipient: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as never,
+            swapTxHash: hash,
+            block: 41,
+            transactions: [{ txHash: hash, status: "success", block: 41 }],
+            unlistedFills: [],
+            reason: null
+          }
+        }
+      }
+    }
     const json = JSON.stringify(Schema.encodeSync(QuoteRecord)(original))
     expect(Schema.decodeUnknownSync(QuoteRecord)(JSON.parse(json))).toEqual(original)
   })

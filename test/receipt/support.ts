@@ -1,0 +1,111 @@
+/**
+ * Receipt tests' shared pieces: a quote record with a built swap, as `swap` stores one; a taker that
+ * holds ERC-20 USDC and has approved the router; and sending a router plan tagged with a quote id the
+ * way a wallet would (mined even when it reverts, so a receipt can read the revert).
+ */
+import { Effect } from "effect"
+import { randomBytes } from "node:crypto"
+import { type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, type TransactionReceipt } from "viem"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { QuoteStore } from "../../layers/QuoteStore.js"
+import type { BuiltSwap, QuoteRecord } from "../../schema/QuoteRecord.js"
+import { encodeExecute, quoteTag, type RouterPlan } from "../../src/execution/RouterPlan.js"
+import { makePlan } from "../router/support.js"
+import type { Wallet } from "../support/wallet.js"
+
+export const newQuoteId = () => `q_${randomBytes(16).toString("hex")}`
+
+/** A stored quote whose swap was built at `swap.block` for `swap.taker`; expired unless told otherwise. */
+export const recordWith = (
+  quoteId: string,
+  fields: { readonly sell: string; readonly buy: string; readonly swap: BuiltSwap | null } & Partial<QuoteRecord>
+): QuoteRecord => {
+  const now = Date.now()
+  return {
+    quoteId,
+    version: 0,
+    createdAtMs: now - 200_000,
+    // past its 120 s life: a receipt must still answer
+    expiresAtMs: now - 80_000,
+    block: fields.swap?.block ?? 1,
+    network: "eip155:5042",
+    request: {
+      sell: fields.sell,
+      buy: fields.buy,
+      amount: "10",
+      side: "exactIn",
+      slippageBps: 100,
+      ttlSec: 120,
+      maxSplits: 3,
+      maxHops: 2
+    },
+    side: "exactIn",
+    plan: { type: "direct", executable: true, edges: [] },
+    amountIn: 10_000_000n,
+    amountOut: 1n,
+    minAmountOut: 1n,
+    maxAmountIn: 10_000_000n,
+    gasUnits: 150_000n,
+    safety: null,
+    orderUsdMicro: 10_000_000n,
+    swapPrice: 10_000n,
+    attempts: { swapFailures: 0, replacementIssued: false, swapPaid: true },
+    permitRound: null,
+    receiptReads: { count: 0, lastAtMs: 0, final: null },
+    ...fields
+  }
+}
+
+export const builtSwap = (fields: Partial<BuiltSwap> & Pick<BuiltSwap, "block" | "taker">): BuiltSwap => ({
+  builtAtMs: Date.now() - 150_000,
+  recipient: fields.taker,
+  minAmountOut: 1n,
+  amountOutSimulated: 1n,
+  ...fields
+})
+
+export const putRecord = (record: QuoteRecord) => Effect.flatMap(QuoteStore, (store) => store.put(record))
+
+export const storedRecord = (quoteId: string) =>
+  Effect.flatMap(QuoteStore, (store) => store.get(quoteId)).pipe(
+    Effect.map((found) => (found._tag === "Missing" ? undefined : found.record))
+  )
+
+const usdcAbi = parseAbi(["function deposit() payable"])
+
+/** Wraps native USDC into ERC-20 USDC (1:10¹² from native value) and approves the router for all of it;
+ * answers the approval's hash, which a receipt request lists beside the swap. */
+export const fundTaker = async (wallet: Wallet, usdc: Address, router: Address, amount: bigint) => {
+  const deposit = await wallet.wallet.sendTransaction({
+    account: wallet.account,
+    chain: wallet.chain,
+    to: usdc,
+    data: encodeFunctionData({ abi: usdcAbi, functionName: "deposit" }),
+    value: amount * 10n ** 12n
+  })
+  await wallet.public.waitForTransactionReceipt({ hash: deposit })
+  return (await wallet.approve(usdc, router, maxUint256)).transactionHash
+}
+
+/** A plan tagged with `quoteId`, as `swap` would build it. */
+export const taggedPlan = (quoteId: string, fields: Parameters<typeof makePlan>[0]): RouterPlan =>
+  makePlan({ ...fields, quoteTag: quoteTag(quoteId) })
+
+/** Signs and sends `plan` to the router with fixed gas (no estimate: a reverting plan is still mined). */
+export const sendTagged = (wallet: Wallet, router: Address, plan: RouterPlan): Promise<Hex> =>
+  wallet.wallet.sendTransaction({
+    account: wallet.account,
+    chain: wallet.chain,
+    to: router,
+    data: encodeExecute(plan),
+    gas: 1_500_000n
+  })
+
+export const mined = (wallet: Wallet, hash: Hex): Promise<TransactionReceipt> =>
+  wallet.public.waitForTransactionReceipt({ hash })
+
+/** A hash no node has seen. */
+export const unknownHash = (): Hex => `0x${randomBytes(32).toString("hex")}`
+
+/** An address nobody controls, for a recipient or a 7702 delegate. */
+export const someAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address
