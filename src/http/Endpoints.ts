@@ -65,7 +65,12 @@ const paymentDocs = (op: AnyOperation) => (operation: Record<string, any>): Reco
       }
     ],
     responses,
-    "x-price": { asset: "USDC", decimals: 6, basis: op.cost.kind === "fixed" ? "per call" : "from the request" }
+    "x-price": {
+      asset: "USDC",
+      decimals: 6,
+      basis: op.cost.kind === "fixed" ? "per call" : "from the request",
+      ...(op.cost.kind === "fromInput" ? { rule: op.cost.rule } : {})
+    }
   }
 }
 

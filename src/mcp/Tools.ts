@@ -62,7 +62,7 @@ const costLine = (op: AnyOperation) =>
         return `Cost: ${usdc(price)} USDC (${price} base units) per call, paid with x402. ${PAYMENT_GUIDE}`
       }
       case "fromInput":
-        return `Cost: set by the request (the payment requirements state the amount), paid with x402. ${PAYMENT_GUIDE}`
+        return `Cost: ${op.cost.rule}; the payment requirements state the amount, paid with x402. ${PAYMENT_GUIDE}`
     }
   })
 

@@ -17,7 +17,12 @@ import type { TradeError } from "../../schema/Errors.js"
 export type Cost<I> =
   | { readonly kind: "free" }
   | { readonly kind: "fixed"; readonly price: Effect.Effect<bigint, never, AppConfig> }
-  | { readonly kind: "fromInput"; readonly price: (input: I) => Effect.Effect<bigint, TradeError, CostContext> }
+  | {
+    readonly kind: "fromInput"
+    readonly price: (input: I) => Effect.Effect<bigint, TradeError, CostContext>
+    /** The pricing rule in words, for the OpenAPI document and the MCP tool description. */
+    readonly rule: string
+  }
 
 /** What a price may read: the configured prices, and stored quotes (a swap is priced from its quote). */
 export type CostContext = AppConfig | QuoteStore
@@ -29,9 +34,10 @@ export const Cost = {
     kind: "fixed",
     price: Effect.map(AppConfig, (config) => pick(config.prices))
   }),
-  fromInput: <I>(price: (input: I) => Effect.Effect<bigint, TradeError, CostContext>): Cost<I> => ({
+  fromInput: <I>(price: (input: I) => Effect.Effect<bigint, TradeError, CostContext>, rule: string): Cost<I> => ({
     kind: "fromInput",
-    price
+    price,
+    rule
   })
 }
 

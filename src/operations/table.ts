@@ -36,7 +36,7 @@ import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { quote } from "../quote/Quote.js"
 import { receipt } from "../receipt/Receipt.js"
-import { swap, swapCharge } from "../swap/Swap.js"
+import { swap, SWAP_PRICE_RULE, swapCharge } from "../swap/Swap.js"
 import { swapTx } from "../swap/SwapTx.js"
 import { health, healthRefusal } from "./health.js"
 import { openapi } from "./openapi.js"
@@ -140,7 +140,7 @@ export const Swap = post({
     NotExecutable,
     PaymentUnavailable
   ],
-  cost: Cost.fromInput(swapCharge),
+  cost: Cost.fromInput(swapCharge, SWAP_PRICE_RULE),
   run: swap
 })
 

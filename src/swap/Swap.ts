@@ -35,6 +35,12 @@ import { replacementFor } from "./Replacement.js"
 
 export const MAX_SWAP_FAILURES = 5
 
+export const SWAP_PRICE_RULE =
+  "by the order's size in US dollars, fixed when the quote was made: under $1,000 0.01 USDC; $1,000 to " +
+  "$10,000 0.05 USDC; above $10,000 0.05 USDC plus 0.5 bp of the part above $10,000, capped at 5 USDC " +
+  "(defaults; `PRICE_SWAP_*`). Paid once per quote: after a paid swap, further swap calls for the same quote " +
+  "are free, and so is a swap of an unknown, expired or exhausted quote (it can only fail)"
+
 /** The price of a `swap` call: the quote's swap price until one was paid; free when it can only fail. */
 export const swapCharge = (request: { readonly quoteId: string }) =>
   Effect.flatMap(QuoteStore, (store) => store.get(request.quoteId)).pipe(
