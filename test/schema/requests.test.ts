@@ -68,10 +68,31 @@ describe("request schemas", () => {
           quoteId: "q_0123456789abcdef",
           taker: lower,
           approval: "approve",
-          permit: { message: {}, signature: "0x00" }
+          permit: {
+            message: {
+              details: { token: lower, amount: "1", expiration: "1800000000", nonce: 0 },
+              spender: lower,
+              sigDeadline: "1800000000"
+            },
+            signature: "0x00"
+          }
         })
       )
     ).toEqual([{ code: "unrecognized_key", path: ["approval"] }])
+    const paths = issuesOf(
+      decode(SwapTxRequest, {
+        quoteId: "q_0123456789abcdef",
+        taker: lower,
+        permit: { message: { details: {}, spender: lower, sigDeadline: "x" }, signature: "0x00" }
+      })
+    ).map((issue) => issue.path.join("."))
+    expect([...new Set(paths)]).toEqual([
+      "permit.message.details.token",
+      "permit.message.details.amount",
+      "permit.message.details.expiration",
+      "permit.message.details.nonce",
+      "permit.message.sigDeadline"
+    ])
   })
 
   it("receipt takes 1 to 4 transaction hashes", () => {

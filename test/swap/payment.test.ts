@@ -1,0 +1,229 @@
+/**
+ * The trade flow over the service's HTTP edge, paid the way users pay: an unmodified `@x402/fetch` with
+ * a payer wallet that is not the taker. Search, quote and swap are charged exactly their prices; swap
+ * once per quote; swap/tx and receipt are free; every error answer leaves the payer's balance alone; two
+ * concurrent paid swaps of one quote settle once.
+ */
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
+import { wrapFetchWithPayment } from "@x402/fetch"
+import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  clientsFor,
+  freshAccount,
+  manifestAccount,
+  type PrivateDevnet,
+  startDevnet,
+  tokenAddress
+} from "../support/devnet.js"
+import { readJson, startTestServer, type TestServer } from "../support/http.js"
+import { deploymentOf } from "../support/services.js"
+import { walletFor } from "../support/wallet.js"
+import { pay, payerClient, USDC } from "../support/x402.js"
+
+let devnet: PrivateDevnet
+let server: TestServer
+let payer: PrivateKeyAccount
+let WETH: Address
+const payTo = privateKeyToAccount(generatePrivateKey()).address
+const json = { "content-type": "application/json" }
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  payer = manifestAccount(devnet.manifest, 4)
+  WETH = tokenAddress(devnet.manifest, "WETH")
+  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
+  await indexedPast(0n)
+}, 120_000)
+afterAll(async () => {
+  await server?.close()
+  await devnet?.stop()
+})
+
+/** Waits until the service's index has applied `block`. */
+const indexedPast = async (block: bigint) => {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const health = await readJson(await fetch(`${server.baseUrl}/health`))
+    if (health.status === "ok" && BigInt(health.indexedBlock ?? -1) >= block) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`the index did not reach block ${block}`)
+}
+
+const url = (path: string) => `${server.baseUrl}/trade/v1/${path}`
+const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+  fetch(url(path), { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) })
+const paidFetch = () => wrapFetchWithPayment(fetch, payerClient(payer, "eip155:5042", "5000000"))
+const paidPost = (path: string, body: object) =>
+  paidFetch()(url(path), { method: "POST", headers: json, body: JSON.stringify(body) })
+
+/** USDC balance changes of the payer and the fee recipient across `action`. */
+const fees = (action: () => Promise<unknown>) =>
+  walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)
+
+const depositAbi = parseAbi(["function deposit() payable"])
+
+/** A taker with native USDC and a little ERC-20 USDC, as the quote's readiness expects of a fee payer. */
+const newTaker = async () => {
+  const account = await freshAccount(devnet.manifest, "50000")
+  const clients = clientsFor(devnet.manifest, account)
+  const hash = await clients.wallet.writeContract({
+    account,
+    chain: clients.chain,
+    address: USDC,
+    abi: depositAbi,
+    functionName: "deposit",
+    value: 10n ** 19n
+  })
+  await indexedPast((await clients.public.waitForTransactionReceipt({ hash })).blockNumber)
+  const send = async (tx: { to: string; data: string; value: string; gas: string }) => {
+    const sent = await clients.wallet.sendTransaction({
+      account,
+      chain: clients.chain,
+      to: tx.to as Address,
+      data: tx.data as Hex,
+      value: BigInt(tx.value),
+      gas: BigInt(tx.gas)
+    })
+    const receipt = await clients.public.waitForTransactionReceipt({ hash: sent })
+    await indexedPast(receipt.blockNumber)
+    return receipt
+  }
+  const balanceOf = (token: Address) =>
+    clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
+  return { account, address: account.address, send, balanceOf }
+}
+
+describe("the whole trade over HTTP, paid with @x402/fetch", () => {
+  it("charges search, quote and swap exactly, swap once per quote, and nothing for swap/tx and receipt", async () => {
+    const taker = await newTaker()
+    let quoteId = ""
+    let swapPrice = 0n
+    let built: any
+    const paid = await fees(async () => {
+      const search = await paidPost("search", { query: "WETH", limit: 1 })
+      expect(search.status).toBe(200)
+      const quoted = await paidPost("quote", { sell: USDC, buy: WETH, amount: "2500", taker: taker.address })
+      expect(quoted.status).toBe(200)
+      const quote = await readJson(quoted)
+      expect(quote.next).toBe("swap")
+      quoteId = quote.quoteId
+      // The offer states the swap's price before it runs: $2,500 is in the 0.05 USDC tier.
+      const offer = decodePaymentRequiredHeader(
+        (await post("swap", { quoteId, taker: taker.address })).headers.get("payment-required") ?? ""
+      )
+      swapPrice = BigInt(offer.accepts[0]!.amount)
+      expect(swapPrice).toBe(50_000n)
+      const swapped = await paidPost("swap", { quoteId, taker: taker.address })
+      expect(swapped.status).toBe(200)
+      expect(decodePaymentResponseHeader(swapped.headers.get("payment-response") ?? "")).toMatchObject({
+        success: true,
+        payer: payer.address
+      })
+      built = await readJson(swapped)
+    })
+    expect(paid).toEqual([-(5_000n + 10_000n + swapPrice), 5_000n + 10_000n + swapPrice])
+
+    // Paid once per quote: the same swap again asks for no payment and rebuilds.
+    const again = await fees(async () => {
+      const rebuilt = await post("swap", { quoteId, taker: taker.address })
+      expect(rebuilt.status).toBe(200)
+      expect(rebuilt.headers.get("payment-response")).toBeNull()
+      expect((await readJson(rebuilt)).amountOutSimulated).toBe(built.amountOutSimulated)
+    })
+    expect(again).toEqual([0n, 0n])
+
+    const before = await taker.balanceOf(WETH)
+    const receipts: Array<Awaited<ReturnType<typeof taker.send>>> = []
+    for (const tx of built.transactions) receipts.push(await taker.send(tx))
+    expect(receipts.every((r) => r.status === "success")).toBe(true)
+    const delivered = (await taker.balanceOf(WETH)) - before
+    expect(delivered).toBe(BigInt(built.amountOutSimulated))
+
+    const receiptFees = await fees(async () => {
+      const answer = await post("receipt", { quoteId, txHashes: receipts.map((r) => r.transactionHash) })
+      expect(answer.status).toBe(200)
+      expect(await readJson(answer)).toMatchObject({ result: "pass", delivered: delivered.toString() })
+    })
+    expect(receiptFees).toEqual([0n, 0n])
+  })
+
+  it("the Permit2 round: swap is paid, swap/tx is free and finishes it once", async () => {
+    const taker = await newTaker()
+    const buy = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "900", taker: taker.address }))
+    const bought = await readJson(await paidPost("swap", { quoteId: buy.quoteId, taker: taker.address }))
+    for (const tx of bought.transactions) await taker.send(tx)
+
+    const sell = await readJson(await paidPost("quote", { sell: WETH, buy: USDC, amount: "0.2", taker: taker.address }))
+    const built = await readJson(await paidPost("swap", { quoteId: sell.quoteId, taker: taker.address }))
+    expect(built.next).toBe("sign_permit")
+    const signature = await taker.account.signTypedData(built.signatures[0].typedData)
+    const body = {
+      quoteId: sell.quoteId,
+      taker: taker.address,
+      permit: { message: built.signatures[0].typedData.message, signature }
+    }
+    let final: any
+    const swapTxFees = await fees(async () => {
+      const answer = await post("swap/tx", body)
+      expect(answer.status).toBe(200)
+      final = await readJson(answer)
+    })
+    expect(swapTxFees).toEqual([0n, 0n])
+    expect(final.transactions.map((tx: any) => tx.purpose)).toEqual(["approve", "swap"])
+    for (const tx of final.transactions) expect((await taker.send(tx)).status).toBe("success")
+    const replay = await post("swap/tx", body)
+    expect([replay.status, (await readJson(replay)).error.code]).toEqual([409, "no_pending_swap"])
+  })
+})
+
+describe("errors are never charged", () => {
+  it("insufficient balance (422), an unknown quote (404), an expired quote (410) and exhausted attempts (429)", async () => {
+    const broke = privateKeyToAccount(generatePrivateKey())
+    const taker = await newTaker()
+    const quote = await readJson(await paidPost("quote", { sell: WETH, buy: USDC, amount: "5" }))
+    const short = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "10", ttlSec: 1 }))
+    const delta = await fees(async () => {
+      for (let i = 0; i < 5; i++) {
+        const answer = await paidPost("swap", { quoteId: quote.quoteId, taker: broke.address })
+        expect([answer.status, (await readJson(answer)).error.code]).toEqual([422, "insufficient_balance"])
+        expect(answer.headers.get("payment-response")).toBeNull()
+      }
+      const exhausted = await post("swap", { quoteId: quote.quoteId, taker: taker.address })
+      expect([exhausted.status, (await readJson(exhausted)).error.code]).toEqual([429, "swap_attempts_exhausted"])
+      const unknown = await post("swap", { quoteId: "q_0000000000000000", taker: taker.address })
+      expect([unknown.status, (await readJson(unknown)).error.code]).toEqual([404, "quote_not_found"])
+      await new Promise((resolve) => setTimeout(resolve, 1_100))
+      const expired = await post("swap", { quoteId: short.quoteId, taker: taker.address })
+      const body = await readJson(expired)
+      expect([expired.status, body.error.code, body.next]).toEqual([410, "quote_expired", "requote"])
+      expect(body.quote.quoteId).toMatch(/^q_/)
+      const permitField = await post("swap", { quoteId: quote.quoteId, taker: taker.address, permit: {} })
+      expect([permitField.status, (await readJson(permitField)).error.code]).toEqual([400, "invalid_request"])
+    })
+    expect(delta).toEqual([0n, 0n])
+  })
+
+  it("two concurrent paid swaps of one quote settle once", async () => {
+    const taker = await newTaker()
+    const quote = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "50", taker: taker.address }))
+    const offer = decodePaymentRequiredHeader(
+      (await post("swap", { quoteId: quote.quoteId, taker: taker.address })).headers.get("payment-required") ?? ""
+    )
+    const [first, second] = await Promise.all([pay(payer, offer), pay(payer, offer)])
+    let statuses: Array<number> = []
+    const delta = await fees(async () => {
+      const answers = await Promise.all(
+        [first, second].map((payment) =>
+          post("swap", { quoteId: quote.quoteId, taker: taker.address }, { "payment-signature": payment.header })
+        )
+      )
+      statuses = answers.map((answer) => answer.status).sort()
+      const settled = answers.filter((answer) => answer.headers.get("payment-response") !== null)
+      expect(settled).toHaveLength(1)
+    })
+    expect(statuses[0]).toBe(200)
+    expect(delta).toEqual([-10_000n, 10_000n])
+  })
+})
