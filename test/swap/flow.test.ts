@@ -290,6 +290,22 @@ describe("refusals", () => {
     expect(await execute(taker, built, WETH)).toBe(BigInt(built.amountOutSimulated))
   })
 
+  it("a swap sandwiched below its minimum reverts on chain, and its receipt says fail with next requote", async () => {
+    const taker = await takerOn(harness)
+    const mover = await takerOn(harness, "900000")
+    const quoted = answerOf(await ops.quote({ sell: USDC, buy: WETH, amount: "200", slippageBps: 20 }))
+    const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    // Someone trades the same pools between the swap's construction and its mining.
+    await trade(mover, { sell: USDC, buy: WETH, amount: "300000", maxSplits: 4 })
+    const before = await taker.balanceOf(WETH)
+    const sent = await taker.send(built.transactions[0]!)
+    expect(sent.status).toBe("reverted")
+    expect(await taker.balanceOf(WETH)).toBe(before)
+    await ops.indexed(sent.blockNumber)
+    const checked = answerOf(await ops.receipt({ quoteId: quoted.quoteId, txHashes: [sent.transactionHash] }))
+    expect(checked).toMatchObject({ result: "fail", delivered: "0", next: "requote" })
+  })
+
   it("a price move beyond the slippage between quote and swap answers quote_stale with a usable replacement", async () => {
     const taker = await takerOn(harness)
     const mover = await takerOn(harness, "900000")

@@ -10,9 +10,11 @@ import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { quote } from "../../src/quote/Quote.js"
+import { receipt } from "../../src/receipt/Receipt.js"
 import { swap } from "../../src/swap/Swap.js"
 import { swapTx } from "../../src/swap/SwapTx.js"
 import { clientsFor, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
@@ -64,6 +66,7 @@ export const operationsOf = (runtime: Runtime) => {
     quote: call(QuoteRequest, QuoteResponse, quote),
     swap: call(SwapRequest, SwapResponse, swap),
     swapTx: call(SwapTxRequest, SwapResponse, swapTx),
+    receipt: call(ReceiptRequest, ReceiptResponse, receipt),
     /** Waits until the index has seen `block`. */
     indexed: (block: bigint) => runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
   }
