@@ -22,6 +22,19 @@ export const StoredEdge = Schema.Struct({
 })
 export type StoredEdge = typeof StoredEdge.Type
 
+/**
+ * A priced, executable single-path candidate `swap` may fall back to when the chosen plan cannot
+ * execute (a venue the operator disabled, or one the router cannot reach: the spec's endpoint rule 3).
+ */
+export const Fallback = Schema.Struct({
+  edges: Schema.Array(StoredEdge),
+  amountIn: Schema.BigInt,
+  amountOut: Schema.BigInt,
+  minAmountOut: Schema.BigInt,
+  maxAmountIn: Schema.BigInt
+})
+export type Fallback = typeof Fallback.Type
+
 /** The swap last built for the quote (by `swap`, or `swap/tx` finishing a permit round): what `receipt` checks. */
 export const BuiltSwap = Schema.Struct({
   builtAtMs: Schema.Number,
@@ -100,6 +113,8 @@ export const QuoteRecord = Schema.Struct({
   /** exactIn: the sell amount; exactOut: the most the swap may spend. */
   maxAmountIn: Schema.BigInt,
   gasUnits: Schema.BigInt,
+  /** Only when the plan is not executable: executable candidates, best first. */
+  fallbacks: Schema.Array(Fallback),
   safety: Schema.NullOr(SafetyVerdict),
   /** The order's size in micro-dollars, and the price of its `swap` call (USDC base units) from it. */
   orderUsdMicro: Schema.BigInt,

@@ -84,11 +84,11 @@ export const presentRoute = (context: PresentContext, candidate: Candidate): Rou
 }
 
 /** exactIn: the output less `slippageBps`, rounded down; exactOut: the output itself. */
-export const minAmountOutOf = (plan: Plan, slippageBps: number): bigint =>
+export const minAmountOutOf = (plan: Pick<Plan, "side" | "amountOut">, slippageBps: number): bigint =>
   plan.side === "exactIn" ? (plan.amountOut * (BPS - BigInt(slippageBps))) / BPS : plan.amountOut
 
 /** exactOut: the input plus `slippageBps`, rounded up; exactIn: the input itself. */
-export const maxAmountInOf = (plan: Plan, slippageBps: number): bigint =>
+export const maxAmountInOf = (plan: Pick<Plan, "side" | "amountIn">, slippageBps: number): bigint =>
   plan.side === "exactOut" ? (plan.amountIn * (BPS + BigInt(slippageBps)) + BPS - 1n) / BPS : plan.amountIn
 
 export const planFees = (context: PresentContext, plan: Plan) =>

@@ -17,15 +17,15 @@ import { Venues } from "../../layers/Venues.js"
 import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { InsufficientLiquidity, NoRoute, RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
-import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
-import { findRoute, type RouteRequest } from "../routing/FindRoute.js"
+import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
 import { marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
-import { planEdges } from "../routing/Plan.js"
+import { type PlanEdgeFill, planEdges } from "../routing/Plan.js"
 import { planShape } from "../routing/PlanShape.js"
 import { stateOf } from "../search/Assess.js"
 import { TokenSearch } from "../search/TokenSearch.js"
@@ -52,6 +52,43 @@ const sideOf = (view: SearchView, address: Hex) => {
     discovered: facts === undefined ? "token_list" as const : "index" as const
   }
 }
+
+const storedEdge = (edge: PlanEdgeFill): StoredEdge => ({
+  path: edge.leg,
+  venue: edge.hop.venue,
+  kind: edge.hop.kind,
+  poolId: edge.hop.poolId,
+  tokenIn: edge.hop.tokenIn,
+  tokenOut: edge.hop.tokenOut,
+  amountIn: edge.amountIn,
+  amountOut: edge.amountOut
+})
+
+const FALLBACKS = 3
+
+/** The best few executable candidates priced alone for the whole order, for `swap` to fall back to. */
+const fallbacksOf = (
+  candidates: ReadonlyArray<Candidate>,
+  executable: (path: Path) => boolean,
+  side: QuoteRequest["side"],
+  slippageBps: number
+): Array<Fallback> =>
+  candidates
+    .flatMap((candidate) =>
+      candidate.run._tag === "Filled" && executable(candidate.path) ? [{ ...candidate.run, path: candidate.path }] : []
+    )
+    .sort((a, b) => side === "exactIn" ? Number(b.amountOut - a.amountOut) : Number(a.amountIn - b.amountIn))
+    .slice(0, FALLBACKS)
+    .map((run) => {
+      const priced = { side, amountIn: run.amountIn, amountOut: run.amountOut }
+      return {
+        edges: run.fills.map((fill) => storedEdge({ ...fill, leg: 0 })),
+        amountIn: run.amountIn,
+        amountOut: run.amountOut,
+        minAmountOut: minAmountOutOf(priced, slippageBps),
+        maxAmountIn: maxAmountInOf(priced, slippageBps)
+      }
+    })
 
 export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const deployment = yield* Deployment
@@ -228,22 +265,14 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     plan: {
       type: shape.type,
       executable: bestExecutable,
-      edges: planEdges(plan).map((edge) => ({
-        path: edge.leg,
-        venue: edge.hop.venue,
-        kind: edge.hop.kind,
-        poolId: edge.hop.poolId,
-        tokenIn: edge.hop.tokenIn,
-        tokenOut: edge.hop.tokenOut,
-        amountIn: edge.amountIn,
-        amountOut: edge.amountOut
-      }))
+      edges: planEdges(plan).map(storedEdge)
     },
     amountIn: plan.amountIn,
     amountOut: plan.amountOut,
     minAmountOut: minOut,
     maxAmountIn: maxIn,
     gasUnits: plan.gasUnits,
+    fallbacks: bestExecutable ? [] : fallbacksOf(result.candidates, executable, side, request.slippageBps),
     safety,
     orderUsdMicro,
     swapPrice: fee,

@@ -23,7 +23,7 @@ import {
   RpcUnavailable,
   SwapReverts
 } from "../../schema/Errors.js"
-import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import { permitOf } from "../execution/Permit2.js"
 import {
@@ -78,7 +78,26 @@ const approveData = (spender: Address, amount: bigint) =>
 
 const required = (raw: bigint, what: string) => `${raw} ${what}`
 
-export const buildSwap = Effect.fn("Swap.build")(function*(record: QuoteRecord, terms: BuildTerms) {
+/**
+ * The quote as it will execute: its plan when every venue on it can run through the router now,
+ * otherwise its best executable fallback candidate (with that candidate's own amounts and minimum).
+ */
+const executableRecord = (record: QuoteRecord, runs: (venue: string) => boolean): QuoteRecord | undefined => {
+  const executable = (edges: ReadonlyArray<StoredEdge>) => edges.every((edge) => runs(edge.venue))
+  if (record.plan.executable && executable(record.plan.edges)) return record
+  const fallback = record.fallbacks.find((candidate) => executable(candidate.edges))
+  if (fallback === undefined) return undefined
+  return {
+    ...record,
+    plan: { type: fallback.edges.length === 1 ? "direct" : "two_hop", edges: fallback.edges, executable: true },
+    amountIn: fallback.amountIn,
+    amountOut: fallback.amountOut,
+    minAmountOut: fallback.minAmountOut,
+    maxAmountIn: fallback.maxAmountIn
+  }
+}
+
+export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, terms: BuildTerms) {
   const deployment = yield* Deployment
   const venues = yield* Venues
   const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as Address
@@ -87,16 +106,14 @@ export const buildSwap = Effect.fn("Swap.build")(function*(record: QuoteRecord, 
   if (router === undefined || (terms.approval === "permit2" && permit2 === undefined)) {
     return yield* new NotExecutable({ message: "no router contract is configured on this deployment" })
   }
-  const disabled = record.plan.edges.find((edge) => {
-    const venue = venues.byId(edge.venue)
-    return venue === undefined || !venue.executable || !venue.enabled
+  const record = executableRecord(quoted, (id) => {
+    const venue = venues.byId(id)
+    return venue !== undefined && venue.executable && venue.enabled
   })
-  if (!record.plan.executable || disabled !== undefined) {
+  if (record === undefined) {
     return yield* new NotExecutable({
-      message: disabled === undefined
-        ? "the quoted plan cannot be executed by the router"
-        : `venue ${disabled.venue} of the quoted plan is not executable now`,
-      hint: "quote again: a new quote routes around venues that cannot execute"
+      message: "the quoted plan cannot be executed by the router, and no priced candidate of the quote can",
+      hint: "quote again without the venues that cannot execute"
     })
   }
 

@@ -47,6 +47,7 @@ const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
   minAmountOut: 3_267_000_000_000_000n,
   maxAmountIn: 10_000_000n,
   gasUnits: 90_000n,
+  fallbacks: [],
   safety: null,
   orderUsdMicro: 10_000_000n,
   swapPrice: 10_000n,

@@ -46,6 +46,7 @@ export const recordWith = (
     minAmountOut: 1n,
     maxAmountIn: 10_000_000n,
     gasUnits: 150_000n,
+    fallbacks: [],
     safety: null,
     orderUsdMicro: 10_000_000n,
     swapPrice: 10_000n,

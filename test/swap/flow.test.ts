@@ -4,10 +4,11 @@
  * deliver exactly `amountOutSimulated` (nothing else trades in between), at least `minAmountOut`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Address, getAddress, zeroAddress } from "viem"
+import { type Address, getAddress, parseUnits, zeroAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import type { SwapResponse } from "../../schema/Swap.js"
-import { contractAddress, tokenAddress } from "../support/devnet.js"
+import { clientsFor, contractAddress, tokenAddress } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
 import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn } from "./harness.js"
 
 let harness: Harness
@@ -180,6 +181,26 @@ describe("the Permit2 flow", () => {
     expect(await execute(taker, final, USDC)).toBe(BigInt(final.amountOutSimulated))
   })
 
+  it("concurrent swaps of one quote open one permit round: every answer asks for the same signature", async () => {
+    const taker = await takerOn(harness)
+    await trade(taker, { sell: USDC, buy: WETH, amount: "600" })
+    const quoted = answerOf(await ops.quote({ sell: WETH, buy: USDC, amount: "0.05", taker: taker.address }))
+    const answers = (await Promise.all(
+      Array.from({ length: 4 }, () => ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    )).map(answerOf)
+    const typed = answers.map((answer) => JSON.stringify(answer.signatures[0]!.typedData))
+    expect(new Set(typed).size).toBe(1)
+    const signature = await taker.signPermit(answers[0]!)
+    const final = answerOf(
+      await ops.swapTx({
+        quoteId: quoted.quoteId,
+        taker: taker.address,
+        permit: { message: answers[3]!.signatures[0]!.typedData.message, signature }
+      })
+    )
+    expect(await execute(taker, final, USDC)).toBe(BigInt(final.amountOutSimulated))
+  })
+
   it("five failed swap/tx calls close the round", async () => {
     const taker = await takerOn(harness)
     await trade(taker, { sell: USDC, buy: WETH, amount: "500" })
@@ -247,6 +268,49 @@ describe("the approve flow", () => {
   })
 })
 
+describe("a plan on a venue the operator disabled (spec rule 3)", () => {
+  it("is not executable at quote time, and swap falls back to the best priced executable candidate", async () => {
+    const request = { sell: USDC, buy: WETH, amount: "700", maxSplits: 1, maxHops: 1 }
+    const open = answerOf(await ops.quote(request))
+    const preferred = open.best.legs[0]!.hops[0]!.venue
+    const others = [...new Set(open.routes.flatMap((route) => route.hops.map((hop) => hop.venue)))]
+      .filter((venue) => venue !== preferred)
+    expect(others.length).toBeGreaterThan(0)
+    // The operator switches the best venue off; a caller naming it still gets it priced, not executable.
+    const restricted = indexRuntime(harness.devnet.manifest, { settings: { DISABLED_VENUES: preferred } })
+    try {
+      await restricted.runPromise(synced)
+      const disabledOps = operationsOf(restricted)
+      const taker = await takerOn(harness)
+      await disabledOps.indexed(await clientsFor(harness.devnet.manifest).public.getBlockNumber())
+      const quoted = answerOf(
+        await disabledOps.quote({ ...request, venues: [preferred, ...others], taker: taker.address })
+      )
+      expect(quoted.best.legs[0]!.hops[0]!.venue).toBe(preferred)
+      expect(quoted.best.executable).toBe(false)
+      expect(quoted.warnings).toContain("graph_execution_unavailable")
+      expect(quoted.next).toBe("stop")
+      const built = answerOf(await disabledOps.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+      const fallback = quoted.routes
+        .filter((route) => route.hops.every((hop) => hop.venue !== preferred) && route.amountOutQuoted !== undefined)
+        .map((route) => parseUnits(route.amountOutQuoted!, 18))
+        .sort((a, b) => Number(b - a))[0]!
+      // The fallback keeps its own quoted output less the quote's slippage (100 bp by default).
+      expect(BigInt(built.minAmountOut)).toBe(fallback * 9_900n / 10_000n)
+      const receipts = await taker.sendAll(built.transactions)
+      const executed = receipts[receipts.length - 1]!
+      expect(executed.status).toBe("success")
+      await disabledOps.indexed(executed.blockNumber)
+      const checked = answerOf(
+        await disabledOps.receipt({ quoteId: quoted.quoteId, txHashes: receipts.map((r) => r.transactionHash) })
+      )
+      expect(checked).toMatchObject({ result: "pass", delivered: built.amountOutSimulated })
+    } finally {
+      await restricted.dispose()
+    }
+  })
+})
+
 describe("refusals", () => {
   it("a taker without the sell amount gets insufficient_balance; five failures exhaust the quote", async () => {
     const taker = await takerOn(harness, "10", 0n)
@@ -256,6 +320,20 @@ describe("refusals", () => {
         "InsufficientBalance"
       )
     }
+    expect(errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))._tag).toBe(
+      "SwapAttemptsExhausted"
+    )
+  })
+
+  it("concurrent failing swaps each use exactly one of the five attempts", async () => {
+    const taker = await takerOn(harness, "10", 0n)
+    const quoted = answerOf(await ops.quote({ sell: WETH, buy: USDC, amount: "1" }))
+    const failures = await Promise.all(
+      Array.from({ length: 3 }, () => ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    )
+    expect(failures.map((failure) => errorOf(failure)._tag)).toEqual(Array(3).fill("InsufficientBalance"))
+    expect(errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))._tag).toBe("InsufficientBalance")
+    expect(errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))._tag).toBe("InsufficientBalance")
     expect(errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))._tag).toBe(
       "SwapAttemptsExhausted"
     )
