@@ -368,13 +368,16 @@ describe("refusals", () => {
     expect(await execute(taker, built, WETH)).toBe(BigInt(built.amountOutSimulated))
   })
 
+  /** The one v2 USDC/WETH pair (a factory holds one pair per token pair): both sides trade the same pool. */
+  const onePair = () => ({ sell: USDC, buy: WETH, venues: ["uniswap-v2"], maxHops: 1, maxSplits: 1 })
+
   it("a swap sandwiched below its minimum reverts on chain, and its receipt says fail with next requote", async () => {
     const taker = await takerOn(harness)
     const mover = await takerOn(harness, "900000")
-    const quoted = answerOf(await ops.quote({ sell: USDC, buy: WETH, amount: "200", slippageBps: 20 }))
+    const quoted = answerOf(await ops.quote({ ...onePair(), amount: "200", slippageBps: 20 }))
     const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
-    // Someone trades the same pools between the swap's construction and its mining.
-    await trade(mover, { sell: USDC, buy: WETH, amount: "300000", maxSplits: 4 })
+    // Someone trades the same pool between the swap's construction and its mining.
+    await trade(mover, { ...onePair(), amount: "50000" })
     const before = await taker.balanceOf(WETH)
     const sent = await taker.send(built.transactions[0]!)
     expect(sent.status).toBe("reverted")
@@ -388,10 +391,10 @@ describe("refusals", () => {
     const taker = await takerOn(harness)
     const mover = await takerOn(harness, "900000")
     const quoted = answerOf(
-      await ops.quote({ sell: USDC, buy: WETH, amount: "100", slippageBps: 10, taker: taker.address })
+      await ops.quote({ ...onePair(), amount: "100", slippageBps: 10, taker: taker.address })
     )
-    // Someone else buys WETH on every venue first.
-    await trade(mover, { sell: USDC, buy: WETH, amount: "300000", maxSplits: 4 })
+    // Someone else buys WETH in the same pool first.
+    await trade(mover, { ...onePair(), amount: "50000" })
     const stale = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
     expect(stale._tag).toBe("QuoteStale")
     const replacement = (stale as { quote?: { quoteId: string; next: string } }).quote
