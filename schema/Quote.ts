@@ -34,12 +34,15 @@ export const QuoteWarning = Schema.Literal(
   "graph_execution_unavailable",
   "safety_not_measured",
   "unpriced_candidates",
-  "gas_not_netted"
+  "gas_not_netted",
+  "priced_by_simulation"
 ).annotations({
   description: "`graph_execution_unavailable`: no router executes a selected venue (or the operator disabled it); " +
     "`safety_not_measured`: no sell-back simulation was available for this quote, `safety` is null; " +
     "`unpriced_candidates`: some routes need a simulation to be priced and were left out of the plan; " +
-    "`gas_not_netted`: the objective token has no USD price, so gas is reported but not netted"
+    "`gas_not_netted`: the objective token has no USD price, so gas is reported but not netted; " +
+    "`priced_by_simulation`: the best plan crosses a hooked v4 pool priced by simulating the swap at the " +
+    "quote's block (see the route's `pricedBy`); `swap` re-simulates it from the taker before building"
 })
 
 export const QuoteNext = Schema.Literal("swap", "stop").annotations({

@@ -42,6 +42,11 @@ export const Route = Schema.Struct({
   amountInQuoted: Schema.optional(DecimalString).annotations({
     description: "exactOut: the input the path alone needs"
   }),
+  pricedBy: Schema.optional(Schema.Literal("index", "simulation")).annotations({
+    description: "how the path was priced: `index`, exactly from indexed pool state; `simulation`, a hooked v4 " +
+      "pool on it (a hook that sets the fee per swap or returns deltas) was priced by running the swap through " +
+      "the venue's quoter at the quote's block. Absent when the path could not be priced"
+  }),
   unpricedReason: Schema.optional(Schema.String).annotations({
     description:
       "why the path was not priced: `dynamic_fee`, `hook_delta`, `fee_on_transfer_input` (needs a simulation), `insufficient_liquidity`, `curve_complete`"

@@ -14,6 +14,7 @@ import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
+import { HookedPools } from "./quote/HookedPools.js"
 import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
 
 /** Every service the operations need, given where the chain is. */
@@ -23,6 +24,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     StartTime.Default,
     PaymentGate.Default,
     GasPrice.Default,
+    HookedPools.Default,
     QuoteStore.InMemory,
     SafetyCheck.layer
   ).pipe(

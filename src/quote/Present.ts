@@ -70,7 +70,8 @@ export const presentRoute = (context: PresentContext, candidate: Candidate): Rou
     ...(filled
       ? {
         amountOutQuoted: formatUnits(run.amountOut, decimalsOut),
-        amountInQuoted: formatUnits(run.amountIn, decimalsIn)
+        amountInQuoted: formatUnits(run.amountIn, decimalsIn),
+        pricedBy: run.fills.some((fill) => fill.simulated) ? "simulation" as const : "index" as const
       }
       : { unpricedReason: run.reason }),
     buyTaxBps: context.buyTaxBps,

@@ -31,6 +31,7 @@ import { stateOf } from "../search/Assess.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import type { SearchView } from "../search/View.js"
 import { GasPrice } from "./GasPrice.js"
+import { HookedPools } from "./HookedPools.js"
 import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
 import { readReadiness } from "./Readiness.js"
 import { judgedToken, measureSafety, stopsTrade, taxesOf } from "./Safety.js"
@@ -161,7 +162,9 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     allowVenue,
     gas
   }
-  const untaxed = findRoute(search)
+  const hooked = yield* HookedPools
+  const route = (request: RouteRequest) => hooked.price(request, findRoute(request), block)
+  const untaxed = yield* route(search)
   if (untaxed.best === null) {
     const result = untaxed
     const short = result.candidates.some((c) => c.run._tag === "Unfillable")
@@ -192,7 +195,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const safety = yield* measureSafety(untaxed.best, usdc, search, usdValue(untaxed.best), block, symbolOf)
   // A measured transfer tax changes every amount: route again with it.
   const taxes = taxesOf(safety, judgedToken(untaxed.best, usdc))
-  const taxed = taxes === undefined ? undefined : findRoute({ ...search, taxes })
+  const taxed = taxes === undefined ? undefined : yield* route({ ...search, taxes })
   const result = taxed?.best == null ? untaxed : taxed
   const plan = result.best!
 
@@ -245,6 +248,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   if (safety === null) warnings.push("safety_not_measured")
   if (result.candidates.some((c) => c.run._tag === "NeedsSimulation")) warnings.push("unpriced_candidates")
   if (gas.tokenPrice === null) warnings.push("gas_not_netted")
+  if (plan.legs.some((leg) => leg.fills.some((fill) => fill.simulated))) warnings.push("priced_by_simulation")
   const stop = stopsTrade(safety) || !bestExecutable || readiness?.ready === false
 
   const now = yield* Clock.currentTimeMillis

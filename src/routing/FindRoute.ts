@@ -11,7 +11,16 @@ import type { Hex } from "../../schema/Chain.js"
 import { candidatePaths } from "./Candidates.js"
 import { gasInToken, type GasModel, gasUsdcRaw, pathGasUnits } from "./Gas.js"
 import type { Market } from "./Market.js"
-import { noTaxes, type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"
+import {
+  type HopSimulation,
+  noTaxes,
+  type Path,
+  type PathRun,
+  runPath,
+  type Side,
+  type SimulatedHops,
+  type TransferTaxes
+} from "./Path.js"
 import { execute, type Execution, type Plan } from "./Plan.js"
 import { equaliseMarginals, optimiseSplit, type SplitProblem } from "./Split.js"
 
@@ -121,6 +130,40 @@ export const findRoute = (request: RouteRequest): RouteResult => {
     const shortlisted = shortlist(request, splittable)
     if (shortlisted.length > 1) best = better(best, bestSplit(request, shortlisted, taxes))
   }
+  return { candidates, best, bestSingle }
+}
+
+/** The hop swaps the result's unpriced paths wait on, one per path, that a simulation can price. */
+export const pendingSimulations = (result: RouteResult): ReadonlyArray<HopSimulation> =>
+  result.candidates.flatMap((candidate) =>
+    candidate.run._tag === "NeedsSimulation" && candidate.run.reason !== "fee_on_transfer_input"
+      ? [candidate.run.pending]
+      : []
+  )
+
+/**
+ * `result` again with the hops `simulated` prices: the paths that needed a simulation are priced alone
+ * and compete with the best plan as single paths. They are never split: what a hooked pool's state is
+ * after a swap is not known, so a second flow through it could not be priced.
+ */
+export const withSimulatedHops = (
+  request: RouteRequest,
+  result: RouteResult,
+  simulated: SimulatedHops
+): RouteResult => {
+  const taxes = request.taxes ?? noTaxes
+  let { best, bestSingle } = result
+  const candidates = result.candidates.map((candidate): Candidate => {
+    if (candidate.run._tag !== "NeedsSimulation") return candidate
+    const run = runPath(candidate.path, request.side, request.amount, request.market.pool, taxes, simulated)
+    if (run._tag === "Filled") {
+      const leg = { path: candidate.path, amountIn: run.amountIn, amountOut: run.amountOut, fills: run.fills }
+      const alone = planOf(request, { _tag: "Filled", legs: [leg], amountIn: run.amountIn, amountOut: run.amountOut })
+      bestSingle = better(bestSingle, alone)
+      best = better(best, alone)
+    }
+    return { ...candidate, run }
+  })
   return { candidates, best, bestSingle }
 }
 

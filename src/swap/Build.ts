@@ -130,7 +130,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
   const plan = repriced.plan
-  if (!keepsPromise(record, plan)) {
+  if (repriced._tag === "Priced" && !keepsPromise(record, plan)) {
     return yield* new QuoteStale({
       message: record.side === "exactIn"
         ? `the price moved beyond the slippage: the plan now gives ${plan.amountOut}, below the minimum ${record.minAmountOut}`
