@@ -11,34 +11,26 @@
  * unless Permit2 already allows the router enough until the deadline.
  */
 import { Clock, Effect } from "effect"
-import { type Address, encodeFunctionData, erc20Abi, getAddress, type Hex, maxUint256 } from "viem"
+import { type Address, getAddress, type Hex } from "viem"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import { NATIVE_PER_USDC_UNIT, USDC_ADDRESS } from "../../schema/Chain.js"
-import {
-  InsufficientBalance,
-  invalidField,
-  NotExecutable,
-  QuoteStale,
-  RpcUnavailable,
-  SwapReverts
-} from "../../schema/Errors.js"
-import type { QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
+import { invalidField, NotExecutable, QuoteStale, RpcUnavailable, SwapReverts } from "../../schema/Errors.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
-import { permitOf } from "../execution/Permit2.js"
 import {
   encodeExecute,
   encodeExecuteWithPermit,
-  Funding,
   type PermitSingle,
   planValue,
   type RouterPlan
 } from "../execution/RouterPlan.js"
-import { permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { readTakerWallet } from "../execution/TakerWallet.js"
 import { GasPrice } from "../quote/GasPrice.js"
-import { APPROVE_GAS, TX_BASE_GAS } from "../quote/Readiness.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
+import { executableRecord } from "./Fallback.js"
+import { chooseFunding } from "./Funding.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
@@ -71,30 +63,6 @@ export interface Built {
   readonly executeData: Hex
   readonly amountOutSimulated: bigint
   readonly minAmountOut: bigint
-}
-
-const approveData = (spender: Address, amount: bigint) =>
-  encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, amount] })
-
-const required = (raw: bigint, what: string) => `${raw} ${what}`
-
-/**
- * The quote as it will execute: its plan when every venue on it can run through the router now,
- * otherwise its best executable fallback candidate (with that candidate's own amounts and minimum).
- */
-const executableRecord = (record: QuoteRecord, runs: (venue: string) => boolean): QuoteRecord | undefined => {
-  const executable = (edges: ReadonlyArray<StoredEdge>) => edges.every((edge) => runs(edge.venue))
-  if (record.plan.executable && executable(record.plan.edges)) return record
-  const fallback = record.fallbacks.find((candidate) => executable(candidate.edges))
-  if (fallback === undefined) return undefined
-  return {
-    ...record,
-    plan: { type: fallback.edges.length === 1 ? "direct" : "two_hop", edges: fallback.edges, executable: true },
-    amountIn: fallback.amountIn,
-    amountOut: fallback.amountOut,
-    minAmountOut: fallback.minAmountOut,
-    maxAmountIn: fallback.maxAmountIn
-  }
 }
 
 export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, terms: BuildTerms) {
@@ -160,45 +128,21 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
   const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
   const deadline = BigInt(nowSec + terms.deadlineSec)
-  const gasPriceWei = yield* (yield* GasPrice).at(block)
-  const swapGasWei = (record.gasUnits + TX_BASE_GAS) * gasPriceWei
-  const native = sellToken === usdc && wallet.nativeWei >= spend * NATIVE_PER_USDC_UNIT + swapGasWei
+  const { approvals, funding, permit } = yield* chooseFunding({
+    wallet,
+    approval: terms.approval,
+    sellToken,
+    usdc,
+    spend,
+    router,
+    permit2,
+    deadline,
+    nowSec,
+    gasUnits: record.gasUnits,
+    gasPriceWei: yield* (yield* GasPrice).at(block),
+    openPermit: terms.openPermit
+  })
 
-  const approvals: Array<{ readonly to: Address; readonly data: Hex }> = []
-  let permit: PermitSingle | undefined
-  if (!native && terms.approval === "approve" && wallet.allowanceToRouter < spend) {
-    approvals.push({ to: sellToken, data: approveData(router, spend) })
-  }
-  if (!native && terms.approval === "permit2") {
-    if (wallet.allowanceToPermit2 < spend) approvals.push({ to: sellToken, data: approveData(permit2!, maxUint256) })
-    if (!permit2Covers(wallet.permit2, spend, Number(deadline))) {
-      const reusable = terms.openPermit !== undefined && terms.openPermit.details.nonce === wallet.permit2.nonce &&
-        terms.openPermit.details.amount === spend && terms.openPermit.sigDeadline > deadline
-      permit = reusable
-        ? terms.openPermit
-        : permitOf({ token: sellToken, amount: spend, nonce: wallet.permit2.nonce, spender: router, nowSec })
-    }
-  }
-
-  const gasWei = swapGasWei + BigInt(approvals.length) * APPROVE_GAS * gasPriceWei
-  const nativeNeeded = gasWei + (native ? spend * NATIVE_PER_USDC_UNIT : 0n)
-  if (!native && wallet.sellBalance < spend) {
-    return yield* new InsufficientBalance({
-      message: `the taker holds ${wallet.sellBalance} of the sell token and the swap needs ${
-        required(spend, "base units")
-      }`
-    })
-  }
-  if (wallet.nativeWei < nativeNeeded) {
-    return yield* new InsufficientBalance({
-      message: `the taker holds ${wallet.nativeWei} wei of native USDC and needs ${required(nativeNeeded, "wei")} for ${
-        native ? "the amount and " : ""
-      }gas`,
-      hint: "gas on this chain is paid in native USDC"
-    })
-  }
-
-  const funding = native ? Funding.native : terms.approval === "approve" ? Funding.approval : Funding.permit2
   const routerPlan: RouterPlan = {
     ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
       recipient: terms.recipient,
