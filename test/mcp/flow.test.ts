@@ -174,6 +174,13 @@ describe("tools", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       ["health", "tradeQuote", "tradeReceipt", "tradeSearch", "tradeSwap", "tradeSwapTx", "tradeVenues"]
     )
+    // What a model needs to execute without having seen the API.
+    const described = (name: string) => tools.find((tool) => tool.name === name)!.description
+    for (const phrase of ["approvals first", "18 decimals", "raw base units", "swap_placeholder", "once per quote"]) {
+      expect(described("tradeSwap")).toContain(phrase)
+    }
+    expect(described("tradeSwapTx")).toContain("message: signatures[0].typedData.message exactly as")
+    expect(described("tradeReceipt")).toContain("raw base units")
   })
 })
 
