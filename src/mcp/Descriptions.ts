@@ -5,15 +5,15 @@
  */
 
 export const TRADE_FLOW =
-  "Trade flow: tradeSearch -> tradeQuote -> tradeSwap -> (sign the permit, then tradeSwapTx) -> send the " +
-  "transactions from the taker's wallet -> tradeReceipt."
+  "Trade flow: tradeSearch -> tradeQuote -> tradeSwap -> (if next=sign_permit: sign the permit, then " +
+  "tradeSwapTx) -> send the transactions in order from the taker's wallet -> tradeReceipt."
 
 export const NEXT_GUIDE =
   "Every error result and some answers carry `next`: fix_request = correct the arguments and call again; " +
   "retry = call again unchanged, after `retryAfterSec` seconds when given; requote = call tradeQuote again " +
   "(or use the replacement `quote` when one is included); stop = do not retry this trade; pay = pay and retry; " +
   "sign_permit = sign signatures[0].typedData with the taker's wallet, then call tradeSwapTx (never send the " +
-  "unfinished transaction)."
+  "swap_placeholder transaction)."
 
 export const PAYMENT_GUIDE =
   "Paid call: the first call without payment answers isError with the x402 v2 payment requirements " +
@@ -34,15 +34,22 @@ export const toolPurpose: Readonly<Record<string, string>> = {
     "sell-back from a fresh wallet. Answers a quoteId, the best route, the verdict and readiness. If " +
     "next=stop (verdict cannot_sell or illiquid, not executable, or not ready) do not trade; otherwise " +
     "pass quoteId to tradeSwap before the quote expires.",
-  tradeSwap: "Turns a quote into UNSIGNED transactions for the taker's wallet; paid once per quote. If next is " +
-    "sign_permit, sign signatures[0].typedData with the taker's wallet and call tradeSwapTx; do not send " +
-    "the unfinished transaction. On quote_stale/quote_expired a replacement `quote` may be included: " +
-    "review its price and verdict before using its quoteId.",
-  tradeSwapTx: "After a tradeSwap that answered next=sign_permit: send the permit signature and get the final " +
-    "unsigned transaction to send from the taker's wallet. Works once per permit.",
-  tradeReceipt: "After sending the transactions: pass the quoteId and the hashes of the swap and any approvals (1 to " +
-    "4, sent by the taker's own wallet; smart-contract and delegated wallets are refused). Answers pass " +
-    "(delivered >= minAmountOut), pending or fail, with what was delivered. next=retry while pending (wait " +
-    "retryAfterSec; one chain read per quote every 5 s, 132 in all); after a failure next=requote (nothing " +
-    "filled) or stop (a swap filled: do not send it again). Works for one hour after tradeSwap."
+  tradeSwap: "Turns a quote into UNSIGNED transactions for the taker's wallet to send (this service never signs " +
+    "or sends). Send `transactions` one at a time in the order given (approvals first), exactly as given (to, " +
+    "data, value, gas), each after the previous one mined. minAmountOut and amountOutSimulated are raw base " +
+    "units of the buy token; a transaction's `value` is native USDC with 18 decimals. If next=sign_permit, " +
+    "send nothing yet: sign signatures[0].typedData with the taker's wallet (EIP-712) and call tradeSwapTx, " +
+    "which returns the transactions to send; never send a `swap_placeholder`. On quote_stale/quote_expired a " +
+    "replacement `quote` may be included: review its price and verdict before using its quoteId.",
+  tradeSwapTx: "Only after tradeSwap answered next=sign_permit: finishes the swap with the taker's permit. Send the " +
+    "same quoteId, taker (and recipient, if tradeSwap had one) and permit = { message: " +
+    "signatures[0].typedData.message exactly as tradeSwap returned it, signature: the taker wallet's EIP-712 " +
+    "signature of signatures[0].typedData (0x hex) }. Answers the final unsigned transactions, any approval " +
+    "still needed first: send them in that order from the taker's wallet, exactly as given. Works once per permit.",
+  tradeReceipt: "After sending the transactions: pass the quoteId and the hashes of all you sent for it, " +
+    "approvals and swap (1 to 4, sent by the taker's own wallet; smart-contract and delegated wallets are " +
+    "refused). Answers pass (delivered >= minAmountOut, both raw base units of the buy token), pending or " +
+    "fail. next=retry while pending (wait retryAfterSec; one chain read per quote every 5 s, 132 in all); " +
+    "after a failure next=requote (nothing filled) or stop (a swap filled: do not send it again). Works for " +
+    "one hour after tradeSwap."
 }
