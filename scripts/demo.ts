@@ -110,7 +110,12 @@ const receiptOf = async (quoteId: string, txHashes: ReadonlyArray<Hex>, decimals
 
 /** A swap answer, taking the one free replacement quote a stale or expired quote answers with. */
 const swapFor = async (quoteId: string) => {
-  const answer = await call("swap", "/trade/v1/swap", { quoteId, taker: me }, (status) => status === 409)
+  const answer = await call(
+    "swap",
+    "/trade/v1/swap",
+    { quoteId, taker: me },
+    (status) => status === 409 || status === 410
+  )
   const replacement = answer.body["quote"]?.["quoteId"]
   if (answer.status === 200) return { quoteId, built: answer.body }
   if (answer.body["next"] !== "requote" || typeof replacement !== "string") {
@@ -190,14 +195,14 @@ const main = async () => {
   const weth = token.address as Address
   // Searching moves no WETH: its balance now is the one from before.
   const before = { ...usdcBefore, weth: await wallet.balanceOf(weth) }
-  showBalances("before", before)
+  showBalances("before step 1", before)
 
   const bought = await trade(USDC, weth, BUY_WITH_USDC, `${BUY_WITH_USDC} USDC -> WETH`)
   const sellBack = formatUnits(bought / 2n, 18)
   await trade(weth, USDC, sellBack, `${sellBack} WETH -> USDC`)
 
   const after = await balances(payTo, weth)
-  showBalances("after ", after)
+  showBalances("after", after)
   const rise = after.payTo - before.payTo
   const signed = (text: string) => (text.startsWith("-") ? text : `+${text}`)
   console.log(
