@@ -19,8 +19,8 @@ import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
-import { ReceiptRequest, type ReceiptResponse } from "../../schema/Receipt.js"
-import { SwapRequest, type SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
+import { ReceiptRequest } from "../../schema/Receipt.js"
+import { SwapRequest, SwapTxRequest } from "../../schema/Swap.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { quote } from "../../src/quote/Quote.js"
 import { receipt } from "../../src/receipt/Receipt.js"
@@ -100,14 +100,18 @@ const trade = async (taker: BenchTaker, request: Record<string, unknown>) => {
   if (quoted.next !== "swap") {
     throw new Error(`quote answered stop: ${JSON.stringify({ safety: quoted.safety, readiness: quoted.readiness })}`)
   }
-  const { final } = await build(taker, quoted.quoteId)
+  const { built, final } = await build(taker, quoted.quoteId)
   const sent: Array<Mined> = []
-  for (const tx of (final as SwapResponse).transactions) sent.push(await taker.send(tx))
+  for (const tx of final.transactions) sent.push(await taker.send(tx))
   const swapTx = sent.find((tx) => tx.purpose === "swap")!
   const answer = await ops.receipt({ quoteId: quoted.quoteId, txHashes: sent.map((tx) => tx.hash) })
   receiptLatency.push(answer.took)
-  if ((answer.answer as ReceiptResponse).result !== "pass") throw new Error(`receipt: ${answer.answer.result}`)
-  const kind = kindOf(quoted)
+  if (answer.answer.result !== "pass") throw new Error(`receipt: ${answer.answer.result}`)
+  // A permit swap also runs Permit2's `permit`; a native one wraps the value first.
+  const flow = built.answer.next === "sign_permit" ? "Permit2" : BigInt(final.transactions.at(-1)!.value) > 0n
+    ? "native"
+    : "allowance"
+  const kind = `${kindOf(quoted)}, ${flow}`
   gas.set(kind, [...(gas.get(kind) ?? []), { used: swapTx.gasUsed, limit: swapTx.gasLimit }])
   await indexed(swapTx.block)
   return formatUnits(BigInt(answer.answer.delivered), quoted.buy.decimals)
