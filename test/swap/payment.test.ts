@@ -205,6 +205,27 @@ describe("errors are never charged", () => {
     expect(delta).toEqual([0n, 0n])
   })
 
+  it("a stale quote (409) is not charged, and its replacement quote is free", async () => {
+    const taker = await newTaker()
+    const mover = await newTaker()
+    const onePair = { sell: USDC, buy: WETH, venues: ["uniswap-v2"], maxHops: 1, maxSplits: 1 }
+    const quote = await readJson(
+      await paidPost("quote", { ...onePair, amount: "40", slippageBps: 10, taker: taker.address })
+    )
+    const moved = await readJson(await paidPost("quote", { ...onePair, amount: "20000", taker: mover.address }))
+    const push = await readJson(await paidPost("swap", { quoteId: moved.quoteId, taker: mover.address }))
+    for (const tx of push.transactions) expect((await mover.send(tx)).status).toBe("success")
+    const delta = await fees(async () => {
+      const stale = await paidPost("swap", { quoteId: quote.quoteId, taker: taker.address })
+      const body = await readJson(stale)
+      expect([stale.status, body.error.code, body.next]).toEqual([409, "quote_stale", "requote"])
+      expect(stale.headers.get("payment-response")).toBeNull()
+      expect(body.quote.quoteId).toMatch(/^q_/)
+      expect(body.quote.next).toBe("swap")
+    })
+    expect(delta).toEqual([0n, 0n])
+  })
+
   it("two concurrent paid swaps of one quote settle once", async () => {
     const taker = await newTaker()
     const quote = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "50", taker: taker.address }))
