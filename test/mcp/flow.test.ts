@@ -9,53 +9,30 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { PaymentRequired } from "@x402/core/types"
-import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
+import type { Address, PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  clientsFor,
-  freshAccount,
-  manifestAccount,
-  type PrivateDevnet,
-  startDevnet,
-  tokenAddress
-} from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
-import { walletFor } from "../support/wallet.js"
+import { tokenAddress } from "../support/devnet.js"
+import { readJson } from "../support/http.js"
+import { fees, newTaker, type PaidService, startPaidService, type Taker } from "../support/paidService.js"
 import { pay, USDC } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
+let service: PaidService
 let client: Client
 let payer: PrivateKeyAccount
 let WETH: Address
-const payTo = privateKeyToAccount(generatePrivateKey()).address
 
 beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 4)
-  WETH = tokenAddress(devnet.manifest, "WETH")
-  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
-  await indexedPast(0n)
+  service = await startPaidService()
+  payer = service.payer
+  WETH = tokenAddress(service.devnet.manifest, "WETH")
   client = new Client({ name: "mcp-flow-test", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/trade/v1/mcp`)))
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.server.baseUrl}/trade/v1/mcp`)))
 }, 120_000)
 afterAll(async () => {
   await client?.close()
-  await server?.close()
-  await devnet?.stop()
+  await service?.stop()
 })
-
-/** Waits until the service's index has applied `block`: quotes read wallets at the index's block. */
-const indexedPast = async (block: bigint) => {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const health = await readJson(await fetch(`${server.baseUrl}/health`))
-    if (health.status === "ok" && BigInt(health.indexedBlock ?? -1) >= block) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`the index did not reach block ${block}`)
-}
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>
 
@@ -106,60 +83,16 @@ const freeCall = async (name: string, args: Record<string, unknown>) => {
   return bodyOf(result)
 }
 
-/** USDC balance changes of the payer and the fee recipient across `action`. */
-const fees = (action: () => Promise<unknown>) =>
-  walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)
-
-const depositAbi = parseAbi(["function deposit() payable"])
-
-interface Sent {
-  readonly hash: Hex
-  readonly status: "success" | "reverted"
-}
-
-/** A taker with native USDC and 10 ERC-20 USDC, as the quote's readiness expects of a fee payer. */
-const newTaker = async () => {
-  const account = await freshAccount(devnet.manifest, "50000")
-  const clients = clientsFor(devnet.manifest, account)
-  const deposited = await clients.wallet.writeContract({
-    account,
-    chain: clients.chain,
-    address: USDC,
-    abi: depositAbi,
-    functionName: "deposit",
-    value: 10n ** 19n
-  })
-  await indexedPast((await clients.public.waitForTransactionReceipt({ hash: deposited })).blockNumber)
-  /** Sends each transaction exactly as returned, in order, and waits for the index to see the last. */
-  const sendAll = async (transactions: ReadonlyArray<{ to: string; data: string; value: string; gas: string }>) => {
-    const sent: Array<Sent> = []
-    for (const tx of transactions) {
-      const hash = await clients.wallet.sendTransaction({
-        account,
-        chain: clients.chain,
-        to: tx.to as Address,
-        data: tx.data as Hex,
-        value: BigInt(tx.value),
-        gas: BigInt(tx.gas)
-      })
-      const receipt = await clients.public.waitForTransactionReceipt({ hash })
-      await indexedPast(receipt.blockNumber)
-      sent.push({ hash, status: receipt.status })
-    }
-    return sent
-  }
-  const balanceOf = (token: Address) =>
-    clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
-  return { account, address: account.address, sendAll, balanceOf }
-}
-
-type Taker = Awaited<ReturnType<typeof newTaker>>
+const paidFees = (action: () => Promise<unknown>) => fees(service, action)
 
 /** Sends `transactions` and asks tradeReceipt: it must pass, delivering what the balance of `token` rose by. */
 const sendAndCheck = async (taker: Taker, quoteId: string, transactions: ReadonlyArray<any>, token: Address) => {
   expect(transactions.map((tx) => tx.purpose)).not.toContain("swap_placeholder")
   const before = await taker.balanceOf(token)
-  const sent = await taker.sendAll(transactions)
+  const sent = (await taker.sendAll(transactions)).map((receipt) => ({
+    hash: receipt.transactionHash,
+    status: receipt.status
+  }))
   expect(sent.map((tx) => tx.status)).toEqual(sent.map(() => "success"))
   const rose = (await taker.balanceOf(token)) - before
   const receipt = await freeCall("tradeReceipt", { quoteId, txHashes: sent.map((tx) => tx.hash) })
@@ -186,11 +119,11 @@ describe("tools", () => {
 
 describe("the whole trade over MCP", () => {
   it("a native-funded USDC buy: search, quote, swap (no signature), send, receipt pass; paid exactly, swap once", async () => {
-    const taker = await newTaker()
+    const taker = await newTaker(service)
     let quoteId = ""
     let swapPrice = 0n
     let built: any
-    const paid = await fees(async () => {
+    const paid = await paidFees(async () => {
       const search = await paidCall("tradeSearch", { query: "WETH", limit: 1 })
       expect(search.price).toBe(5_000n)
       expect(search.body.results[0].address).toBe(WETH)
@@ -210,7 +143,7 @@ describe("the whole trade over MCP", () => {
     expect(built.transactions.map((tx: any) => tx.purpose)).toEqual(["swap"])
 
     // Paid once per quote: the same swap again is free, and over HTTP it answers the same body.
-    const again = await fees(async () => {
+    const again = await paidFees(async () => {
       const { http, mcp } = await sameStep("swap", "tradeSwap", { quoteId, taker: taker.address })
       expect(mcp).toEqual(http)
       expect(mcp.amountOutSimulated).toBe(built.amountOutSimulated)
@@ -220,7 +153,7 @@ describe("the whole trade over MCP", () => {
     const { receipt, sent } = await sendAndCheck(taker, quoteId, built.transactions, WETH)
     expect(receipt.delivered).toBe(built.amountOutSimulated)
     // A receipt that passed is kept: both transports answer it alike, for free.
-    const receipts = await fees(async () => {
+    const receipts = await paidFees(async () => {
       const { http, mcp } = await sameStep("receipt", "tradeReceipt", { quoteId, txHashes: sent.map((tx) => tx.hash) })
       expect(mcp).toEqual(http)
       expect(mcp).toEqual(receipt)
@@ -229,7 +162,7 @@ describe("the whole trade over MCP", () => {
   })
 
   it("a Permit2 sell of a token bought first: swap asks for a permit, viem signs it, tradeSwapTx finishes it", async () => {
-    const taker = await newTaker()
+    const taker = await newTaker(service)
     const buy = await paidCall("tradeQuote", { sell: USDC, buy: WETH, amount: "900", taker: taker.address })
     const bought = await paidCall("tradeSwap", { quoteId: buy.body.quoteId, taker: taker.address })
     await sendAndCheck(taker, buy.body.quoteId, bought.body.transactions, WETH)
@@ -237,7 +170,7 @@ describe("the whole trade over MCP", () => {
     let quoteId = ""
     let swapPrice = 0n
     let final: any
-    const paid = await fees(async () => {
+    const paid = await paidFees(async () => {
       const search = await paidCall("tradeSearch", { query: "WETH", limit: 1 })
       expect(search.body.results[0].address).toBe(WETH)
       const quote = await paidCall("tradeQuote", { sell: WETH, buy: USDC, amount: "0.2", taker: taker.address })
@@ -278,7 +211,7 @@ describe("the whole trade over MCP", () => {
 const sameStep = async (path: string, tool: string, args: Record<string, unknown>) => {
   for (let attempt = 0;; attempt++) {
     const [response, result] = await Promise.all([
-      fetch(`${server.baseUrl}/trade/v1/${path}`, {
+      fetch(`${service.server.baseUrl}/trade/v1/${path}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(args)
@@ -304,7 +237,7 @@ describe("a paid error result costs nothing", () => {
     expect(BigInt(offer.accepts[0]!.amount)).toBeGreaterThan(0n)
     const { payload } = await pay(payer, offer)
     let refused: ToolResult | undefined
-    const delta = await fees(async () => {
+    const delta = await paidFees(async () => {
       refused = await call("tradeSwap", args, payload)
     })
     expect(refused!.isError).toBe(true)

@@ -6,102 +6,40 @@
  */
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
 import { wrapFetchWithPayment } from "@x402/fetch"
-import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
+import type { Address } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import {
-  clientsFor,
-  freshAccount,
-  manifestAccount,
-  type PrivateDevnet,
-  startDevnet,
-  tokenAddress
-} from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
-import { walletFor } from "../support/wallet.js"
+import { tokenAddress } from "../support/devnet.js"
+import { readJson } from "../support/http.js"
+import { fees, newTaker, type PaidService, startPaidService } from "../support/paidService.js"
 import { pay, payerClient, USDC } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
-let payer: PrivateKeyAccount
+let service: PaidService
 let WETH: Address
-const payTo = privateKeyToAccount(generatePrivateKey()).address
 const json = { "content-type": "application/json" }
 
 beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 4)
-  WETH = tokenAddress(devnet.manifest, "WETH")
-  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
-  await indexedPast(0n)
+  service = await startPaidService()
+  WETH = tokenAddress(service.devnet.manifest, "WETH")
 }, 120_000)
-afterAll(async () => {
-  await server?.close()
-  await devnet?.stop()
-})
+afterAll(() => service?.stop())
 
-/** Waits until the service's index has applied `block`. */
-const indexedPast = async (block: bigint) => {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const health = await readJson(await fetch(`${server.baseUrl}/health`))
-    if (health.status === "ok" && BigInt(health.indexedBlock ?? -1) >= block) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`the index did not reach block ${block}`)
-}
-
-const url = (path: string) => `${server.baseUrl}/trade/v1/${path}`
+const url = (path: string) => `${service.server.baseUrl}/trade/v1/${path}`
 const post = (path: string, body: object, headers: Record<string, string> = {}) =>
   fetch(url(path), { method: "POST", headers: { ...json, ...headers }, body: JSON.stringify(body) })
-const paidFetch = () => wrapFetchWithPayment(fetch, payerClient(payer, "eip155:5042", "5000000"))
+const paidFetch = () => wrapFetchWithPayment(fetch, payerClient(service.payer, "eip155:5042", "5000000"))
 const paidPost = (path: string, body: object) =>
   paidFetch()(url(path), { method: "POST", headers: json, body: JSON.stringify(body) })
-
-/** USDC balance changes of the payer and the fee recipient across `action`. */
-const fees = (action: () => Promise<unknown>) =>
-  walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)
-
-const depositAbi = parseAbi(["function deposit() payable"])
-
-/** A taker with native USDC and a little ERC-20 USDC, as the quote's readiness expects of a fee payer. */
-const newTaker = async () => {
-  const account = await freshAccount(devnet.manifest, "50000")
-  const clients = clientsFor(devnet.manifest, account)
-  const hash = await clients.wallet.writeContract({
-    account,
-    chain: clients.chain,
-    address: USDC,
-    abi: depositAbi,
-    functionName: "deposit",
-    value: 10n ** 19n
-  })
-  await indexedPast((await clients.public.waitForTransactionReceipt({ hash })).blockNumber)
-  const send = async (tx: { to: string; data: string; value: string; gas: string }) => {
-    const sent = await clients.wallet.sendTransaction({
-      account,
-      chain: clients.chain,
-      to: tx.to as Address,
-      data: tx.data as Hex,
-      value: BigInt(tx.value),
-      gas: BigInt(tx.gas)
-    })
-    const receipt = await clients.public.waitForTransactionReceipt({ hash: sent })
-    await indexedPast(receipt.blockNumber)
-    return receipt
-  }
-  const balanceOf = (token: Address) =>
-    clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] })
-  return { account, address: account.address, send, balanceOf }
-}
+const paidFees = (action: () => Promise<unknown>) => fees(service, action)
+const fundedTaker = () => newTaker(service)
 
 describe("the whole trade over HTTP, paid with @x402/fetch", () => {
   it("charges search, quote and swap exactly, swap once per quote, and nothing for swap/tx and receipt", async () => {
-    const taker = await newTaker()
+    const taker = await fundedTaker()
     let quoteId = ""
     let swapPrice = 0n
     let built: any
-    const paid = await fees(async () => {
+    const paid = await paidFees(async () => {
       const search = await paidPost("search", { query: "WETH", limit: 1 })
       expect(search.status).toBe(200)
       const quoted = await paidPost("quote", { sell: USDC, buy: WETH, amount: "2500", taker: taker.address })
@@ -119,14 +57,14 @@ describe("the whole trade over HTTP, paid with @x402/fetch", () => {
       expect(swapped.status).toBe(200)
       expect(decodePaymentResponseHeader(swapped.headers.get("payment-response") ?? "")).toMatchObject({
         success: true,
-        payer: payer.address
+        payer: service.payer.address
       })
       built = await readJson(swapped)
     })
     expect(paid).toEqual([-(5_000n + 10_000n + swapPrice), 5_000n + 10_000n + swapPrice])
 
     // Paid once per quote: the same swap again asks for no payment and rebuilds.
-    const again = await fees(async () => {
+    const again = await paidFees(async () => {
       const rebuilt = await post("swap", { quoteId, taker: taker.address })
       expect(rebuilt.status).toBe(200)
       expect(rebuilt.headers.get("payment-response")).toBeNull()
@@ -141,7 +79,7 @@ describe("the whole trade over HTTP, paid with @x402/fetch", () => {
     const delivered = (await taker.balanceOf(WETH)) - before
     expect(delivered).toBe(BigInt(built.amountOutSimulated))
 
-    const receiptFees = await fees(async () => {
+    const receiptFees = await paidFees(async () => {
       const answer = await post("receipt", { quoteId, txHashes: receipts.map((r) => r.transactionHash) })
       expect(answer.status).toBe(200)
       expect(await readJson(answer)).toMatchObject({ result: "pass", delivered: delivered.toString() })
@@ -150,7 +88,7 @@ describe("the whole trade over HTTP, paid with @x402/fetch", () => {
   })
 
   it("the Permit2 round: swap is paid, swap/tx is free and finishes it once", async () => {
-    const taker = await newTaker()
+    const taker = await fundedTaker()
     const buy = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "900", taker: taker.address }))
     const bought = await readJson(await paidPost("swap", { quoteId: buy.quoteId, taker: taker.address }))
     for (const tx of bought.transactions) await taker.send(tx)
@@ -165,7 +103,7 @@ describe("the whole trade over HTTP, paid with @x402/fetch", () => {
       permit: { message: built.signatures[0].typedData.message, signature }
     }
     let final: any
-    const swapTxFees = await fees(async () => {
+    const swapTxFees = await paidFees(async () => {
       const answer = await post("swap/tx", body)
       expect(answer.status).toBe(200)
       final = await readJson(answer)
@@ -181,10 +119,10 @@ describe("the whole trade over HTTP, paid with @x402/fetch", () => {
 describe("errors are never charged", () => {
   it("insufficient balance (422), an unknown quote (404), an expired quote (410) and exhausted attempts (429)", async () => {
     const broke = privateKeyToAccount(generatePrivateKey())
-    const taker = await newTaker()
+    const taker = await fundedTaker()
     const quote = await readJson(await paidPost("quote", { sell: WETH, buy: USDC, amount: "5" }))
     const short = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "10", ttlSec: 1 }))
-    const delta = await fees(async () => {
+    const delta = await paidFees(async () => {
       for (let i = 0; i < 5; i++) {
         const answer = await paidPost("swap", { quoteId: quote.quoteId, taker: broke.address })
         expect([answer.status, (await readJson(answer)).error.code]).toEqual([422, "insufficient_balance"])
@@ -206,8 +144,8 @@ describe("errors are never charged", () => {
   })
 
   it("a stale quote (409) is not charged, and its replacement quote is free", async () => {
-    const taker = await newTaker()
-    const mover = await newTaker()
+    const taker = await fundedTaker()
+    const mover = await fundedTaker()
     const onePair = { sell: USDC, buy: WETH, venues: ["uniswap-v2"], maxHops: 1, maxSplits: 1 }
     const quote = await readJson(
       await paidPost("quote", { ...onePair, amount: "40", slippageBps: 10, taker: taker.address })
@@ -215,7 +153,7 @@ describe("errors are never charged", () => {
     const moved = await readJson(await paidPost("quote", { ...onePair, amount: "20000", taker: mover.address }))
     const push = await readJson(await paidPost("swap", { quoteId: moved.quoteId, taker: mover.address }))
     for (const tx of push.transactions) expect((await mover.send(tx)).status).toBe("success")
-    const delta = await fees(async () => {
+    const delta = await paidFees(async () => {
       const stale = await paidPost("swap", { quoteId: quote.quoteId, taker: taker.address })
       const body = await readJson(stale)
       expect([stale.status, body.error.code, body.next]).toEqual([409, "quote_stale", "requote"])
@@ -227,14 +165,14 @@ describe("errors are never charged", () => {
   })
 
   it("two concurrent paid swaps of one quote settle once", async () => {
-    const taker = await newTaker()
+    const taker = await fundedTaker()
     const quote = await readJson(await paidPost("quote", { sell: USDC, buy: WETH, amount: "50", taker: taker.address }))
     const offer = decodePaymentRequiredHeader(
       (await post("swap", { quoteId: quote.quoteId, taker: taker.address })).headers.get("payment-required") ?? ""
     )
-    const [first, second] = await Promise.all([pay(payer, offer), pay(payer, offer)])
+    const [first, second] = await Promise.all([pay(service.payer, offer), pay(service.payer, offer)])
     let statuses: Array<number> = []
-    const delta = await fees(async () => {
+    const delta = await paidFees(async () => {
       const answers = await Promise.all(
         [first, second].map((payment) =>
           post("swap", { quoteId: quote.quoteId, taker: taker.address }, { "payment-signature": payment.header })
