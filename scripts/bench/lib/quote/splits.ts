@@ -11,8 +11,9 @@ import { gridOptimum } from "./grid.js"
 
 const SIZES = [10_000, 100_000, 500_000, 1_000_000, 2_000_000, 5_000_000]
 
-const bps = (a: bigint, b: bigint) => Number(((a - b) * 100_000_000n) / b) / 10_000
-const signed = (value: number, digits = 2) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`
+const bps = (a: bigint, b: bigint) => (Number(a - b) / Number(b)) * 10_000
+const signed = (value: number) =>
+  `${value >= 0 ? "+" : ""}${Math.abs(value) >= 0.01 || value === 0 ? value.toFixed(2) : value.toExponential(1)}`
 const weth = (raw: bigint) => Number(formatUnits(raw, 18)).toFixed(6)
 
 export const splitTable = async (bench: QuoteBench) => {
@@ -55,9 +56,9 @@ export const splitTable = async (bench: QuoteBench) => {
       weth(planOut),
       `${signed(bps(planOut, single))} bp`,
       weth(grid.value),
-      `${signed(bps(planOut, grid.value), 4)} bp (${planOut - grid.value} wei)`
+      `${signed(bps(planOut, grid.value))} bp`
     ]
     console.log(`   | ${cells.join(" | ")} |`)
   }
-  console.log(`   worst plan vs brute force: ${signed(worst, 4)} bp (negative: below the grid's optimum)`)
+  console.log(`   worst plan vs brute force: ${signed(worst)} bp (negative: below the grid's optimum)`)
 }
