@@ -1,6 +1,6 @@
 /**
  * The quote's own split against the best single path and the brute-force optimum over the plan's paths
- * (src/../grid.ts), on a table of order sizes. Everything comes from the quote's answer: `best.legs` for
+ * (grid.ts), on a table of order sizes. Everything comes from the quote's answer: `best.legs` for
  * the plan, `routes` for every candidate alone; the grid prices the plan's paths on the same snapshot.
  * The quote nets gas at the chain's gas price; the columns compare gross output, as the grid does.
  */
