@@ -8,7 +8,7 @@
  */
 import { Clock, Effect, HashMap, Option } from "effect"
 import { randomBytes } from "node:crypto"
-import { formatUnits, getAddress } from "viem"
+import { formatUnits } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { swapPrice } from "../../layers/payment/Prices.js"
@@ -21,6 +21,7 @@ import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
+import { checksumOf } from "../routing/Checksum.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
 import { marketFromIndex } from "../routing/Market.js"
@@ -287,7 +288,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   }
   yield* (yield* QuoteStore).put(record)
 
-  const checksum = (address: Hex) => getAddress(address)
+  const checksum = checksumOf
   const response: QuoteResponse = {
     quoteId,
     network,

@@ -46,10 +46,15 @@ export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePo
     const launched = curveRefs.get(token)
     return launched === undefined ? indexed : [...indexed, ...launched]
   }
-  return {
-    pool: (id) => curveById.get(id) ?? Option.getOrUndefined(HashMap.get(state.pools, id)),
-    poolsBetween: pairLookup({ refs })
+  // A search reads the same few pools thousands of times: a plain map spares hashing the id each time.
+  const seen = new Map<Hex, RoutablePool | undefined>()
+  const pool = (id: Hex) => {
+    if (seen.has(id)) return seen.get(id)
+    const found = curveById.get(id) ?? Option.getOrUndefined(HashMap.get(state.pools, id))
+    seen.set(id, found)
+    return found
   }
+  return { pool, poolsBetween: pairLookup({ refs }) }
 }
 
 /** A market over a plain list of pools (tests, benchmarks, embedders with their own state). */

@@ -4,9 +4,10 @@
  * `two_hop`, `split`); otherwise the same flow as a graph of pool swaps in execution order. Both carry
  * the plan's exact amounts; nothing is re-priced here.
  */
-import { formatUnits, getAddress } from "viem"
+import { formatUnits } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
+import { checksumOf } from "./Checksum.js"
 import type { Path, PathHop } from "./Path.js"
 import { type Plan, planEdges } from "./Plan.js"
 
@@ -22,11 +23,11 @@ export interface ShapeContext {
 }
 
 /** Pool addresses checksummed; a v4 pool id (32 bytes) as is. */
-const poolIdText = (id: Hex): string => (id.length === 42 ? getAddress(id) : id)
+const poolIdText = (id: Hex): string => (id.length === 42 ? checksumOf(id) : id)
 
 /** `<sell>><buy>|<venue>:<poolId>` with `><venue>:<poolId>` per extra hop. */
 export const routeIdOf = (path: Path): string =>
-  `${getAddress(path.tokenIn)}>${getAddress(path.tokenOut)}|` +
+  `${checksumOf(path.tokenIn)}>${checksumOf(path.tokenOut)}|` +
   path.hops.map((hop) => `${hop.venue}:${poolIdText(hop.poolId)}`).join(">")
 
 /** Fee in bps, null when a hook sets it per swap; the launchpad curve charges none. */
@@ -44,7 +45,7 @@ export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
 }
 
 const hooksOf = (pool: RoutablePool | undefined) =>
-  pool?.kind === "v4" ? { hooks: pool.hooks === null ? null : getAddress(pool.hooks) } : {}
+  pool?.kind === "v4" ? { hooks: pool.hooks === null ? null : checksumOf(pool.hooks) } : {}
 
 export const routeHop = (context: ShapeContext, hop: PathHop) => {
   const pool = context.pool(hop.poolId)
@@ -53,8 +54,8 @@ export const routeHop = (context: ShapeContext, hop: PathHop) => {
     poolId: poolIdText(hop.poolId),
     tokenIn: context.token(hop.tokenIn).symbol,
     tokenOut: context.token(hop.tokenOut).symbol,
-    tokenInAddress: getAddress(hop.tokenIn),
-    tokenOutAddress: getAddress(hop.tokenOut),
+    tokenInAddress: checksumOf(hop.tokenIn),
+    tokenOutAddress: checksumOf(hop.tokenOut),
     feeBps: feeBpsOf(pool),
     ...hooksOf(pool)
   }
@@ -96,8 +97,8 @@ export const planShape = (plan: Plan, context: ShapeContext) => {
       path: edge.leg,
       venue: edge.hop.venue,
       poolId: poolIdText(edge.hop.poolId),
-      tokenInAddress: getAddress(edge.hop.tokenIn),
-      tokenOutAddress: getAddress(edge.hop.tokenOut),
+      tokenInAddress: checksumOf(edge.hop.tokenIn),
+      tokenOutAddress: checksumOf(edge.hop.tokenOut),
       amountInRaw: edge.amountIn.toString(),
       amountOutRaw: edge.amountOut.toString(),
       feeBps: feeBpsOf(pool),
