@@ -5,11 +5,12 @@ import { clientsFor } from "./devnet.js"
 
 /**
  * Gas for a call estimated now but mined in the next block. An estimate taken in one second can fall
- * short when the transaction lands in the next (Uniswap v2 and v3 write their price accumulators or an
- * oracle observation only on a new timestamp), which reverted swaps on a loaded machine; a quarter more
- * gas absorbs that.
+ * short when the transaction lands in the next: Uniswap v2 and v3 write their price accumulators or an
+ * oracle observation only on a new timestamp, and a pair's first accumulator write fills two fresh
+ * slots (about 44,000 gas), more than a quarter of a small swap's estimate. Swaps reverted out of gas
+ * on a loaded machine; a quarter more plus 50,000 absorbs that.
  */
-export const withHeadroom = (estimate: bigint) => (estimate * 5n) / 4n
+export const withHeadroom = (estimate: bigint) => (estimate * 5n) / 4n + 50_000n
 
 export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
   const clients = clientsFor(manifest, account)
