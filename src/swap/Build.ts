@@ -35,8 +35,10 @@ import {
   type RouterPlan
 } from "../execution/RouterPlan.js"
 import { permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { Launchpads } from "../indexer/Launchpads.js"
 import { GasPrice } from "../quote/GasPrice.js"
 import { APPROVE_GAS, TX_BASE_GAS } from "../quote/Readiness.js"
+import { curvePoolsOf } from "../routing/CurvePools.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
@@ -122,7 +124,9 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     return yield* new RpcUnavailable({ message: "the index is catching up with the chain" })
   }
   const block = snapshot.state.block
-  const market = marketFromIndex(snapshot.state)
+  const launchpads = yield* (yield* Launchpads).constants
+  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell as Hex, record.buy as Hex], usdc)
+  const market = marketFromIndex(snapshot.state, curves)
   const repriced = repricePlan(record, market, usdc)
   if (repriced._tag === "Unpriced") {
     return yield* new QuoteStale({
