@@ -23,7 +23,7 @@ import { Launchpads } from "../indexer/Launchpads.js"
 import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
 import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
-import { curvePoolsOf } from "../routing/CurvePools.js"
+import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
 import { type Market, marketFromIndex } from "../routing/Market.js"
@@ -137,7 +137,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
 
   const block = snapshot.state.block
   const gasPriceWei = yield* (yield* GasPrice).at(block)
-  const price = (token: Hex) => view.valuation.price(token)
+  // The pair's own launchpad curves (a curve trades only against USDC, so no other curve can be on a path).
+  const launchpads = yield* (yield* Launchpads).constants
+  const curves = curvePoolsOf(snapshot.state, launchpads, [sellToken, buyToken], usdc)
+  const price = (token: Hex) => view.valuation.price(token) ?? curvePrice(curves, token)
   const objectivePrice = price(side === "exactIn" ? buyToken : sellToken)
   const gas: GasModel = {
     perHop: defaultHopGas,
@@ -159,9 +162,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       .filter((token) => token.chainId === deployment.chainId && (token.tags ?? []).includes(HUB_TAG))
       .map((token) => token.address.toLowerCase())
   ]
-  // The pair's own launchpad curves (a curve trades only against USDC, so no other curve can be on a path).
-  const launchpads = yield* (yield* Launchpads).constants
-  const market = marketFromIndex(snapshot.state, curvePoolsOf(snapshot.state, launchpads, [sellToken, buyToken], usdc))
+  const market = marketFromIndex(snapshot.state, curves)
   const search: RouteRequest = {
     market,
     tokenIn: sellToken,

@@ -8,6 +8,7 @@ import type { Hex } from "../../schema/Chain.js"
 import type { IndexState } from "../indexer/State.js"
 import type { CurvePool } from "../math/Hop.js"
 import { curveTradable } from "../math/LaunchpadCurve.js"
+import { PRICE_SCALE } from "../pricing/Usd.js"
 
 /** What the launchpad fixed at deployment; the same for every token it launches. */
 export interface LaunchpadConstants {
@@ -50,3 +51,14 @@ export const curvePoolsOf = (
       curve
     }]
   })
+
+/**
+ * A curve token's USD price at the curve's margin (USDC base units are micro-dollars), for tokens no
+ * pool prices yet: the order's USD size and gas netting then work for curve trades too.
+ */
+export const curvePrice = (curves: ReadonlyArray<CurvePool>, token: Hex): bigint | undefined => {
+  const pool = curves.find((curve) => curve.token === token)
+  return pool === undefined || pool.curve.tokenReserve === 0n
+    ? undefined
+    : (PRICE_SCALE * pool.curve.usdcReserve) / pool.curve.tokenReserve
+}

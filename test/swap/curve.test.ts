@@ -148,6 +148,8 @@ describe("launchpad curve", () => {
     expect(buyIn.sell.state).toBe("pool_only")
     expect(buyIn.buy.state).toBe("bonding_curve")
     expect(BigInt(buyIn.best.amountOutQuotedRaw)).toBe(await simulateCurve("buy", token, 250n * E6, buyIn.block))
+    // the curve's marginal price values the token: gas is netted in it
+    expect(buyIn.warnings).not.toContain("gas_not_netted")
 
     const sellIn = answerOf(
       await ops.quote({ ...base, sell: token, buy: USDC, amount: "1234567.891", side: "exactIn" })
@@ -216,6 +218,12 @@ describe("launchpad curve", () => {
     // more tokens than the curve holds
     const tooMany = errorOf(await ops.quote({ sell: USDC, buy: token, amount: "800000000", side: "exactOut" }))
     expect(tooMany._tag).toBe("InsufficientLiquidity")
+  })
+
+  it("search says the token is on its bonding curve, launched by the launchpad", async () => {
+    const { search } = await import("../../src/operations/search.js")
+    const found = await harness.runtime.runPromise(search({ query: token, limit: 1 }))
+    expect(found.results[0]).toMatchObject({ state: "bonding_curve", origin: { launchpad: "launchpad" } })
   })
 
   it("lists the launchpad as an executable venue", async () => {
