@@ -6,7 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "./AppConfig.js"
 import { Deployment } from "./Deployment.js"
 
-export type VenueKind = "uniswap_v2" | "uniswap_v3" | "uniswap_v4"
+export type VenueKind = "uniswap_v2" | "uniswap_v3" | "uniswap_v4" | "launchpad"
 
 export interface Venue {
   readonly id: string
@@ -37,6 +37,15 @@ const templates: ReadonlyArray<VenueTemplate> = [
     name: "Uniswap v4",
     registryRole: "v4PoolManager",
     registryName: "poolManager"
+  },
+  // Tokens still on the launchpad's bonding curve trade against it (the router's curve venue); its id is
+  // the launchpad id the index records on launched tokens, so curve pools carry it as their venue.
+  {
+    id: "launchpad",
+    kind: "launchpad",
+    name: "Bonding-curve launchpad",
+    registryRole: "launchpad",
+    registryName: "launchpad"
   }
 ]
 

@@ -4,8 +4,9 @@
 import { Schema } from "effect"
 import { Address, Network } from "./Primitives.js"
 
-export const VenueKind = Schema.Literal("uniswap_v2", "uniswap_v3", "uniswap_v4").annotations({
-  description: "pricing model: v2 constant product, v3 concentrated liquidity, v4 singleton pool manager with hooks"
+export const VenueKind = Schema.Literal("uniswap_v2", "uniswap_v3", "uniswap_v4", "launchpad").annotations({
+  description:
+    "pricing model: v2 constant product, v3 concentrated liquidity, v4 singleton pool manager with hooks, launchpad bonding curve (tokens not yet graduated, against USDC)"
 })
 
 export const VenueRecord = Schema.Struct({
@@ -13,7 +14,7 @@ export const VenueRecord = Schema.Struct({
   kind: VenueKind,
   name: Schema.String,
   contracts: Schema.Record({ key: Schema.String, value: Address }).annotations({
-    description: "role → contract address (`factory`, `poolManager`, `router`)"
+    description: "role → contract address (`factory`, `poolManager`, `launchpad`, `router`)"
   }),
   executable: Schema.Boolean.annotations({
     description: "whether the service's router can execute swaps on this venue"

@@ -12,6 +12,7 @@ import { QuoteStore } from "../layers/QuoteStore.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
+import { Launchpads } from "./indexer/Launchpads.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
@@ -25,6 +26,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     PaymentGate.Default,
     GasPrice.Default,
     HookedPools.Default,
+    Launchpads.Default,
     QuoteStore.InMemory,
     SafetyCheck.layer
   ).pipe(

@@ -94,7 +94,8 @@ const legSteps = (
     if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
     const first = i === 0
     const last = i === leg.fills.length - 1
-    const exactOut = side === "exactOut" && first
+    // The launchpad has no exact-output trade: a curve step sends the least input that delivers the amount.
+    const exactOut = side === "exactOut" && first && pool.kind !== "curve"
     const flags = (exactOut ? StepFlag.exactOut : 0) | (first ? 0 : StepFlag.fromRouter) |
       (last ? 0 : StepFlag.toRouter)
     return {

@@ -88,6 +88,7 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
     }
     case "CurveTrade": {
       if (draft.token(event.token) === undefined) return
+      draft.curveTrade(event.token, event.isBuy, event.usdcAmount, event.tokenAmount)
       return draft.trade(event.token, event.tokenAmount, event.usdcAmount, event.trader, event.at)
     }
     case "Graduated":

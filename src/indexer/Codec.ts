@@ -7,7 +7,7 @@ import type { Hex } from "../../schema/Chain.js"
 import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
-export const CODEC_VERSION = 2
+export const CODEC_VERSION = 3
 
 interface StoredHoldings extends Omit<Holdings, "balances"> {
   readonly holdersOf: ReadonlyArray<Hex>

@@ -187,6 +187,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
         emitter,
         token: address(topic1!),
         trader: address(topic2),
+        isBuy: uint(word(data, 0)) !== 0n,
         usdcAmount: uint(word(data, 1)),
         tokenAmount: uint(word(data, 2))
       }

@@ -69,7 +69,8 @@ export class Draft {
         this.tokens = HashMap.set(this.tokens, address, {
           ...known,
           launchpad: launch.launchpad,
-          creator: launch.creator
+          creator: launch.creator,
+          curve: known.curve ?? { usdcIn: 0n, tokensOut: 0n }
         })
       }
       return
@@ -94,6 +95,7 @@ export class Draft {
       creator: launch?.creator ?? mintSender,
       launchpad: launch?.launchpad ?? null,
       graduated: false,
+      curve: launch === undefined ? null : { usdcIn: 0n, tokensOut: 0n },
       pools: []
     })
   }
@@ -117,6 +119,17 @@ export class Draft {
   graduate(address: Hex): void {
     const token = this.token(address)
     if (token !== undefined) this.tokens = HashMap.set(this.tokens, address, { ...token, graduated: true })
+  }
+
+  /** A curve trade moves the launched token's net flows; a graduated curve no longer trades. */
+  curveTrade(address: Hex, isBuy: boolean, usdcAmount: bigint, tokenAmount: bigint): void {
+    const token = this.token(address)
+    if (token?.curve == null || token.graduated) return
+    const { usdcIn, tokensOut } = token.curve
+    const curve = isBuy
+      ? { usdcIn: usdcIn + usdcAmount, tokensOut: tokensOut + tokenAmount }
+      : { usdcIn: usdcIn - usdcAmount, tokensOut: tokensOut - tokenAmount }
+    this.tokens = HashMap.set(this.tokens, address, { ...token, curve })
   }
 
   setPool(pool: Pool): void {

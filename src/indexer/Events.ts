@@ -97,6 +97,8 @@ export interface TokenCreated extends At<"TokenCreated"> {
 export interface CurveTrade extends At<"CurveTrade"> {
   readonly token: Hex
   readonly trader: Hex
+  /** A buy moves USDC into the curve and tokens out; a sell the other way. */
+  readonly isBuy: boolean
   readonly usdcAmount: bigint
   readonly tokenAmount: bigint
 }

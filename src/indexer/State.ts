@@ -79,8 +79,20 @@ export interface TokenFacts {
   readonly creator: Hex | null
   readonly launchpad: string | null
   readonly graduated: boolean
+  /**
+   * Net flows through its launchpad curve since launch (null when not launched here): with the
+   * launchpad's constants they give the curve's reserves without a chain read. Stops moving at graduation.
+   */
+  readonly curve: CurveFlows | null
   /** Its pools, in order of creation. */
   readonly pools: ReadonlyArray<PoolRef>
+}
+
+export interface CurveFlows {
+  /** USDC the curve has raised: bought in less paid out to sellers. */
+  readonly usdcIn: bigint
+  /** Tokens the curve has sold: bought out less sold back. */
+  readonly tokensOut: bigint
 }
 
 export interface Holdings {

@@ -107,6 +107,7 @@ const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuo
     case "curve": {
       if (!Curve.curveTradable(pool.curve)) return unfillable("curve_complete")
       const buying = tokenIn === pool.usdc
+      if (buying && received > Curve.usdcBeforeGraduation(pool.curve)) return unfillable("curve_complete")
       const out = buying ? Curve.buyExactIn(pool.curve, received) : Curve.sellExactIn(pool.curve, received)
       const curve = buying ? Curve.afterBuy(pool.curve, received, out) : Curve.afterSell(pool.curve, received, out)
       return { _tag: "Quoted", amountIn: received, amountOut: out, poolAfter: { ...pool, curve } }

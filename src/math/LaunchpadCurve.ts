@@ -18,6 +18,13 @@ export interface CurveState {
 export const curveTradable = (curve: CurveState): boolean =>
   curve.usdcReserve - curve.virtualUsdc < curve.graduationUsdc
 
+/**
+ * USDC the curve still takes before it reaches graduation. The contract accepts one last buy that
+ * overshoots, but the service quotes no buy past this point: the order is larger than the curve.
+ */
+export const usdcBeforeGraduation = (curve: CurveState): bigint =>
+  curve.graduationUsdc - (curve.usdcReserve - curve.virtualUsdc)
+
 /** Tokens out for `usdcIn` (`buy`). */
 export const buyExactIn = (curve: CurveState, usdcIn: bigint): bigint =>
   usdcIn <= 0n ? 0n : (curve.tokenReserve * usdcIn) / (curve.usdcReserve + usdcIn)

@@ -19,12 +19,15 @@ import { InsufficientLiquidity, NoRoute, RpcUnavailable, TokenNotFound } from ".
 import type { QuoteResponse } from "../../schema/Quote.js"
 import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { Launchpads } from "../indexer/Launchpads.js"
+import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
 import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
 import { checksumOf } from "../routing/Checksum.js"
+import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
-import { marketFromIndex } from "../routing/Market.js"
+import { type Market, marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
 import { type PlanEdgeFill, planEdges } from "../routing/Plan.js"
 import { planShape } from "../routing/PlanShape.js"
@@ -92,6 +95,13 @@ const fallbacksOf = (
       }
     })
 
+/** USDC the pair's curves still take before graduation, for the error that names it. */
+const curveRoom = (market: Market, tokens: ReadonlyArray<Hex>): string =>
+  tokens.flatMap((token) => {
+    const pool = market.pool(token)
+    return pool?.kind === "curve" ? [usdcBeforeGraduation(pool.curve).toString()] : []
+  }).join(", ")
+
 export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const deployment = yield* Deployment
   const venues = yield* Venues
@@ -128,7 +138,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
 
   const block = snapshot.state.block
   const gasPriceWei = yield* (yield* GasPrice).at(block)
-  const price = (token: Hex) => view.valuation.price(token)
+  // The pair's own launchpad curves (a curve trades only against USDC, so no other curve can be on a path).
+  const launchpads = yield* (yield* Launchpads).constants
+  const curves = curvePoolsOf(snapshot.state, launchpads, [sellToken, buyToken], usdc)
+  const price = (token: Hex) => view.valuation.price(token) ?? curvePrice(curves, token)
   const objectivePrice = price(side === "exactIn" ? buyToken : sellToken)
   const gas: GasModel = {
     perHop: defaultHopGas,
@@ -150,7 +163,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       .filter((token) => token.chainId === deployment.chainId && (token.tags ?? []).includes(HUB_TAG))
       .map((token) => token.address.toLowerCase())
   ]
-  const market = marketFromIndex(snapshot.state)
+  const market = marketFromIndex(snapshot.state, curves)
   const search: RouteRequest = {
     market,
     tokenIn: sellToken,
@@ -170,9 +183,16 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     const result = untaxed
     const short = result.candidates.some((c) => c.run._tag === "Unfillable")
     if (result.candidates.length > 0 && short) {
+      const curveLeft = result.candidates.some((c) => c.run._tag === "Unfillable" && c.run.reason === "curve_complete")
       return yield* new InsufficientLiquidity({
-        message: `no path between ${sell.symbol} and ${buy.symbol} has the liquidity for this order`,
-        hint: "quote a smaller amount"
+        message: curveLeft
+          ? `the order is larger than what the launchpad curve sells before graduation (curve_complete), and no other path between ${sell.symbol} and ${buy.symbol} fills it`
+          : `no path between ${sell.symbol} and ${buy.symbol} has the liquidity for this order`,
+        hint: curveLeft
+          ? `quote a smaller amount: the curve takes ${
+            curveRoom(market, [sellToken, buyToken])
+          } USDC (base units) more before it graduates`
+          : "quote a smaller amount"
       })
     }
     return yield* new NoRoute({

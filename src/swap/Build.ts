@@ -26,7 +26,9 @@ import {
   type RouterPlan
 } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
+import { Launchpads } from "../indexer/Launchpads.js"
 import { GasPrice } from "../quote/GasPrice.js"
+import { curvePoolsOf } from "../routing/CurvePools.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
@@ -90,7 +92,9 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     return yield* new RpcUnavailable({ message: "the index is catching up with the chain" })
   }
   const block = snapshot.state.block
-  const market = marketFromIndex(snapshot.state)
+  const launchpads = yield* (yield* Launchpads).constants
+  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell as Hex, record.buy as Hex], usdc)
+  const market = marketFromIndex(snapshot.state, curves)
   const repriced = repricePlan(record, market, usdc)
   if (repriced._tag === "Unpriced") {
     return yield* new QuoteStale({

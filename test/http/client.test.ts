@@ -56,11 +56,16 @@ layer(Served, { timeout: 60_000, excludeTestServices: true })("the HTTP API thro
       expect(answer.results.length).toBeLessThanOrEqual(3)
     }))
 
-  it.effect("venues: the three Uniswap venues of the deployment, USDC among the hubs", () =>
+  it.effect("venues: the three Uniswap venues and the launchpad's curve, USDC among the hubs", () =>
     Effect.gen(function*() {
       const api = yield* client
       const answer = yield* api.trade.venues()
-      expect(answer.venues.map((venue) => venue.id).sort()).toEqual(["uniswap-v2", "uniswap-v3", "uniswap-v4"])
+      expect(answer.venues.map((venue) => venue.id).sort()).toEqual([
+        "launchpad",
+        "uniswap-v2",
+        "uniswap-v3",
+        "uniswap-v4"
+      ])
       expect(answer.hubs.map((hub) => hub.symbol)).toContain("USDC")
     }))
 

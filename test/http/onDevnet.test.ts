@@ -140,10 +140,11 @@ describe("GET /health on the devnet", () => {
 })
 
 describe("GET /trade/v1/venues on the devnet", () => {
-  it("lists the three Uniswap venues at the devnet's real contract addresses", async () => {
+  it("lists the three Uniswap venues and the launchpad at the devnet's real contract addresses", async () => {
     const body = await readJson(await fetch(`${server.baseUrl}/trade/v1/venues`))
     const byId = Object.fromEntries(body.venues.map((venue: { id: string }) => [venue.id, venue]))
-    expect(Object.keys(byId).sort()).toEqual(["uniswap-v2", "uniswap-v3", "uniswap-v4"])
+    expect(Object.keys(byId).sort()).toEqual(["launchpad", "uniswap-v2", "uniswap-v3", "uniswap-v4"])
+    expect(byId["launchpad"].contracts.launchpad).toBe(getAddress(contractAddress(manifest, "launchpad")))
     expect(byId["uniswap-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v2Factory")))
     expect(byId["uniswap-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v3Factory")))
     expect(byId["uniswap-v4"].contracts.poolManager).toBe(getAddress(contractAddress(manifest, "v4PoolManager")))

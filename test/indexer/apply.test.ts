@@ -21,11 +21,13 @@ const zero = ZERO_ADDRESS
 const alice = "0x000000000000000000000000000000000000a11c"
 const bob = "0x0000000000000000000000000000000000000b0b"
 
+const launchpadAddress = "0x00000000000000000000000000000000000000aa"
+
 const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
-  launchpads: new Map(),
+  launchpads: new Map([[launchpadAddress, "launchpad"]]),
   usdc
 }
 const context: ApplyContext = {
@@ -61,6 +63,41 @@ const listed = () => {
 }
 
 describe("applyEvents", () => {
+  it("a launched token's curve flows start at zero, move with each trade and stop at graduation", () => {
+    const launched = "0x00000000000000000000000000000000000000d1"
+    const curveTrade = (block: number, isBuy: boolean, usdcAmount: bigint, tokenAmount: bigint): ChainEvent => ({
+      _tag: "CurveTrade",
+      at: at(block),
+      emitter: launchpadAddress,
+      token: launched,
+      trader: bob,
+      isBuy,
+      usdcAmount,
+      tokenAmount
+    })
+    const curveOf = (state: IndexState) => Option.getOrThrow(HashMap.get(state.tokens, launched)).curve
+    let state = apply(emptyState(1), 1, [{
+      _tag: "TokenCreated",
+      at: at(1),
+      emitter: launchpadAddress,
+      token: launched,
+      creator: alice,
+      name: "Launched",
+      symbol: "LNCH"
+    }])
+    expect(curveOf(state)).toEqual({ usdcIn: 0n, tokensOut: 0n })
+    state = apply(state, 2, [curveTrade(2, true, 1_000n, 500n), curveTrade(2, true, 2_000n, 800n)])
+    state = apply(state, 3, [curveTrade(3, false, 400n, 300n)])
+    expect(curveOf(state)).toEqual({ usdcIn: 2_600n, tokensOut: 1_000n })
+    state = apply(state, 4, [
+      { _tag: "Graduated", at: at(4), emitter: launchpadAddress, token: launched, pool: pair },
+      curveTrade(4, true, 9_999n, 9_999n)
+    ])
+    expect(curveOf(state)).toEqual({ usdcIn: 2_600n, tokensOut: 1_000n })
+    expect(Option.getOrThrow(HashMap.get(state.tokens, launched)).graduated).toBe(true)
+    expect(Option.getOrThrow(HashMap.get(listed().tokens, token)).curve).toBeNull()
+  })
+
   it("a pair creation makes both tokens known, with metadata, creator and creation from the first mint", () => {
     const state = listed()
     const facts = Option.getOrThrow(HashMap.get(state.tokens, token))

@@ -180,6 +180,30 @@ describe("decodeLog", () => {
     })
   })
 
+  it("curve trades keep their direction", () => {
+    const trade = (isBuy: boolean) =>
+      decodeLog(
+        logOf(launchpad, eventOf("Launchpad", "CurveTrade"), {
+          token: pool,
+          trader: factory,
+          isBuy,
+          usdcAmount: 7_000_000n,
+          tokenAmount: 3n * 10n ** 21n
+        }),
+        sources,
+        0
+      )
+    const fields = {
+      _tag: "CurveTrade",
+      token: pool,
+      trader: factory,
+      usdcAmount: 7_000_000n,
+      tokenAmount: 3n * 10n ** 21n
+    }
+    expect(trade(true)).toMatchObject({ ...fields, isBuy: true })
+    expect(trade(false)).toMatchObject({ ...fields, isBuy: false })
+  })
+
   it("ignores factory events from unknown contracts and ERC-721 transfers", () => {
     const pairCreated = logOf(pool, eventOf("UniswapV2Factory", "PairCreated"), {
       token0: factory,

@@ -37,15 +37,17 @@ describe("the router in the deployment", () => {
     expect(venues.all.map((venue) => [venue.id, venue.executable, venue.contracts["router"]])).toEqual([
       ["uniswap-v2", true, router],
       ["uniswap-v3", true, router],
-      ["uniswap-v4", true, router]
+      ["uniswap-v4", true, router],
+      ["launchpad", true, router]
     ])
     const registry = {
       "uniswap-v2": await read("v2Factory"),
       "uniswap-v3": await read("v3Factory"),
-      "uniswap-v4": await read("poolManager")
+      "uniswap-v4": await read("poolManager"),
+      "launchpad": await read("launchpad")
     }
     for (const venue of venues.all) {
-      const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"]
+      const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
       expect(getAddress(listed!), venue.id).toBe(registry[venue.id as keyof typeof registry])
     }
     expect(await read("launchpad")).toBe(contractAddress(manifest, "launchpad"))
@@ -58,7 +60,7 @@ describe("the router in the deployment", () => {
   it("without a router no venue is executable", () => {
     const { router: _router, ...contracts } = sharedManifest().contracts
     const venues = Venues.make(contracts as Record<string, `0x${string}`>, [])
-    expect(venues.all.length).toBe(3)
+    expect(venues.all.length).toBe(4)
     expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
   })
 
