@@ -10,8 +10,10 @@
  *   current block; the waiting list is bounded (./Pending.ts).
  * - USDC and `PINNED_ASSETS` are never simulated; a token with no exactly priced USDC path stays
  *   unmeasured (`safety: null` in search).
+ * - A simulation the node did not answer is not a verdict: the token is measured again (a few times,
+ *   backing off), and meanwhile keeps what it had.
  */
-import { Effect, HashMap, Option, Queue, Ref, Schedule, Stream } from "effect"
+import { Data, Effect, HashMap, Option, Queue, Ref, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
@@ -19,12 +21,18 @@ import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
 import { HUB_TAG } from "../operations/venues.js"
-import { SafetyCheck } from "../quote/safety/SafetyCheck.js"
+import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../quote/safety/SafetyCheck.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { changedTokens } from "./Changes.js"
 import { makePending } from "./Pending.js"
 import { scanRoutes } from "./Routes.js"
 import { VerdictBook } from "./VerdictBook.js"
+
+/** The node did not answer a simulation: the token is measured again, at a later block. */
+class Unanswered extends Data.TaggedError("Unanswered")<{ readonly token: Hex; readonly reason: string }> {}
+
+/** Attempts per token when the node fails to answer, before its previous verdicts are left as they are. */
+const RETRIES = Schedule.exponential("250 millis").pipe(Schedule.intersect(Schedule.recurs(3)))
 
 export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
   scoped: Effect.gen(function*() {
@@ -85,6 +93,8 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
           pools: market.pool,
           symbolOf: symbolOf(state)
         }))
+      const unanswered = verdicts.find((verdict) => verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true)
+      if (unanswered !== undefined) return yield* new Unanswered({ token, reason: unanswered.reason! })
       yield* book.scanned(token, verdicts)
       yield* Ref.update(stats, (s) => ({ ...s, measured: s.measured + 1 }))
     })
@@ -93,6 +103,7 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
       const token = pending.pop()
       if (token === undefined) return yield* Queue.take(wake)
       yield* measure(token).pipe(
+        Effect.retry(RETRIES),
         Effect.catchAllCause((cause) => Effect.logWarning(`safety scan of ${token} failed`, cause))
       )
     }).pipe(Effect.forever)

@@ -51,6 +51,9 @@ const hashString = (text: string) => {
   return h
 }
 
+/** Start of an `inconclusive` reason when the node did not answer: worth measuring again later. */
+export const SIMULATION_UNAVAILABLE = "simulation unavailable"
+
 /** Far in the future: the plans are simulated, never sent. */
 const DEADLINE = 2n ** 40n
 
@@ -174,7 +177,14 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
       return yield* measure(request, router).pipe(
         Effect.map((measurement) => decide(base, measurement, safety)),
-        Effect.catchAll((error) => Effect.succeed(inconclusive(base, `simulation unavailable: ${error.message}`))),
+        Effect.catchAll((error) =>
+          Effect.succeed(
+            inconclusive(
+              base,
+              `${SIMULATION_UNAVAILABLE}: ${error.message}${error.hint === undefined ? "" : ` (${error.hint})`}`
+            )
+          )
+        ),
         // A path naming a pool the snapshot lacks cannot be turned into a plan: say so, do not fail the quote.
         Effect.catchAllDefect((defect) =>
           Effect.succeed(inconclusive(base, `the route could not be simulated: ${String(defect)}`))
