@@ -67,7 +67,12 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
 
     const measure = Effect.fn("SafetyScan.measure")(function*(token: Hex) {
       const snapshot = yield* index.snapshot
-      if (snapshot.catchingUp) return
+      if (snapshot.catchingUp) {
+        // Behind the chain: measure it once the index has caught up, not at a stale block.
+        yield* Effect.sleep("1 second")
+        pending.push(token, false)
+        return
+      }
       const { state } = snapshot
       const market = marketFromIndex(state)
       const paths = scanRoutes({
