@@ -28,7 +28,7 @@ import { makePending } from "./Pending.js"
 import { scanRoutes } from "./Routes.js"
 import { VerdictBook } from "./VerdictBook.js"
 
-/** The node did not answer a simulation: the token is measured again, at a later block. */
+/** The node did not answer a simulation: the token is measured again (SafetyCheck does not cache that). */
 class Unanswered extends Data.TaggedError("Unanswered")<{ readonly token: Hex; readonly reason: string }> {}
 
 /** Attempts per token when the node fails to answer, before its previous verdicts are left as they are. */

@@ -199,13 +199,18 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     })
 
     /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
-    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> =>
-      cache.get(
-        new Key({
-          id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
-          request
-        })
+    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> => {
+      const key = new Key({
+        id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
+        request
+      })
+      // A node that did not answer says nothing of the token: ask again next time, do not remember it.
+      return cache.get(key).pipe(
+        Effect.tap((verdict) =>
+          verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(key) : Effect.void
+        )
       )
+    }
 
     return { check }
   })
