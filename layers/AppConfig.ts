@@ -45,6 +45,22 @@ const safetyConfig = Config.all({
   cacheCapacity: Config.integer("SAFETY_CACHE_CAPACITY").pipe(Config.withDefault(10_000))
 })
 
+/** The background safety scan that gives `search` results their verdicts (README "Safety verdict"). */
+const safetyScanConfig = Config.all({
+  /** Off for a quiet chain (benchmarks that time simulations); search then shows only quotes' verdicts. */
+  enabled: Config.boolean("SAFETY_SCAN").pipe(Config.withDefault(true)),
+  /** Tokens simulated at once: each is a few `eth_simulateV1` calls, and quotes share the node. */
+  concurrency: Config.integer("SAFETY_SCAN_CONCURRENCY").pipe(Config.withDefault(2)),
+  /** Size of the scan's probe buy in USDC base units (default $100). */
+  probeUsdc: Config.integer("SAFETY_SCAN_PROBE_USDC").pipe(Config.withDefault(100_000_000), Config.map(BigInt)),
+  /** Routes measured per token: the best USDC path through each of its pools, best first. */
+  routesPerToken: Config.integer("SAFETY_SCAN_ROUTES").pipe(Config.withDefault(3)),
+  /** Tokens waiting to be measured; past this the oldest waiting are dropped. */
+  queueCapacity: Config.integer("SAFETY_SCAN_QUEUE").pipe(Config.withDefault(1_024)),
+  /** At most one look at the index's changes per interval, however fast blocks come. */
+  intervalMillis: Config.integer("SAFETY_SCAN_INTERVAL_MS").pipe(Config.withDefault(250))
+})
+
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Effect.gen(function*() {
     return {
@@ -73,7 +89,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
       /** Where the verification token list can be read (answers' `sourceUrl`); by default the manifest file. */
       tokenListUrl: yield* Config.option(Config.string("TOKEN_LIST_URL")),
-      safety: yield* safetyConfig
+      safety: yield* safetyConfig,
+      safetyScan: yield* safetyScanConfig
     }
   })
 }) {

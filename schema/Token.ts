@@ -136,8 +136,15 @@ export const TokenResult = Schema.Struct({
   holders: Schema.NullOr(Schema.NonNegativeInt).annotations({
     description: "addresses with a balance; null when the index did not see the token's first mint"
   }),
-  safety: Schema.NullOr(SafetyVerdict),
-  safetyByRoute: Schema.Array(RouteSafety),
-  flags: Schema.Array(TokenFlag)
+  safety: Schema.NullOr(SafetyVerdict).annotations({
+    description:
+      "the verdict of the token's best USDC route, as last measured (by the background scan or a quote) at or before the answer's block (`scope.block`); null when none has been measured yet"
+  }),
+  safetyByRoute: Schema.Array(RouteSafety).annotations({
+    description: "every measured route, best first, each with the block it was checked at; empty when unmeasured"
+  }),
+  flags: Schema.Array(TokenFlag).annotations({
+    description: "`buy_tax` / `sell_tax` only when `safety` measured a tax above 0 bp on that side"
+  })
 }).annotations({ identifier: "TokenResult" })
 export type TokenResult = typeof TokenResult.Type

@@ -17,19 +17,23 @@ import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
 import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
+import { SafetyScan } from "./safety/Scan.js"
+import { VerdictBook } from "./safety/VerdictBook.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  Layer.mergeAll(
-    IndexLive,
-    StartTime.Default,
-    PaymentGate.Default,
-    GasPrice.Default,
-    HookedPools.Default,
-    Launchpads.Default,
-    QuoteStore.InMemory,
-    SafetyCheck.layer
-  ).pipe(
+  SafetyScan.Default.pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      IndexLive,
+      StartTime.Default,
+      PaymentGate.Default,
+      GasPrice.Default,
+      HookedPools.Default,
+      Launchpads.Default,
+      QuoteStore.InMemory,
+      SafetyCheck.layer,
+      VerdictBook.Default
+    )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),
     Layer.provideMerge(AppConfig.Default),

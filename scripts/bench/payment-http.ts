@@ -37,7 +37,9 @@ const layer = appRoutesWith(Devnet.deployment).pipe(
     blockTime: Option.none(),
     manifestPath: join(work, "manifest.json")
   })),
-  Layer.provide(AppConfig.withSettings({ ...devnetPaymentSettings(), DATA_DIR: join(work, "data") }))
+  Layer.provide(
+    AppConfig.withSettings({ ...devnetPaymentSettings(), DATA_DIR: join(work, "data"), SAFETY_SCAN: "false" })
+  )
 )
 
 const summary = (label: string, samples: ReadonlyArray<number>) => {

@@ -7,6 +7,8 @@
  * - The path is the plan's own when it runs from USDC to the token (its largest leg), the plan's
  *   reversed when it runs from the token to USDC, and otherwise the best single USDC→token path.
  * - The size is the order's USD value in USDC base units, or a 100 USDC probe when it has no price.
+ *
+ * Each verdict also goes to the `VerdictBook`, so a token quoted once shows its verdict in `search`.
  */
 import { Effect } from "effect"
 import type { Hex } from "../../schema/Chain.js"
@@ -15,6 +17,7 @@ import type { RouteRequest } from "../routing/FindRoute.js"
 import { findRoute } from "../routing/FindRoute.js"
 import type { Path, TransferTaxes } from "../routing/Path.js"
 import type { Plan } from "../routing/Plan.js"
+import { VerdictBook } from "../safety/VerdictBook.js"
 import { reversePath } from "./safety/Expected.js"
 import { SafetyCheck } from "./safety/SafetyCheck.js"
 
@@ -50,7 +53,7 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
   const path = checkedPath(plan, usdc, token, search, size)
   if (path === undefined) return null
   const check = yield* SafetyCheck
-  return yield* check.check({
+  const verdict = yield* check.check({
     token,
     path,
     amountInUsdc: size,
@@ -58,6 +61,8 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
     pools: search.market.pool,
     symbolOf
   })
+  yield* (yield* VerdictBook).quoted(token, verdict)
+  return verdict
 })
 
 /** Verdicts that make a quote `next: stop`. */

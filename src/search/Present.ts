@@ -8,8 +8,10 @@ import type { MatchKind, TokenResult } from "../../schema/Token.js"
 import { NATIVE } from "../indexer/Sources.js"
 import { DAY_SEC, type Pool } from "../indexer/State.js"
 import { usdOf, usdString } from "../pricing/Usd.js"
+import type { TokenVerdicts } from "../safety/VerdictBook.js"
 import type { Assessment } from "./Assess.js"
 import { symbolGroup } from "./Catalog.js"
+import { searchSafety } from "./Safety.js"
 import type { SearchView } from "./View.js"
 
 /** Venues listed per result: the deepest pools. */
@@ -80,8 +82,14 @@ const verifiedCreators = (view: SearchView): ReadonlySet<Hex> => {
   return creators
 }
 
-export const present = (view: SearchView, assessment: Assessment, match: MatchKind): TokenResult => {
+export const present = (
+  view: SearchView,
+  assessment: Assessment,
+  match: MatchKind,
+  verdicts: TokenVerdicts | undefined
+): TokenResult => {
   const { facts, figures, listed, token } = assessment
+  const { flags: taxFlags, safety, safetyByRoute } = searchSafety(verdicts, view.snapshot.state.block)
   const state = view.snapshot.state
   const useChain = facts !== undefined && (facts.metadataOk || listed === undefined)
   const { traders, volume } = activity(view, token.address)
@@ -121,8 +129,8 @@ export const present = (view: SearchView, assessment: Assessment, match: MatchKi
     depth2PctUsd: depth,
     volume24hUsd,
     holders: holdings?.complete === true ? holdings.holders : null,
-    safety: null,
-    safetyByRoute: [],
-    flags: assessment.flags
+    safety,
+    safetyByRoute,
+    flags: taxFlags.length === 0 ? assessment.flags : [...taxFlags, ...assessment.flags]
   }
 }

@@ -1,7 +1,9 @@
 /**
  * The service's composition for tests, set up in one place: the same `AppServices` the service runs
  * (and an embedding program gets from the library entry), with test settings over the environment:
- * a fresh `DATA_DIR` (test files never share a checkpoint), fast head polling, no periodic checkpoint.
+ * a fresh `DATA_DIR` (test files never share a checkpoint), fast head polling, no periodic checkpoint,
+ * and no background safety scan (it would simulate every seeded token in every test file's runtime on
+ * the shared devnet; test/search/scan.test.ts turns it on).
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
@@ -24,6 +26,7 @@ export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =
     DATA_DIR: tempDir("data"),
     INDEXER_POLL_MS: "50",
     CHECKPOINT_INTERVAL_SEC: "3600",
+    SAFETY_SCAN: "false",
     ...overrides
   })
 

@@ -18,6 +18,8 @@ export const indexRuntime = (deployment: DeploymentShape, settings: Readonly<Rec
           ...devnetPaymentSettings(),
           DATA_DIR: benchDataDir(),
           CHECKPOINT_INTERVAL_SEC: "3600",
+          // a quiet chain: latency figures must not include a background scan's simulations
+          SAFETY_SCAN: "false",
           ...settings
         })
       )

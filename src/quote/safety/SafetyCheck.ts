@@ -51,6 +51,9 @@ const hashString = (text: string) => {
   return h
 }
 
+/** Start of an `inconclusive` reason when the node did not answer: worth measuring again later. */
+export const SIMULATION_UNAVAILABLE = "simulation unavailable"
+
 /** Far in the future: the plans are simulated, never sent. */
 const DEADLINE = 2n ** 40n
 
@@ -174,7 +177,14 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
       return yield* measure(request, router).pipe(
         Effect.map((measurement) => decide(base, measurement, safety)),
-        Effect.catchAll((error) => Effect.succeed(inconclusive(base, `simulation unavailable: ${error.message}`))),
+        Effect.catchAll((error) =>
+          Effect.succeed(
+            inconclusive(
+              base,
+              `${SIMULATION_UNAVAILABLE}: ${error.message}${error.hint === undefined ? "" : ` (${error.hint})`}`
+            )
+          )
+        ),
         // A path naming a pool the snapshot lacks cannot be turned into a plan: say so, do not fail the quote.
         Effect.catchAllDefect((defect) =>
           Effect.succeed(inconclusive(base, `the route could not be simulated: ${String(defect)}`))
@@ -189,13 +199,18 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     })
 
     /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
-    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> =>
-      cache.get(
-        new Key({
-          id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
-          request
-        })
+    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> => {
+      const key = new Key({
+        id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
+        request
+      })
+      // A node that did not answer says nothing of the token: ask again next time, do not remember it.
+      return cache.get(key).pipe(
+        Effect.tap((verdict) =>
+          verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(key) : Effect.void
+        )
       )
+    }
 
     return { check }
   })

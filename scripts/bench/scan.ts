@@ -1,0 +1,160 @@
+/**
+ * The background safety scan on a private devnet: how long the first scan of the seeded market takes,
+ * how long after its pool's liquidity is mined a new token (deployed and paired by a plain viem
+ * script, as a user would) carries a verdict in search, and search latency in-process while the scan
+ * is simulating against while it is idle (the scan must not slow search).
+ */
+import { Effect, Schema } from "effect"
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseAbi
+} from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { SearchRequest } from "../../schema/Search.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { search } from "../../src/operations/search.js"
+import { SafetyScan } from "../../src/safety/Scan.js"
+import { benchDevnet } from "./lib/devnet.js"
+import { figure, ms, percentile } from "./lib/report.js"
+import { indexRuntime } from "./lib/stack.js"
+
+const LATE_TOKENS = 8
+
+const devnet = await benchDevnet("scan")
+const { manifest } = devnet
+const runtime = indexRuntime(Deployment.fromManifest(manifest), { SAFETY_SCAN: "true", INDEXER_POLL_MS: "50" })
+const chain = defineChain({
+  id: manifest.chainId,
+  name: "bench",
+  nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
+  rpcUrls: { default: { http: [manifest.rpcUrl] } }
+})
+const account = privateKeyToAccount(manifest.accounts[0]!.privateKey as Hex)
+const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })
+const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account, pollingInterval: 20 })
+const abi = parseAbi([
+  "function createPair(address, address) returns (address)",
+  "function getPair(address, address) view returns (address)",
+  "function deposit() payable",
+  "function transfer(address, uint256) returns (bool)",
+  "function mint(address) returns (uint256)"
+])
+const USDC = manifest.contracts["usdc"] as Address
+const factory = manifest.contracts["v2Factory"] as Address
+
+const lookUp = (query: string) =>
+  runtime.runPromise(
+    Schema.decodeUnknown(SearchRequest)({ query }).pipe(Effect.orDie, Effect.flatMap(search), Effect.either)
+  )
+const status = () => runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
+const send = async (to: Address, data: Hex, value = 0n) =>
+  client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, value }) })
+
+const QUERIES = ["WETH", "TAX", "HONEY", "ORB", "0x", "EURC", "DEGEN", "nothing"]
+/** Search latency, one query after another, while `busy()` holds (at most `max` samples). */
+const searchWhile = async (busy: () => Promise<boolean>, max: number) => {
+  const samples: Array<number> = []
+  while (samples.length < max && (await busy())) {
+    for (const query of QUERIES) {
+      const t0 = performance.now()
+      await lookUp(query)
+      samples.push(performance.now() - t0)
+      // as requests arriving over a socket would: let the scan's I/O run between them
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+  return samples.sort((a, b) => a - b)
+}
+
+const main = async () => {
+  const started = performance.now()
+  await runtime.runPromise(Effect.gen(function*() {
+    const head = Number(yield* Effect.promise(() => client.getBlockNumber()))
+    yield* (yield* ChainIndex).waitFor(head)
+  }))
+  const synced = performance.now()
+  // The first scan: every seeded token is new.
+  let quietSince = performance.now()
+  let last = ""
+  const scanning = async () => {
+    const now = await status()
+    const key = JSON.stringify(now)
+    if (key !== last || now.waiting > 0) {
+      last = key
+      quietSince = performance.now()
+    }
+    return performance.now() - quietSince < 1_000
+  }
+  const busySamples = await searchWhile(scanning, 50_000)
+  const firstScan = await status()
+  figure(
+    "first scan of the seeded market",
+    `${firstScan.measured} tokens measured, ${firstScan.unroutable} without a USDC route, in ${
+      ms(quietSince - synced)
+    } after the index caught up (${ms(synced - started)} start-up)`
+  )
+  let idleCount = 0
+  const idleSamples = await searchWhile(() => Promise.resolve(idleCount++ < 500), 4_000)
+  figure(
+    "search in-process, scan simulating",
+    `p50 ${ms(percentile(busySamples, 50))}, p99 ${ms(percentile(busySamples, 99))} (${busySamples.length})`
+  )
+  figure(
+    "search in-process, scan idle",
+    `p50 ${ms(percentile(idleSamples, 50))}, p99 ${ms(percentile(idleSamples, 99))} (${idleSamples.length})`
+  )
+
+  await send(USDC, encodeFunctionData({ abi, functionName: "deposit" }), BigInt(LATE_TOKENS) * 20_000n * 10n ** 18n)
+  const artifact = loadArtifact("DevToken")
+  const delays: Array<number> = []
+  const blocks: Array<number> = []
+  for (let i = 0; i < LATE_TOKENS; i++) {
+    const deployed = await client.waitForTransactionReceipt({
+      hash: await wallet.deployContract({
+        abi: artifact.abi,
+        bytecode: artifact.bytecode as Hex,
+        args: [`Bench Late ${i}`, `BLATE${i}`, 18, 1_000_000n * 10n ** 18n]
+      })
+    })
+    const token = deployed.contractAddress!
+    await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [token, USDC] }))
+    const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [token, USDC] })
+    await send(USDC, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 20_000_000_000n] }))
+    await send(token, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 10_000n * 10n ** 18n] }))
+    const minted = await send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
+    const t0 = performance.now()
+    for (;;) {
+      const answer = await lookUp(token)
+      const safety = answer._tag === "Right" ? answer.right.results[0]?.safety : null
+      if (safety != null) {
+        delays.push(performance.now() - t0)
+        blocks.push(safety.scope.block - Number(minted.blockNumber))
+        break
+      }
+      if (performance.now() - t0 > 60_000) throw new Error(`no verdict for ${token} after 60 s`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+  delays.sort((a, b) => a - b)
+  figure(
+    `new token: verdict in search after listing (${LATE_TOKENS})`,
+    `p50 ${ms(percentile(delays, 50))}, max ${ms(delays[delays.length - 1]!)}; measured ${Math.min(...blocks)}-${
+      Math.max(...blocks)
+    } blocks after the listing block`
+  )
+  await runtime.dispose()
+  await devnet.stop()
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

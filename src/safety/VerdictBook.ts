@@ -1,0 +1,78 @@
+/**
+ * The latest safety verdicts per token, for `search`: the background scan (./Scan.ts) and `quote`'s
+ * own measurements write here, and a search reads it with one map lookup per result, so answering
+ * never waits for a simulation. In memory: verdicts are cheap to measure again after a restart.
+ *
+ * Per token: one verdict per measured route (a verdict never replaces one measured at a later block)
+ * and which route is the best (the scan's first, the deepest USDC path, or a quote's when nothing
+ * better is known). Every verdict keeps the block it was measured at (`scope.block`).
+ */
+import { Effect, HashMap, Option, Ref } from "effect"
+import type { Hex } from "../../schema/Chain.js"
+import type { SafetyVerdict } from "../../schema/Token.js"
+
+/** Routes remembered per token: the scan measures a few, quotes may add others. */
+export const MAX_ROUTES_PER_TOKEN = 8
+
+export interface TokenVerdicts {
+  /** `routeId` of the best route: the one `search` shows as `safety`. */
+  readonly best: string
+  /** Best route first, then the others in the order they were measured. */
+  readonly routes: ReadonlyArray<SafetyVerdict>
+}
+
+const blockOf = (verdict: SafetyVerdict) => verdict.scope.block
+
+/** The later of two verdicts of a route: a measurement is never replaced by an older one. */
+const later = (known: SafetyVerdict | undefined, fresh: SafetyVerdict) =>
+  known !== undefined && blockOf(known) > blockOf(fresh) ? known : fresh
+
+const ordered = (best: string, routes: ReadonlyArray<SafetyVerdict>): TokenVerdicts => {
+  const first = routes.filter((route) => route.routeId === best)
+  const others = routes.filter((route) => route.routeId !== best)
+  return { best, routes: [...first, ...others].slice(0, MAX_ROUTES_PER_TOKEN) }
+}
+
+/**
+ * A scan's verdicts (best first) replace the token's routes: the scan measured every route worth
+ * measuring at its block. A route measured later (by a quote, meanwhile) keeps its later verdict.
+ */
+export const withScan = (known: TokenVerdicts | undefined, measured: ReadonlyArray<SafetyVerdict>) => {
+  const previous = new Map((known?.routes ?? []).map((route) => [route.routeId, route]))
+  return ordered(measured[0]!.routeId, measured.map((route) => later(previous.get(route.routeId), route)))
+}
+
+/** A quote's verdict joins the token's routes; it becomes the best only when nothing else is known. */
+export const withQuote = (known: TokenVerdicts | undefined, verdict: SafetyVerdict): TokenVerdicts => {
+  if (known === undefined) return { best: verdict.routeId, routes: [verdict] }
+  const previous = known.routes.find((route) => route.routeId === verdict.routeId)
+  const merged = later(previous, verdict)
+  const routes = previous === undefined
+    ? [...known.routes, merged]
+    : known.routes.map((route) => (route.routeId === verdict.routeId ? merged : route))
+  return ordered(known.best, routes)
+}
+
+export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
+  effect: Effect.gen(function*() {
+    const ref = yield* Ref.make(HashMap.empty<Hex, TokenVerdicts>())
+    const update = (token: Hex, f: (known: TokenVerdicts | undefined) => TokenVerdicts) =>
+      Ref.update(ref, (book) => {
+        const key = token.toLowerCase() as Hex
+        return HashMap.set(book, key, f(Option.getOrUndefined(HashMap.get(book, key))))
+      })
+    return {
+      /** Everything known, in one read: a request looks its results up in the same book. */
+      all: Ref.get(ref),
+      get: (token: Hex) =>
+        Effect.map(Ref.get(ref), (book) => Option.getOrUndefined(HashMap.get(book, token.toLowerCase() as Hex))),
+      scanned: Effect.fn("VerdictBook.scanned")(function*(token: Hex, measured: ReadonlyArray<SafetyVerdict>) {
+        if (measured.length === 0) return
+        yield* update(token, (known) => withScan(known, measured))
+      }),
+      quoted: Effect.fn("VerdictBook.quoted")(function*(token: Hex, verdict: SafetyVerdict) {
+        yield* update(token, (known) => withQuote(known, verdict))
+      })
+    }
+  })
+}) {}

@@ -1,0 +1,172 @@
+/**
+ * The background safety scan on a private devnet (it moves a pool): after start-up, search results for
+ * the seeded trap tokens carry their measured verdicts (with the tax flags on the taxed token), never
+ * at a block later than the answer's; a token listed by a plain viem script gets a verdict once it has
+ * a pool; a token whose pool changes is measured again at a later block.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { search } from "../../src/operations/search.js"
+import { SafetyScan } from "../../src/safety/Scan.js"
+import { clientsFor, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
+
+let devnet: PrivateDevnet
+let runtime: ReturnType<typeof indexRuntime>
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  runtime = indexRuntime(devnet.manifest, { settings: { SAFETY_SCAN: "true", SAFETY_SCAN_INTERVAL_MS: "100" } })
+  await runtime.runPromise(synced)
+}, 120_000)
+afterAll(async () => {
+  await runtime?.dispose()
+  await devnet?.stop()
+})
+
+/** The search answer for a token's address, encoded as the wire would carry it. */
+const lookUp = (address: string) =>
+  runtime.runPromise(
+    Schema.decodeUnknown(SearchRequest)({ query: address }).pipe(
+      Effect.orDie,
+      Effect.flatMap(search),
+      Effect.tap((answer) => Effect.orDie(Schema.encode(SearchResponse)(answer)))
+    )
+  )
+
+/** Asks until the token's result satisfies `done` (the scan runs in the background), or times out. */
+const eventually = async (
+  address: string,
+  done: (result: SearchResponse["results"][number]) => boolean,
+  timeoutMs = 60_000
+) => {
+  const started = Date.now()
+  for (;;) {
+    const answer = await lookUp(address)
+    const result = answer.results[0]!
+    if (done(result)) return { answer, result, waitedMs: Date.now() - started }
+    if (Date.now() - started > timeoutMs) {
+      const status = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
+      throw new Error(`no verdict for ${address} after ${timeoutMs} ms: ${JSON.stringify({ result, status })}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+const measured = (result: SearchResponse["results"][number]) => result.safety !== null
+
+const checkedNoLater = (answer: SearchResponse) => {
+  const result = answer.results[0]!
+  expect(result.safety!.scope.block).toBeLessThanOrEqual(answer.block)
+  expect(result.safetyByRoute.length).toBeGreaterThan(0)
+  for (const route of result.safetyByRoute) expect(route.checkedBlock).toBeLessThanOrEqual(answer.block)
+  // the best route's verdict is one of the routes listed
+  expect(result.safetyByRoute[0]).toMatchObject({
+    routeId: result.safety!.routeId,
+    verdict: result.safety!.verdict,
+    checkedBlock: result.safety!.scope.block
+  })
+}
+
+describe("verdicts on search results from the background scan", () => {
+  it(
+    "the seeded traps: honeypot cannot_sell, taxed token taxed with both flags, capped token size_limited",
+    async () => {
+      const honey = await eventually(tokenAddress(devnet.manifest, "HONEY"), measured)
+      expect(honey.result.safety!.verdict).toBe("cannot_sell")
+      expect(honey.result.safety!.canSell).toBe(false)
+      // a v2 and a v3 pool: a route each
+      expect(honey.result.safetyByRoute.length).toBe(2)
+      expect(honey.result.safetyByRoute.every((route) => route.verdict === "cannot_sell")).toBe(true)
+      checkedNoLater(honey.answer)
+
+      const tax = await eventually(tokenAddress(devnet.manifest, "TAX"), measured)
+      expect(tax.result.safety!.verdict).toBe("taxed")
+      expect(tax.result.safety!.buyTaxBps!).toBeGreaterThan(0)
+      expect(tax.result.safety!.sellTaxBps!).toBeGreaterThan(0)
+      expect(tax.result.flags).toEqual(expect.arrayContaining(["buy_tax", "sell_tax"]))
+      expect(tax.result.safetyByRoute[0]!.buyTaxBps).toBe(tax.result.safety!.buyTaxBps)
+      checkedNoLater(tax.answer)
+
+      const capped = await eventually(tokenAddress(devnet.manifest, "CAPPED"), measured)
+      expect(capped.result.safety, JSON.stringify(capped.result.safety)).toMatchObject({ verdict: "size_limited" })
+      expect(Number(capped.result.safety!.maxBuyUsdc)).toBeGreaterThan(0)
+      checkedNoLater(capped.answer)
+
+      // untaxed tokens carry no tax flag; USDC is never simulated
+      const weth = await eventually(tokenAddress(devnet.manifest, "WETH"), measured)
+      expect(weth.result.safety!.verdict).toBe("ok")
+      expect(weth.result.flags).not.toContain("buy_tax")
+      expect(weth.result.flags).not.toContain("sell_tax")
+      const usdc = await lookUp(tokenAddress(devnet.manifest, "USDC"))
+      expect(usdc.results[0]!.safety).toBeNull()
+      expect(usdc.results[0]!.safetyByRoute).toEqual([])
+    },
+    120_000
+  )
+
+  it("a token listed after start-up gets a verdict once it has a pool, and again after its pool changes", async () => {
+    const { manifest } = devnet
+    const account = await freshAccount(manifest, "100000")
+    const { public: client, wallet } = clientsFor(manifest, account)
+    const USDC = tokenAddress(manifest, "USDC")
+    const abi = parseAbi([
+      "function createPair(address, address) returns (address)",
+      "function getPair(address, address) view returns (address)",
+      "function deposit() payable",
+      "function transfer(address, uint256) returns (bool)",
+      "function mint(address) returns (uint256)"
+    ])
+    const artifact = loadArtifact("DevToken")
+    const late = (await client.waitForTransactionReceipt({
+      hash: await wallet.deployContract({
+        abi: artifact.abi,
+        bytecode: artifact.bytecode as Hex,
+        args: ["Scanned Late", "SLATE", 18, 1_000_000n * 10n ** 18n],
+        account,
+        chain: wallet.chain
+      })
+    })).contractAddress!
+    const send = async (to: Address, data: Hex, value = 0n) =>
+      client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to, data, value, account, chain: wallet.chain })
+      })
+    const indexed = (block: bigint) =>
+      runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
+
+    // A pair without liquidity: the index knows the token, but no USDC path can fill a probe.
+    const factory = manifest.contracts["v2Factory"] as Address
+    const paired = await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [late, USDC] }))
+    const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [late, USDC] })
+    await indexed(paired.blockNumber)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const empty = (await lookUp(late)).results[0]!
+    expect(empty.safety).toBeNull()
+    expect(empty.safetyByRoute).toEqual([])
+
+    await send(USDC, encodeFunctionData({ abi, functionName: "deposit" }), 40_000n * 10n ** 18n)
+    const addLiquidity = async (usdc: bigint, tokens: bigint) => {
+      await send(USDC, encodeFunctionData({ abi, functionName: "transfer", args: [pair, usdc] }))
+      await send(late, encodeFunctionData({ abi, functionName: "transfer", args: [pair, tokens] }))
+      return send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
+    }
+    const listed = await addLiquidity(20_000_000_000n, 10_000n * 10n ** 18n)
+    const listedAt = Date.now()
+    const first = await eventually(late, measured)
+    console.log(`late token: a verdict ${Date.now() - listedAt} ms after its pool's liquidity was mined`)
+    expect(first.result.safety!.verdict).toBe("ok")
+    expect(first.result.safety!.scope.block).toBeGreaterThanOrEqual(Number(listed.blockNumber))
+    expect(first.result.safety!.route.poolId.toLowerCase()).toBe(pair.toLowerCase())
+    checkedNoLater(first.answer)
+
+    const changed = await addLiquidity(10_000_000_000n, 5_000n * 10n ** 18n)
+    const again = await eventually(late, (result) => (result.safety?.scope.block ?? 0) >= Number(changed.blockNumber))
+    expect(again.result.safety!.scope.block).toBeGreaterThan(first.result.safety!.scope.block)
+    expect(again.result.safety!.verdict).toBe("ok")
+    checkedNoLater(again.answer)
+  }, 120_000)
+})
