@@ -6,6 +6,7 @@ import { type Account, type Address, type Hex, parseAbi, parseEther } from "viem
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { clientsFor, contractAddress } from "../support/devnet.js"
+import { withHeadroom } from "../support/wallet.js"
 
 const erc20 = parseAbi([
   "function transfer(address,uint256) returns (bool)",
@@ -51,12 +52,15 @@ export const marketMaker = (manifest: Manifest, account: Account): MarketMaker =
     functionName: string,
     args: ReadonlyArray<unknown>,
     value?: bigint
-  ) =>
-    send(
-      wallet.writeContract(
-        { address, abi, functionName, args, account, chain, ...(value === undefined ? {} : { value }) } as never
+  ) => {
+    const call = { address, abi, functionName, args, account, chain, ...(value === undefined ? {} : { value }) }
+    // viem's own estimate has no headroom: a swap estimated in one second and mined in the next can run out.
+    return send(
+      client.estimateContractGas(call as never).then((gas) =>
+        wallet.writeContract({ ...call, gas: withHeadroom(gas) } as never)
       )
     )
+  }
 
   /** Deploys `symbol`, pairs it with USDC on v2 and adds liquidity; resolves with the block of the mint. */
   const listToken = async (name: string, symbol: string, usdcLiquidity = 1_000n) => {

@@ -305,14 +305,19 @@ describe("a plan on a venue the operator disabled (spec rule 3)", () => {
         .sort((a, b) => Number(b - a))[0]!
       // The fallback keeps its own quoted output less the quote's slippage (100 bp by default).
       expect(BigInt(built.minAmountOut)).toBe(fallback * 9_900n / 10_000n)
+      const before = await taker.balanceOf(WETH)
       const receipts = await taker.sendAll(built.transactions)
       const executed = receipts[receipts.length - 1]!
       expect(executed.status).toBe("success")
+      const delivered = (await taker.balanceOf(WETH)) - before
+      // The fallback may be a pool whose hook sets the fee by the block's time, so what arrives can
+      // differ from the simulation by a hair; never below the minimum, and the receipt says exactly what.
+      expect(delivered).toBeGreaterThanOrEqual(BigInt(built.minAmountOut))
       await disabledOps.indexed(executed.blockNumber)
       const checked = answerOf(
         await disabledOps.receipt({ quoteId: quoted.quoteId, txHashes: receipts.map((r) => r.transactionHash) })
       )
-      expect(checked).toMatchObject({ result: "pass", delivered: built.amountOutSimulated })
+      expect(checked).toMatchObject({ result: "pass", delivered: delivered.toString() })
     } finally {
       await restricted.dispose()
     }
