@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import {
+  CannotSell,
   InsufficientBalance,
   InsufficientLiquidity,
   InvalidAmount,
@@ -138,6 +139,7 @@ export const Swap = post({
     InsufficientBalance,
     SwapReverts,
     NotExecutable,
+    CannotSell,
     PaymentUnavailable
   ],
   cost: Cost.fromInput(swapCharge, SWAP_PRICE_RULE),

@@ -15,7 +15,9 @@ import { Clock, Effect, FiberRef } from "effect"
 import { type Address, zeroAddress } from "viem"
 import { Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
+import { USDC_ADDRESS } from "../../schema/Chain.js"
 import {
+  CannotSell,
   invalidField,
   PaymentUnavailable,
   QuoteExpired,
@@ -70,6 +72,14 @@ const withReplacement = (record: QuoteRecord, taker: SwapRequest["taker"]) => (e
       new QuoteStale({ ...replacement, message: error.message, ...(hint === undefined ? {} : { hint }) })
     )
   })
+
+/**
+ * A quote whose verdict is `cannot_sell` for the token it buys answered `next: stop`; building its swap
+ * anyway would hand the agent a token it cannot sell. Selling such a token is left to the taker's own
+ * simulation (it reverts or it does not).
+ */
+const buysUnsellable = (record: QuoteRecord, usdc: string) =>
+  record.safety?.verdict === "cannot_sell" && record.buy !== usdc
 
 type Finish =
   | { readonly _tag: "PaidElsewhere" }
@@ -151,6 +161,13 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
       hint: "quote again"
     })
   }
+  const { chainId, contracts } = yield* Deployment
+  if (buysUnsellable(record, (contracts["usdc"] ?? USDC_ADDRESS).toLowerCase())) {
+    return yield* new CannotSell({
+      message: `the quote's sell-back simulation could not sell ${record.buy} back: its swap is not built`,
+      hint: record.safety?.reason ?? "the quote's verdict is `cannot_sell`"
+    })
+  }
   const taker = request.taker.toLowerCase() as Address
   const recipient = (request.recipient ?? request.taker).toLowerCase() as Address
   if (recipient === zeroAddress) {
@@ -183,7 +200,6 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
       hint: "send the same request again without a payment: the quote's swap is paid"
     })
   }
-  const { chainId, contracts } = yield* Deployment
   const permit = finished.result.permit
   return swapAnswer({
     quoteId: record.quoteId,

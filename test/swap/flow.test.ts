@@ -352,6 +352,16 @@ describe("refusals", () => {
     )
   })
 
+  it("a quote that buys a token it could not sell back is never built into transactions", async () => {
+    const taker = await takerOn(harness)
+    const honey = tokenAddress(harness.devnet.manifest, "HONEY")
+    const quoted = answerOf(await ops.quote({ sell: USDC, buy: honey, amount: "50", taker: taker.address }))
+    expect(quoted.safety?.verdict).toBe("cannot_sell")
+    expect(quoted.next).toBe("stop")
+    const refused = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    expect(refused._tag).toBe("CannotSell")
+  })
+
   it("the zero address as recipient, an unknown quote, and a `permit` field are refused", async () => {
     const taker = await takerOn(harness)
     const quoted = answerOf(await ops.quote({ sell: USDC, buy: WETH, amount: "10" }))
