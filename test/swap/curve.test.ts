@@ -12,7 +12,7 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Launchpads } from "../../src/indexer/Launchpads.js"
 import { curvePoolsOf } from "../../src/routing/CurvePools.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn } from "./harness.js"
+import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
 
 const launchpadAbi = parseAbi([
   "event TokenCreated(address indexed token, address indexed creator, string name, string symbol, uint256 supply)",
@@ -175,38 +175,18 @@ describe("launchpad curve", () => {
 
   it("swaps through the service deliver exactly amountOutSimulated, buys and sells, exactIn and exactOut", async () => {
     const taker = await takerOn(harness, "100000", 20n)
-    const run = async (request: Record<string, unknown>, out: Address) => {
-      const quoted = answerOf(await ops.quote({ ...request, taker: taker.address }))
-      expect(quoted.next).toBe("swap")
-      const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
-      let final = built
-      if (built.next === "sign_permit") {
-        const signature = await taker.signPermit(built)
-        final = answerOf(
-          await ops.swapTx({
-            quoteId: quoted.quoteId,
-            taker: taker.address,
-            permit: { message: built.signatures[0]!.typedData.message, signature }
-          })
-        )
-      }
-      const before = await taker.balanceOf(out)
-      const receipts = await taker.sendAll(final.transactions)
-      await ops.indexed(receipts[receipts.length - 1]!.blockNumber)
-      const delivered = (await taker.balanceOf(out)) - before
+    const { trade } = tradingWith(() => ops)
+    const run = async (request: Record<string, unknown>) => {
+      const { delivered, final } = await trade(taker, request)
       expect(delivered).toBe(BigInt(final.amountOutSimulated))
       expect(delivered).toBeGreaterThanOrEqual(BigInt(final.minAmountOut))
-      const checked = answerOf(
-        await ops.receipt({ quoteId: final.quoteId, txHashes: receipts.map((receipt) => receipt.transactionHash) })
-      )
-      expect(checked.result).toBe("pass")
       return delivered
     }
-    const bought = await run({ sell: USDC, buy: token, amount: "300", side: "exactIn" }, token)
+    const bought = await run({ sell: USDC, buy: token, amount: "300", side: "exactIn" })
     expect(bought).toBeGreaterThan(0n)
-    await run({ sell: USDC, buy: token, amount: "100000", side: "exactOut" }, token)
-    await run({ sell: token, buy: USDC, amount: (bought / 2n / 10n ** 18n).toString(), side: "exactIn" }, USDC)
-    expect(await run({ sell: token, buy: USDC, amount: "10", side: "exactOut" }, USDC)).toBeGreaterThanOrEqual(
+    await run({ sell: USDC, buy: token, amount: "100000", side: "exactOut" })
+    await run({ sell: token, buy: USDC, amount: (bought / 2n / 10n ** 18n).toString(), side: "exactIn" })
+    expect(await run({ sell: token, buy: USDC, amount: "10", side: "exactOut" })).toBeGreaterThanOrEqual(
       10n * E6
     )
   }, 120_000)

@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseUnits, zeroAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import type { SwapResponse } from "../../schema/Swap.js"
 import { clientsFor, contractAddress, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn } from "./harness.js"
+import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
 
 let harness: Harness
 let ops: ReturnType<typeof operationsOf>
@@ -31,50 +30,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => harness?.stop())
 
-type Taker = Awaited<ReturnType<typeof takerOn>>
-
-/**
- * Sends a swap answer's transactions and returns what `recipient` received of `token`; `receipt` for
- * those transactions must say `pass` with exactly that as `delivered`.
- */
-const execute = async (taker: Taker, answer: SwapResponse, token: Address, recipient: Address = taker.address) => {
-  const before = await taker.balanceOf(token, recipient)
-  const receipts = await taker.sendAll(answer.transactions)
-  await ops.indexed(receipts[receipts.length - 1]!.blockNumber)
-  const delivered = (await taker.balanceOf(token, recipient)) - before
-  const checked = answerOf(
-    await ops.receipt({ quoteId: answer.quoteId, txHashes: receipts.map((receipt) => receipt.transactionHash) })
-  )
-  expect(checked).toMatchObject({ result: "pass", delivered: delivered.toString(), minAmountOut: answer.minAmountOut })
-  return delivered
-}
-
-/** quote → swap (→ sign → swap/tx) → send, for `taker`; returns the answers and what was delivered. */
-const trade = async (
-  taker: Taker,
-  request: Record<string, unknown>,
-  swapOptions: Record<string, unknown> = {}
-) => {
-  const quoted = answerOf(await ops.quote({ ...request, taker: taker.address }))
-  expect(quoted.next).toBe("swap")
-  const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address, ...swapOptions }))
-  let final = built
-  if (built.next === "sign_permit") {
-    const signature = await taker.signPermit(built)
-    final = answerOf(
-      await ops.swapTx({
-        quoteId: quoted.quoteId,
-        taker: taker.address,
-        ...(swapOptions["recipient"] === undefined ? {} : { recipient: swapOptions["recipient"] }),
-        permit: { message: built.signatures[0]!.typedData.message, signature }
-      })
-    )
-  }
-  const recipient = (swapOptions["recipient"] as Address | undefined) ?? taker.address
-  const buy = getAddress(quoted.buy.address) as Address
-  const delivered = await execute(taker, final, buy, recipient)
-  return { quoted, built, final, delivered }
-}
+const { execute, trade } = tradingWith(() => ops)
 
 describe("native-funded USDC sells", () => {
   it("a USDC sell covered by native value needs no approval and no signature, and delivers exactly the simulation", async () => {

@@ -4,8 +4,9 @@
  * as they would be on the wire), signs typed data with its viem account and sends the returned
  * transactions exactly as given. Private, because these tests move prices.
  */
+import { expect } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { type Address, erc20Abi, type Hex, parseAbi } from "viem"
+import { type Address, erc20Abi, getAddress, type Hex, parseAbi } from "viem"
 import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { QuoteResponse } from "../../schema/Quote.js"
@@ -131,4 +132,55 @@ export const takerOn = async (harness: Harness, nativeUsdc = "100000", feeUsdc =
     clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
   const signPermit = (answer: SwapResponse) => signer.signTypedData(answer.signatures[0]!.typedData as never)
   return { account: signer, address: signer.address, clients, send, sendAll, balanceOf, signPermit }
+}
+
+export type Taker = Awaited<ReturnType<typeof takerOn>>
+type Operations = ReturnType<typeof operationsOf>
+
+/** The taker's side of a trade, asserting what a user would check at each step. */
+export const tradingWith = (opsOf: () => Operations) => {
+  /**
+   * Sends a swap answer's transactions and returns what `recipient` received of `token`; `receipt` for
+   * those transactions must say `pass` with exactly that as `delivered`.
+   */
+  const execute = async (taker: Taker, answer: SwapResponse, token: Address, recipient: Address = taker.address) => {
+    const ops = opsOf()
+    const before = await taker.balanceOf(token, recipient)
+    const receipts = await taker.sendAll(answer.transactions)
+    await ops.indexed(receipts[receipts.length - 1]!.blockNumber)
+    const delivered = (await taker.balanceOf(token, recipient)) - before
+    const checked = answerOf(
+      await ops.receipt({ quoteId: answer.quoteId, txHashes: receipts.map((receipt) => receipt.transactionHash) })
+    )
+    expect(checked).toMatchObject({
+      result: "pass",
+      delivered: delivered.toString(),
+      minAmountOut: answer.minAmountOut
+    })
+    return delivered
+  }
+
+  /** quote → swap (→ sign → swap/tx) → send, for `taker`; returns the answers and what was delivered. */
+  const trade = async (taker: Taker, request: Record<string, unknown>, swapOptions: Record<string, unknown> = {}) => {
+    const ops = opsOf()
+    const quoted = answerOf(await ops.quote({ ...request, taker: taker.address }))
+    expect(quoted.next).toBe("swap")
+    const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address, ...swapOptions }))
+    let final = built
+    if (built.next === "sign_permit") {
+      const signature = await taker.signPermit(built)
+      final = answerOf(
+        await ops.swapTx({
+          quoteId: quoted.quoteId,
+          taker: taker.address,
+          ...(swapOptions["recipient"] === undefined ? {} : { recipient: swapOptions["recipient"] }),
+          permit: { message: built.signatures[0]!.typedData.message, signature }
+        })
+      )
+    }
+    const recipient = (swapOptions["recipient"] as Address | undefined) ?? taker.address
+    const delivered = await execute(taker, final, getAddress(quoted.buy.address) as Address, recipient)
+    return { quoted, built, final, delivered }
+  }
+  return { execute, trade }
 }
