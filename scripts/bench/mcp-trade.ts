@@ -11,28 +11,18 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import type { PaymentRequired } from "@x402/core/types"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
-import { Deployment } from "../../layers/Deployment.js"
-import { startTestServer } from "../../test/support/http.js"
 import { pay, USDC } from "../../test/support/x402.js"
 import { figure, ms, percentile } from "./lib/report.js"
+import { servedService } from "./lib/served.js"
 
 const QUOTE_CALLS = Number(process.env["MCP_BENCH_QUOTE"] ?? 40)
 const SWAP_TX_CALLS = Number(process.env["MCP_BENCH_SWAP_TX"] ?? 40)
 const WARMUP = 3
 
-const work = mkdtempSync(join(tmpdir(), "bench-mcp-trade-"))
-const devnet = ManagedRuntime.make(
-  Devnet.DefaultWith({ ...devnetDefaults, port: 0, verbose: false, manifestPath: join(work, "manifest.json") })
-)
-const manifest = await devnet.runPromise(Effect.map(Devnet, (running) => running.manifest))
-const server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(manifest)))
+const service = await servedService("mcp-trade")
+const { manifest } = service
 // One manifest account pays every call and is the taker too (it holds native and ERC-20 USDC).
 const account = privateKeyToAccount(manifest.accounts[4]!.privateKey as Hex)
 const WETH = manifest.tokens?.["WETH"] as Hex
@@ -45,18 +35,10 @@ const chain = defineChain({
 const reader = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 50 })
 const wallet = createWalletClient({ account, chain, transport: http(manifest.rpcUrl) })
 
-const indexedPast = async (block: bigint) => {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const health = (await (await fetch(`${server.baseUrl}/health`)).json()) as { status: string; indexedBlock?: number }
-    if (health.status === "ok" && BigInt(health.indexedBlock ?? -1) >= block) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`bench: the index did not reach block ${block}`)
-}
-await indexedPast(0n)
+const { indexedPast } = service
 
 const client = new Client({ name: "bench-mcp-trade", version: "1.0.0" })
-await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/trade/v1/mcp`)))
+await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/trade/v1/mcp`)))
 
 const expectOk = (ok: boolean, what: string) => {
   if (!ok) throw new Error(`bench: ${what} did not succeed`)
@@ -72,7 +54,7 @@ const paidTool = async (name: string, args: Record<string, unknown>): Promise<an
 }
 
 const post = (path: string, body: object, headers: Record<string, string> = {}) =>
-  fetch(`${server.baseUrl}/trade/v1/${path}`, {
+  fetch(`${service.baseUrl}/trade/v1/${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body)
@@ -218,6 +200,4 @@ const permitRound = async () => {
 }
 
 await client.close()
-await server.close()
-await devnet.dispose()
-rmSync(work, { recursive: true, force: true })
+await service.stop()

@@ -10,38 +10,22 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import type { PaymentRequired } from "@x402/core/types"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import type { Hex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
-import { Deployment } from "../../layers/Deployment.js"
-import { startTestServer } from "../../test/support/http.js"
 import { pay } from "../../test/support/x402.js"
 import { figure, ms, percentile } from "./lib/report.js"
+import { servedService } from "./lib/served.js"
 
 const FREE_CALLS = Number(process.env["MCP_BENCH_FREE"] ?? 300)
 const PAID_CALLS = Number(process.env["MCP_BENCH_PAID"] ?? 60)
 const WARMUP = 5
 
-const work = mkdtempSync(join(tmpdir(), "bench-mcp-"))
-const devnet = ManagedRuntime.make(
-  Devnet.DefaultWith({ ...devnetDefaults, port: 0, verbose: false, manifestPath: join(work, "manifest.json") })
-)
-const manifest = await devnet.runPromise(Effect.map(Devnet, (running) => running.manifest))
-const server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(manifest)))
+const service = await servedService("mcp")
+const { manifest } = service
 const payer = privateKeyToAccount(manifest.accounts[4]!.privateKey as Hex)
 
-for (let attempt = 0; attempt < 300; attempt++) {
-  const health = (await (await fetch(`${server.baseUrl}/health`)).json()) as { status: string }
-  if (health.status === "ok") break
-  await new Promise((resolve) => setTimeout(resolve, 100))
-}
-
 const client = new Client({ name: "bench-mcp", version: "1.0.0" })
-await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/trade/v1/mcp`)))
+await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/trade/v1/mcp`)))
 
 const timed = async (action: () => Promise<unknown>) => {
   const started = performance.now()
@@ -70,7 +54,7 @@ const expectOk = (ok: boolean, what: string) => {
   const mcp: Array<number> = []
   for (let i = 0; i < FREE_CALLS + WARMUP; i++) {
     const overHttp = await timed(async () => {
-      const response = await fetch(`${server.baseUrl}/trade/v1/venues`)
+      const response = await fetch(`${service.baseUrl}/trade/v1/venues`)
       expectOk(response.status === 200, "GET /trade/v1/venues")
       await response.json()
     })
@@ -95,7 +79,7 @@ const expectOk = (ok: boolean, what: string) => {
   const unpaid = await client.callTool({ name: "tradeSearch", arguments: request })
   const offer = unpaid.structuredContent as unknown as PaymentRequired
   const search = (headers: Record<string, string>) =>
-    fetch(`${server.baseUrl}/trade/v1/search`, {
+    fetch(`${service.baseUrl}/trade/v1/search`, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
       body: JSON.stringify(request)
@@ -136,6 +120,4 @@ const expectOk = (ok: boolean, what: string) => {
 }
 
 await client.close()
-await server.close()
-await devnet.dispose()
-rmSync(work, { recursive: true, force: true })
+await service.stop()
