@@ -27,7 +27,7 @@ import { receipt } from "../../src/receipt/Receipt.js"
 import { swap } from "../../src/swap/Swap.js"
 import { swapTx } from "../../src/swap/SwapTx.js"
 import { benchDevnet } from "./lib/devnet.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { figure, latency, percentile } from "./lib/report.js"
 import { indexRuntime } from "./lib/stack.js"
 import { type BenchTaker, benchTaker, type Mined } from "./lib/taker.js"
 
@@ -65,11 +65,6 @@ const ops = {
 }
 const indexed = (block: bigint) =>
   runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
-
-const summary = (label: string, samples: ReadonlyArray<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  figure(label, `p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))} (${samples.length} calls)`)
-}
 
 /** What a plan is, for the gas table: direct plans by venue, graphs by their number of pool swaps. */
 const kindOf = ({ best }: QuoteResponse) => {
@@ -154,10 +149,10 @@ try {
     swapLatency.permit2.push(viaPermit.built.took)
     if (viaPermit.swapTx !== null) swapTxLatency.push(viaPermit.swapTx)
   }
-  summary("swap, USDC sell funded natively", swapLatency.native)
-  summary("swap, approve flow (WETH sell)", swapLatency.approve)
-  summary("swap, Permit2 flow (WETH sell, sign_permit)", swapLatency.permit2)
-  summary("swap/tx, Permit2 flow (signed permit)", swapTxLatency)
+  latency("swap, USDC sell funded natively", swapLatency.native)
+  latency("swap, approve flow (WETH sell)", swapLatency.approve)
+  latency("swap, Permit2 flow (WETH sell, sign_permit)", swapLatency.permit2)
+  latency("swap/tx, Permit2 flow (signed permit)", swapTxLatency)
 
   const direct = (venue: string) => ({ venues: [venue], maxSplits: 1, maxHops: 1 })
   for (let round = 0; round < ROUNDS; round++) {
@@ -172,7 +167,7 @@ try {
     // Large enough that the flow spreads over several pools (small ones go through one pool).
     await roundTrip(holder, { sell: WETH, buy: WBTC, amount: `1.${10 + round}`, maxSplits: 3 })
   }
-  summary("receipt, first read of a mined swap", receiptLatency)
+  latency("receipt, first read of a mined swap", receiptLatency)
   for (const [kind, samples] of [...gas].sort(([a], [b]) => a.localeCompare(b))) {
     const used = samples.map((s) => Number(s.used)).sort((a, b) => a - b)
     const ratios = samples.map((s) => Number(s.used) / Number(s.limit)).sort((a, b) => a - b)

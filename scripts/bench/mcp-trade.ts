@@ -14,7 +14,7 @@ import type { PaymentRequired } from "@x402/core/types"
 import { createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { pay, USDC } from "../../test/support/x402.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { figure, latency, ms, percentile, timed } from "./lib/report.js"
 import { servedService } from "./lib/served.js"
 
 const QUOTE_CALLS = Number(process.env["MCP_BENCH_QUOTE"] ?? 40)
@@ -60,20 +60,6 @@ const post = (path: string, body: object, headers: Record<string, string> = {}) 
     body: JSON.stringify(body)
   })
 
-const timed = async (action: () => Promise<unknown>) => {
-  const started = performance.now()
-  await action()
-  return performance.now() - started
-}
-
-const summary = (label: string, samples: Array<number>) => {
-  const sorted = samples.sort((a, b) => a - b)
-  const p50 = percentile(sorted, 50)
-  const p99 = percentile(sorted, 99)
-  figure(label, `p50 ${ms(p50)}, p99 ${ms(p99)}`)
-  return { p50, p99 }
-}
-
 const signed = (value: number) => value < 0 ? `-${ms(-value)}` : `+${ms(value)}`
 
 /**
@@ -82,8 +68,8 @@ const signed = (value: number) => value < 0 ? `-${ms(-value)}` : `+${ms(value)}`
  */
 const overhead = (label: string, http: Array<number>, mcp: Array<number>, httpLabel: string, mcpLabel: string) => {
   const rounds = mcp.map((value, i) => value - http[i]!).sort((a, b) => a - b)
-  const h = summary(httpLabel, [...http])
-  const m = summary(mcpLabel, [...mcp])
+  const h = latency(httpLabel, [...http])
+  const m = latency(mcpLabel, [...mcp])
   figure(`${label}: MCP overhead`, `p50 ${signed(m.p50 - h.p50)}, p99 ${signed(m.p99 - h.p99)}`)
   figure(`${label}: per-round median`, signed(percentile(rounds, 50)))
 }

@@ -13,7 +13,7 @@ import type { PaymentRequired } from "@x402/core/types"
 import type { Hex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { pay } from "../../test/support/x402.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { figure, latency, ms, timed } from "./lib/report.js"
 import { servedService } from "./lib/served.js"
 
 const FREE_CALLS = Number(process.env["MCP_BENCH_FREE"] ?? 300)
@@ -26,20 +26,6 @@ const payer = privateKeyToAccount(manifest.accounts[4]!.privateKey as Hex)
 
 const client = new Client({ name: "bench-mcp", version: "1.0.0" })
 await client.connect(new StreamableHTTPClientTransport(new URL(`${service.baseUrl}/trade/v1/mcp`)))
-
-const timed = async (action: () => Promise<unknown>) => {
-  const started = performance.now()
-  await action()
-  return performance.now() - started
-}
-
-const summary = (label: string, samples: Array<number>) => {
-  const sorted = samples.sort((a, b) => a - b)
-  const p50 = percentile(sorted, 50)
-  const p99 = percentile(sorted, 99)
-  figure(label, `p50 ${ms(p50)}, p99 ${ms(p99)}`)
-  return { p50, p99 }
-}
 
 const overhead = (label: string, http: { p50: number; p99: number }, mcp: { p50: number; p99: number }) =>
   figure(`${label}: MCP overhead`, `p50 +${ms(mcp.p50 - http.p50)}, p99 +${ms(mcp.p99 - http.p99)}`)
@@ -68,8 +54,8 @@ const expectOk = (ok: boolean, what: string) => {
   }
   overhead(
     "free (venues)",
-    summary(`free: GET /trade/v1/venues (${FREE_CALLS})`, http),
-    summary(`free: tradeVenues over MCP (${FREE_CALLS})`, mcp)
+    latency(`free: GET /trade/v1/venues (${FREE_CALLS})`, http),
+    latency(`free: tradeVenues over MCP (${FREE_CALLS})`, mcp)
   )
 }
 
@@ -114,8 +100,8 @@ const expectOk = (ok: boolean, what: string) => {
   const label = httpPaid ? "paid" : "HTTP unpaid on this build"
   overhead(
     `search (${label})`,
-    summary(`search: POST /trade/v1/search, ${label} (${PAID_CALLS})`, http),
-    summary(`search: tradeSearch over MCP, paid (${PAID_CALLS})`, mcp)
+    latency(`search: POST /trade/v1/search, ${label} (${PAID_CALLS})`, http),
+    latency(`search: tradeSearch over MCP, paid (${PAID_CALLS})`, mcp)
   )
 }
 

@@ -21,7 +21,7 @@ import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { latency } from "./lib/report.js"
 
 const CALLS = 100
 const USDC = "0x3600000000000000000000000000000000000000"
@@ -41,11 +41,6 @@ const layer = appRoutesWith(Devnet.deployment).pipe(
     AppConfig.withSettings({ ...devnetPaymentSettings(), DATA_DIR: join(work, "data"), SAFETY_SCAN: "false" })
   )
 )
-
-const summary = (label: string, samples: ReadonlyArray<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  figure(label, `p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}`)
-}
 
 const timed = async (calls: number, call: (i: number) => Promise<Response>, expected: number) => {
   const samples: Array<number> = []
@@ -88,8 +83,8 @@ try {
       body: JSON.stringify({ query: "WETH", limit: 3 })
     })
 
-  summary("free call (GET /trade/v1/venues)", await timed(CALLS, () => fetch(`${base}/trade/v1/venues`), 200))
-  summary("unpaid search: 402 with the offer", await timed(CALLS, () => search(), 402))
+  latency("free call (GET /trade/v1/venues)", await timed(CALLS, () => fetch(`${base}/trade/v1/venues`), 200))
+  latency("unpaid search: 402 with the offer", await timed(CALLS, () => search(), 402))
 
   const offer = decodePaymentRequiredHeader((await search()).headers.get("payment-required") ?? "")
   const signatures = await Promise.all(
@@ -98,13 +93,13 @@ try {
       (_, i) => clientOf(i).createPaymentPayload(offer).then(encodePaymentSignatureHeader)
     )
   )
-  summary(
+  latency(
     "paid search, signed beforehand",
     await timed(CALLS, (i) => search({ "payment-signature": signatures[i]! }), 200)
   )
 
   const users = payers.map((_, i) => wrapFetchWithPayment(fetch, clientOf(i)))
-  summary(
+  latency(
     "paid search by @x402/fetch (402, sign, retry)",
     await timed(
       30,

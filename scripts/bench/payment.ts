@@ -20,7 +20,7 @@ import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { figure, latency, ms } from "./lib/report.js"
 
 const work = mkdtempSync(join(tmpdir(), "bench-payment-"))
 const charge: Charge = { price: 5_000n, resource: { url: "http://bench/trade/v1/search", description: "search" } }
@@ -37,11 +37,6 @@ const stack = (blockTime: Option.Option<number>) =>
     })),
     Layer.provide(AppConfig.Default)
   )
-
-const summary = (label: string, samples: ReadonlyArray<number>) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  figure(label, `p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}`)
-}
 
 const run = async (label: string, blockTime: Option.Option<number>, calls: number) => {
   const runtime = ManagedRuntime.make(stack(blockTime))
@@ -74,9 +69,9 @@ const run = async (label: string, blockTime: Option.Option<number>, calls: numbe
       settle.push(done - checked)
       total.push(done - started)
     }
-    summary(`${label}: verify`, verify)
-    summary(`${label}: settle (sent + receipt)`, settle)
-    summary(`${label}: verify + settle`, total)
+    latency(`${label}: verify`, verify)
+    latency(`${label}: settle (sent + receipt)`, settle)
+    latency(`${label}: verify + settle`, total)
 
     // Concurrent calls from distinct authorizations: broadcasts share one settlement key.
     const burst = 20

@@ -12,3 +12,19 @@ export const heapMb = (): number => {
   gc?.()
   return process.memoryUsage().heapUsed / 2 ** 20
 }
+
+/** Prints the p50 and p99 of latency `samples` (milliseconds) and returns them. */
+export const latency = (label: string, samples: ReadonlyArray<number>) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const p50 = percentile(sorted, 50)
+  const p99 = percentile(sorted, 99)
+  figure(label, `p50 ${ms(p50)}, p99 ${ms(p99)} (${samples.length} calls)`)
+  return { p50, p99 }
+}
+
+/** Milliseconds `action` took. */
+export const timed = async (action: () => Promise<unknown>): Promise<number> => {
+  const started = performance.now()
+  await action()
+  return performance.now() - started
+}

@@ -3,16 +3,11 @@
  * order again at the same block (its sell-back verdict is cached); cold: a new size every call, so the
  * fresh-wallet simulation runs each time.
  */
-import { figure, ms, percentile } from "../report.js"
+import { latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 
 const WARM = 1_000
 const COLD = 100
-
-const summary = (label: string, samples: Array<number>) => {
-  samples.sort((a, b) => a - b)
-  figure(label, `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))} (${samples.length} calls)`)
-}
 
 export const quoteLatency = async ({ ask, token }: QuoteBench) => {
   const time = async (amount: string) => {
@@ -23,8 +18,8 @@ export const quoteLatency = async ({ ask, token }: QuoteBench) => {
   for (let i = 0; i < 50; i++) await time("2500") // JIT warm-up
   const warm: Array<number> = []
   for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
-  summary("quote USDC→WETH $2,500, warm (verdict cached)", warm)
+  latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
-  summary("quote USDC→WETH, cold (new size: fresh simulation)", cold)
+  latency("quote USDC→WETH, cold (new size: fresh simulation)", cold)
 }
