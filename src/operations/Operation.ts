@@ -1,8 +1,8 @@
 /**
  * What an operation is, for every edge that serves it: its name, where HTTP mounts it, its request and
  * response schemas, the errors of its own it can answer with, what a call costs, and the Effect that
- * runs it. Each operation is declared once (./table.ts); HTTP routes and the OpenAPI document are
- * derived from the declaration (src/http/), and so will the payment gate and the MCP tools be.
+ * runs it. Each operation is declared once (./table.ts); HTTP routes, the OpenAPI document, the payment
+ * gate's prices (src/http/) and the MCP tools (src/mcp/) are derived from the declaration.
  */
 import { Effect, FiberRef, Option, type Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"

@@ -1,7 +1,8 @@
 /**
  * The operation table: every operation of the service, declared once. HTTP routes and the OpenAPI
- * document are derived from it (src/http/Api.ts, src/http/Handlers.ts), and the payment gate and the
- * MCP tools will be too. A new operation is a program in its own file plus one entry here.
+ * document are derived from it (src/http/Api.ts, src/http/Handlers.ts), and so are the payment gate's
+ * charges and the MCP tools (src/mcp/Tools.ts). A new operation is a program in its own file plus one
+ * entry here.
  */
 import { Schema } from "effect"
 import {
