@@ -1,8 +1,11 @@
 /**
  * The routes the scan measures a token on: for each of the token's own pools, the best USDC → token
  * path that ends in it (direct, or through a hub), priced exactly for the probe size on the indexed
- * pools; the few with the most output, best first. A path a pool cannot price exactly (a hook that
- * sets the fee or returns deltas) or cannot fill at the probe size is not measured.
+ * pools; the few with the most output, best first. A path through a hooked pool (a hook that sets the
+ * fee or returns deltas) cannot be priced from the index but can be measured all the same: the round
+ * trip runs through the router, hook included. Such paths rank after every exactly priced one, so a
+ * token that trades only in hooked pools (where launchpads graduate tokens) still gets a verdict. A
+ * path that cannot fill at the probe size is not measured.
  */
 import type { Hex } from "../../schema/Chain.js"
 import { candidatePaths } from "../routing/Candidates.js"
@@ -19,6 +22,9 @@ export interface RouteChoice {
   readonly maxRoutes: number
 }
 
+/** Ranks a path that only a simulation can price below every priced one. */
+const UNPRICED = -1n
+
 /** Two hops reach a token paired only with a hub (WETH, …), as a quote's default `maxHops` does. */
 const MAX_HOPS = 2
 
@@ -31,10 +37,12 @@ export const scanRoutes = (choice: RouteChoice): ReadonlyArray<Path> => {
   const bestByPool = new Map<Hex, { readonly path: Path; readonly out: bigint }>()
   for (const path of paths) {
     const run = runPath(path, "exactIn", choice.probe, choice.market.pool, noTaxes)
-    if (run._tag !== "Filled") continue
+    const hooked = run._tag === "NeedsSimulation" && run.reason !== "fee_on_transfer_input"
+    if (run._tag !== "Filled" && !hooked) continue
+    const out = run._tag === "Filled" ? run.amountOut : UNPRICED
     const pool = path.hops[path.hops.length - 1]!.poolId
     const known = bestByPool.get(pool)
-    if (known === undefined || run.amountOut > known.out) bestByPool.set(pool, { path, out: run.amountOut })
+    if (known === undefined || out > known.out) bestByPool.set(pool, { path, out })
   }
   return [...bestByPool.values()]
     .sort((a, b) => (a.out === b.out ? 0 : a.out > b.out ? -1 : 1))

@@ -105,6 +105,15 @@ describe("verdicts on search results from the background scan", () => {
       const usdc = await lookUp(tokenAddress(devnet.manifest, "USDC"))
       expect(usdc.results[0]!.safety).toBeNull()
       expect(usdc.results[0]!.safetyByRoute).toEqual([])
+
+      // tokens that trade only in hooked v4 pools (a creator-fee hook, a dynamic-fee hook) are measured
+      // through the router like any other
+      for (const label of ["BLOOM", "ZAP"]) {
+        const hooked = await eventually(tokenAddress(devnet.manifest, label), measured)
+        expect(hooked.result.safety!.canSell, label).toBe(true)
+        expect(hooked.result.safety!.route.venue, label).toBe("uniswap-v4")
+        checkedNoLater(hooked.answer)
+      }
     },
     120_000
   )
