@@ -197,14 +197,31 @@ export const decodePlanExecuted = (log: { readonly data: Hex; readonly topics: R
   return args
 }
 
+/** The router's `PlanExecuted` among a call's logs (a simulated call's or a receipt's), if it emitted one. */
+export const planExecutedIn = (
+  router: Address,
+  logs: ReadonlyArray<{ readonly address: string; readonly data: Hex; readonly topics: ReadonlyArray<Hex> }>
+): PlanExecuted | undefined => {
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== router.toLowerCase()) continue
+    try {
+      return decodePlanExecuted(log)
+    } catch {
+      // another event of the router's: look further
+    }
+  }
+  return undefined
+}
+
 /** The router's custom error in revert data (a simulation's or a receipt's), or undefined if it is
  * not one of the router's (a pool's, a token's or Permit2's own error passes through undecoded). */
 export const decodeRouterError = (
   data: Hex
-): { readonly name: string; readonly args: ReadonlyArray<unknown> } | undefined => {
+): { readonly name: string; readonly args: ReadonlyArray<unknown>; readonly text: string } | undefined => {
   try {
     const decoded = decodeErrorResult({ abi: routerAbi, data })
-    return { name: decoded.errorName, args: decoded.args ?? [] }
+    const args = decoded.args ?? []
+    return { name: decoded.errorName, args, text: `${decoded.errorName}(${args.map(String).join(", ")})` }
   } catch {
     return undefined
   }

@@ -31,7 +31,7 @@ const describe = (data: Hex) => {
   if (data === "0x") return "without revert data"
   const decoded = decodeRouterError(data)
   if (decoded === undefined) return `with ${data.slice(0, 10)} (not a router error: a pool's or token's own)`
-  return `with ${decoded.name}(${decoded.args.map(String).join(", ")})`
+  return `with ${decoded.text}`
 }
 
 export const revertReason = Effect.fn("Receipt.revertReason")(function*(

@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
 import { type SimCall, type SimResult, Simulator } from "../../layers/Simulator.js"
-import { decodePlanExecuted, decodeRouterError, type PermitSingle } from "../execution/RouterPlan.js"
+import { decodeRouterError, type PermitSingle, planExecutedIn } from "../execution/RouterPlan.js"
 
 const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
 
@@ -53,9 +53,7 @@ const APPROVAL_GAS_LIMIT = 200_000n
 
 const reasonOf = (result: SimResult) => {
   const routerError = decodeRouterError(result.returnData)
-  if (routerError !== undefined) {
-    return { reason: `${routerError.name}(${routerError.args.map(String).join(", ")})`, name: routerError.name }
-  }
+  if (routerError !== undefined) return { reason: routerError.text, name: routerError.name }
   return { reason: result.error ?? "reverted without reason", name: undefined }
 }
 
@@ -95,16 +93,7 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     } satisfies TakerOutcome
   }
   const swap = results[results.length - 1]
-  const executed = swap?.logs
-    .filter((log) => log.address.toLowerCase() === request.router.toLowerCase())
-    .map((log) => {
-      try {
-        return decodePlanExecuted(log)
-      } catch {
-        return undefined
-      }
-    })
-    .find((event) => event !== undefined)
+  const executed = swap === undefined ? undefined : planExecutedIn(request.router, swap.logs)
   if (swap === undefined || executed === undefined) {
     return {
       _tag: "Reverted",

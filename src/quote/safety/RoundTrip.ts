@@ -19,9 +19,9 @@ import {
 } from "viem"
 import type { SimCall, SimLog, SimResult } from "../../../layers/Simulator.js"
 import {
-  decodePlanExecuted,
   decodeRouterError,
   encodeExecute,
+  planExecutedIn,
   planValue,
   type RouterPlan
 } from "../../execution/RouterPlan.js"
@@ -72,21 +72,10 @@ export const transferredTo = (logs: ReadonlyArray<SimLog>, token: Address, walle
   return net
 }
 
-/** The router's `PlanExecuted` in a call's logs. */
-const executedIn = (router: Address, result: SimResult) => {
-  const log = result.logs.find((entry) => entry.address.toLowerCase() === router.toLowerCase())
-  if (log === undefined) return undefined
-  try {
-    return decodePlanExecuted(log)
-  } catch {
-    return undefined
-  }
-}
-
 /** Why a call failed, as readable as the revert data allows. */
 export const failureOf = (result: SimResult): string => {
   const routerError = decodeRouterError(result.returnData)
-  if (routerError !== undefined) return `${routerError.name}(${routerError.args.map(String).join(", ")})`
+  if (routerError !== undefined) return routerError.text
   return result.error ?? (result.returnData === "0x" ? "reverted without reason" : `reverted: ${result.returnData}`)
 }
 
@@ -98,7 +87,7 @@ export type BuyOutcome =
   | { readonly _tag: "Bought"; readonly received: bigint; readonly gasUsed: bigint }
 
 export const readBuy = (router: Address, wallet: Address, token: Address, buy: SimResult): BuyOutcome => {
-  if (!buy.ok || executedIn(router, buy) === undefined) return { _tag: "BuyFailed", reason: failureOf(buy) }
+  if (!buy.ok || planExecutedIn(router, buy.logs) === undefined) return { _tag: "BuyFailed", reason: failureOf(buy) }
   return { _tag: "Bought", received: transferredTo(buy.logs, token, wallet), gasUsed: buy.gasUsed }
 }
 
@@ -130,7 +119,7 @@ export const readSell = (
   if (sell === undefined || !sell.ok) {
     return { _tag: "SellFailed", balance, reason: sell ? failureOf(sell) : "sell not run" }
   }
-  const executed = executedIn(router, sell)
+  const executed = planExecutedIn(router, sell.logs)
   if (executed === undefined || balance === null) {
     return { _tag: "SellFailed", balance, reason: "sell did not report its execution" }
   }
