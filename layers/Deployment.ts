@@ -5,6 +5,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
 import { Address } from "../schema/Primitives.js"
 import { AppConfig } from "./AppConfig.js"
@@ -17,6 +18,10 @@ export interface DeploymentShape {
   readonly contracts: Readonly<Record<string, `0x${string}`>>
   readonly tokenList: TokenList
 }
+
+/** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
+export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, string>> }): `0x${string}` =>
+  (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
   static readonly fromManifest = (manifest: Manifest): DeploymentShape => ({

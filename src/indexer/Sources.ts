@@ -2,8 +2,9 @@
  * Which contracts the index trusts to announce pools and launches. Anyone can emit a `PairCreated` log;
  * only those from the deployment's factories, pool manager and launchpad create index entries.
  */
+import { usdcOf } from "../../layers/Deployment.js"
 import type { Venue } from "../../layers/Venues.js"
-import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../schema/Chain.js"
+import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
 
 export interface Sources {
   /** factory or pool-manager address → venue id */
@@ -37,7 +38,7 @@ export const sourcesFrom = (
     v3Factories: registries("uniswap_v3", "factory"),
     v4Managers: registries("uniswap_v4", "poolManager"),
     launchpads: new Map(launchpad === undefined ? [] : [[launchpad.toLowerCase(), "launchpad"]]),
-    usdc: (contracts["usdc"] ?? USDC_ADDRESS).toLowerCase()
+    usdc: usdcOf({ contracts })
   }
 }
 

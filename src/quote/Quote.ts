@@ -10,11 +10,11 @@ import { Clock, Effect, HashMap, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { formatUnits } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Deployment } from "../../layers/Deployment.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { swapPrice } from "../../layers/payment/Prices.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Venues } from "../../layers/Venues.js"
-import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { type Hex } from "../../schema/Chain.js"
 import { InsufficientLiquidity, NoRoute, RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
 import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
@@ -106,7 +106,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const deployment = yield* Deployment
   const venues = yield* Venues
   const config = yield* AppConfig
-  const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase()
+  const usdc = usdcOf(deployment)
   const sellToken = yield* tokenOf("sell", request.sell, usdc)
   const buyToken = yield* tokenOf("buy", request.buy, usdc)
   yield* distinctPair(sellToken, buyToken)

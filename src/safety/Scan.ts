@@ -15,9 +15,9 @@
  */
 import { Data, Effect, HashMap, Option, Queue, Ref, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Deployment } from "../../layers/Deployment.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { type Hex } from "../../schema/Chain.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
 import { HUB_TAG } from "../operations/venues.js"
@@ -42,7 +42,7 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
     const index = yield* ChainIndex
     const check = yield* SafetyCheck
     const book = yield* VerdictBook
-    const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as Hex
+    const usdc = usdcOf(deployment)
     const skipped = new Set<string>([usdc, ...safety.pinnedAssets])
     const hubs = [
       ...new Set([

@@ -5,8 +5,7 @@
  */
 import { Clock, Effect, Ref, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Deployment } from "../../layers/Deployment.js"
-import { USDC_ADDRESS } from "../../schema/Chain.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import { bookOf } from "./Verification.js"
 import { makeView, type SearchView, viewBasis } from "./View.js"
@@ -19,7 +18,7 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
     const listUrl = AppConfig.tokenListUrl(config)
     const checkedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const book = bookOf(deployment.tokenList, deployment.chainId, listUrl, checkedAt)
-    const basis = viewBasis(book, (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase())
+    const basis = viewBasis(book, usdcOf(deployment))
     const latest = yield* Ref.make<SearchView | undefined>(undefined)
 
     const viewOf = (snapshot: IndexSnapshot) =>

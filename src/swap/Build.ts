@@ -12,9 +12,8 @@
  */
 import { Clock, Effect } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
-import { Deployment } from "../../layers/Deployment.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { invalidField, NotExecutable, QuoteStale, RpcUnavailable, SwapReverts } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
@@ -70,7 +69,7 @@ export interface Built {
 export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, terms: BuildTerms) {
   const deployment = yield* Deployment
   const venues = yield* Venues
-  const usdc = (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as Address
+  const usdc = usdcOf(deployment)
   const router = deployment.contracts["router"]
   const permit2 = deployment.contracts["permit2"]
   if (router === undefined || (terms.approval === "permit2" && permit2 === undefined)) {

@@ -13,9 +13,8 @@
  */
 import { Clock, Effect, FiberRef } from "effect"
 import { type Address, zeroAddress } from "viem"
-import { Deployment } from "../../layers/Deployment.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
-import { USDC_ADDRESS } from "../../schema/Chain.js"
 import {
   CannotSell,
   invalidField,
@@ -162,7 +161,7 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
     })
   }
   const { chainId, contracts } = yield* Deployment
-  if (buysUnsellable(record, (contracts["usdc"] ?? USDC_ADDRESS).toLowerCase())) {
+  if (buysUnsellable(record, usdcOf({ contracts }))) {
     return yield* new CannotSell({
       message: `the quote's sell-back simulation could not sell ${record.buy} back: its swap is not built`,
       hint: record.safety?.reason ?? "the quote's verdict is `cannot_sell`"

@@ -7,9 +7,8 @@
  */
 import { Clock, Effect } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
-import { Deployment } from "../../layers/Deployment.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
-import { USDC_ADDRESS } from "../../schema/Chain.js"
 import {
   invalidField,
   NoPendingSwap,
@@ -81,7 +80,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   const wallet = yield* readTakerWallet({
     taker: round.taker as Address,
     sellToken: record.sell as Address,
-    usdc: (contracts["usdc"] ?? USDC_ADDRESS) as Address,
+    usdc: usdcOf({ contracts }),
     router,
     permit2,
     block: BigInt(block)
