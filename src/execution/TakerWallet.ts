@@ -5,6 +5,7 @@
 import { Effect } from "effect"
 import { type Address, parseAbi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 
 const erc20 = parseAbi([
   "function balanceOf(address) view returns (uint256)",
@@ -98,3 +99,10 @@ export const readTakerWallet = Effect.fn("TakerWallet.read")(function*(query: Ta
 /** Whether Permit2 lets the router take `amount` at `nowSec` without a new signature. */
 export const permit2Covers = (allowance: Permit2Allowance, amount: bigint, nowSec: number) =>
   allowance.amount >= amount && allowance.expiration > nowSec
+
+/**
+ * Whether a USDC sell is paid with native value instead of the ERC-20: when the native balance covers
+ * the amount and the swap's gas, nothing needs approving or signing at all.
+ */
+export const fundsNatively = (wallet: TakerWallet, sellsUsdc: boolean, spend: bigint, swapGasWei: bigint) =>
+  sellsUsdc && wallet.nativeWei >= spend * NATIVE_PER_USDC_UNIT + swapGasWei

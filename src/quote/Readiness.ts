@@ -16,12 +16,15 @@ import { Effect } from "effect"
 import { formatUnits, getAddress } from "viem"
 import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
-import { permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { fundsNatively, permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
 
 /** Gas of one ERC-20 `approve` from a fresh allowance slot, with headroom. */
 export const APPROVE_GAS = 60_000n
 /** The transaction's own base cost, outside the router's swaps. */
 export const TX_BASE_GAS = 21_000n
+
+/** The swap transaction's gas in wei: the plan's estimated units plus the transaction's own base cost. */
+export const swapGasWeiOf = (gasUnits: bigint, gasPriceWei: bigint) => (gasUnits + TX_BASE_GAS) * gasPriceWei
 
 type Hex = `0x${string}`
 
@@ -58,12 +61,10 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
   })
   const { allowanceToPermit2: toPermit2, allowanceToRouter: toRouter, nativeWei, sellBalance } = wallet
   const usdcAvailable = wallet.usdcBalance
-  const swapGasWei = (input.gasUnits + TX_BASE_GAS) * input.gasPriceWei
+  const swapGasWei = swapGasWeiOf(input.gasUnits, input.gasPriceWei)
   const approveGasWei = APPROVE_GAS * input.gasPriceWei
   const sellsUsdc = input.sellToken === input.usdc
-  // A USDC sell may be funded with native value instead of the ERC-20: chosen when the native balance
-  // covers the amount and the gas, so no approval is needed at all.
-  const native = sellsUsdc && nativeWei >= input.amountIn * NATIVE_PER_USDC_UNIT + swapGasWei
+  const native = fundsNatively(wallet, sellsUsdc, input.amountIn, swapGasWei)
   const permitOk = input.router !== undefined && permit2Covers(wallet.permit2, input.amountIn, input.blockTime)
   const approvedPermit2 = toPermit2 >= input.amountIn
   const approvalNeeds = native

@@ -10,8 +10,8 @@ import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import { InsufficientBalance } from "../../schema/Errors.js"
 import { permitOf } from "../execution/Permit2.js"
 import { Funding, type FundingCode, type PermitSingle } from "../execution/RouterPlan.js"
-import { permit2Covers, type TakerWallet } from "../execution/TakerWallet.js"
-import { APPROVE_GAS, TX_BASE_GAS } from "../quote/Readiness.js"
+import { fundsNatively, permit2Covers, type TakerWallet } from "../execution/TakerWallet.js"
+import { APPROVE_GAS, swapGasWeiOf } from "../quote/Readiness.js"
 
 export interface FundingInput {
   readonly wallet: TakerWallet
@@ -58,8 +58,8 @@ const permitFor = (input: FundingInput): PermitSingle | undefined => {
 
 export const chooseFunding = (input: FundingInput): Either.Either<FundingChoice, InsufficientBalance> => {
   const { spend, wallet } = input
-  const swapGasWei = (input.gasUnits + TX_BASE_GAS) * input.gasPriceWei
-  const native = input.sellToken === input.usdc && wallet.nativeWei >= spend * NATIVE_PER_USDC_UNIT + swapGasWei
+  const swapGasWei = swapGasWeiOf(input.gasUnits, input.gasPriceWei)
+  const native = fundsNatively(wallet, input.sellToken === input.usdc, spend, swapGasWei)
   const choice: FundingChoice = native
     ? { funding: Funding.native, approvals: [], permit: undefined }
     : input.approval === "approve"
