@@ -53,8 +53,9 @@ export const swapCharge = (request: { readonly quoteId: string }) =>
     )
   )
 
-/** Failures that are the attempt's, not the service's: they use up one of the quote's five attempts. */
-const countsAsAttempt = (error: TradeError) =>
+/** Failures that are the attempt's, not the service's: they use up one of the five attempts (of a quote's
+ * `swap` calls, or of a permit round's `swap/tx` calls). */
+export const countsAsAttempt = (error: TradeError) =>
   error._tag !== "RpcUnavailable" && error._tag !== "Internal" && error._tag !== "PaymentUnavailable"
 
 const countFailure = (quoteId: string) =>

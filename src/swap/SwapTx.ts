@@ -17,8 +17,7 @@ import {
   QuoteStale,
   RpcUnavailable,
   SwapAttemptsExhausted,
-  SwapReverts,
-  type TradeError
+  SwapReverts
 } from "../../schema/Errors.js"
 import type { PermitRound, QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapTxRequest } from "../../schema/Swap.js"
@@ -30,7 +29,7 @@ import { swapAnswer } from "./Answer.js"
 import type { BuiltTransaction } from "./Build.js"
 import { gasLimit } from "./Gas.js"
 import { issuedPermit, samePermit, submittedPermit } from "./PermitRound.js"
-import { MAX_SWAP_FAILURES } from "./Swap.js"
+import { countsAsAttempt, MAX_SWAP_FAILURES } from "./Swap.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
 
 const invalidPermit = (path: ReadonlyArray<string>, message: string) =>
@@ -117,8 +116,6 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   ]
   return { block, deadline, transactions, amountOutSimulated: outcome.amountOut, minAmountOut: record.minAmountOut }
 })
-
-const countsAsAttempt = (error: TradeError) => error._tag !== "RpcUnavailable" && error._tag !== "Internal"
 
 export const swapTx = Effect.fn("SwapTx.run")(function*(request: SwapTxRequest) {
   const store = yield* QuoteStore
