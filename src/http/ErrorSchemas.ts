@@ -14,7 +14,8 @@ const replacementQuote = Schema.optional(QuoteResponse)
 
 export const httpError = <E extends TradeError, I>(errorClass: Schema.Schema<E, I> & { readonly _tag: E["_tag"] }) => {
   const row = errorTable[errorClass._tag]
-  const replaceable = row.code === "quote_stale" || row.code === "quote_expired"
+  // An error that can carry a replacement quote (schema/Errors.ts `Replaceable`) documents it.
+  const replaceable = "quote" in ((errorClass as { readonly fields?: object }).fields ?? {})
   const fields = {
     error: Schema.Struct({ ...ErrorDetail.fields, code: Schema.Literal(row.code) }),
     next: replaceable ? Schema.Literal(row.next, "stop") : Schema.Literal(row.next),
