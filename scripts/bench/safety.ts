@@ -12,10 +12,9 @@ import { Deployment } from "../../layers/Deployment.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
-import { findRoute } from "../../src/routing/FindRoute.js"
-import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
 import { benchDevnet } from "./lib/devnet.js"
+import { probePaths } from "./lib/probePaths.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { benchDataDir } from "./lib/stack.js"
 import { random } from "./lib/synthetic.js"
@@ -42,29 +41,8 @@ const state = await runtime.runPromise(Effect.gen(function*() {
 }))
 const market = marketFromIndex(state)
 const safety = await runtime.runPromise(SafetyCheck)
-const usdc = manifest.contracts["usdc"]!.toLowerCase()
-const hubs = [
-  usdc,
-  ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => t.address.toLowerCase())
-]
 const E6 = 10n ** 6n
-
-const pathTo = (token: string) => {
-  const { bestSingle, candidates } = findRoute({
-    market,
-    tokenIn: usdc,
-    tokenOut: token,
-    side: "exactIn",
-    amount: 100n * E6,
-    hubs,
-    maxHops: 2,
-    maxSplits: 1,
-    allowVenue: () => true,
-    gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
-  })
-  // Hooked pools that only simulation can price have candidates but no priced best.
-  return bestSingle?.legs[0]?.path ?? candidates[0]!.path
-}
+const pathTo = probePaths(market, manifest)
 const labels = ["DEGEN", "ORBIT", "TAX", "HONEY", "THIN", "ZAP", "BLOOM", "LAUNCH_GRAD"]
 const paths = new Map(labels.map((label) => [label, pathTo(manifest.tokens![label]!.toLowerCase())]))
 const capped = manifest.tokens!["CAPPED"]!.toLowerCase()

@@ -7,9 +7,8 @@
 import { Clock, Effect, Layer } from "effect"
 import { Simulator } from "../../../../layers/Simulator.js"
 import { SafetyCheck } from "../../../../src/quote/safety/SafetyCheck.js"
-import { findRoute } from "../../../../src/routing/FindRoute.js"
-import { defaultHopGas, defaultPathGas } from "../../../../src/routing/Gas.js"
 import { marketFromIndex } from "../../../../src/routing/Market.js"
+import { probePaths } from "../probePaths.js"
 import { figure } from "../report.js"
 import { random } from "../synthetic.js"
 import type { QuoteBench } from "./context.js"
@@ -30,27 +29,7 @@ export const safetyRate = async ({ runtime, state, token, manifest }: QuoteBench
     }))
   )
   const market = marketFromIndex(state)
-  const usdc = token("USDC")
-  const hubs = [
-    usdc,
-    ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => t.address.toLowerCase())
-  ]
-  const pathTo = (address: string) => {
-    const { bestSingle, candidates } = findRoute({
-      market,
-      tokenIn: usdc,
-      tokenOut: address,
-      side: "exactIn",
-      amount: 100n * E6,
-      hubs,
-      maxHops: 2,
-      maxSplits: 1,
-      allowVenue: () => true,
-      gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
-    })
-    // Hooked pools that only simulation can price have candidates but no priced best.
-    return bestSingle?.legs[0]?.path ?? candidates[0]!.path
-  }
+  const pathTo = probePaths(market, manifest)
   const targets = LABELS.map((label) => ({ token: token(label), path: pathTo(token(label)) }))
   const pick = random(11)
   const requests = Array.from({ length: CHECKS }, (_, i) => ({
