@@ -11,8 +11,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import type { PaymentRequired } from "@x402/core/types"
-import { createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem"
+import { createPublicClient, createWalletClient, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
+import { arcChain } from "../../layers/ChainRpc.js"
 import { pay, USDC } from "../../test/support/x402.js"
 import { figure, latency, ms, percentile, timed } from "./lib/report.js"
 import { servedService } from "./lib/served.js"
@@ -26,12 +27,7 @@ const { manifest } = service
 // One manifest account pays every call and is the taker too (it holds native and ERC-20 USDC).
 const account = privateKeyToAccount(manifest.accounts[4]!.privateKey as Hex)
 const WETH = manifest.tokens?.["WETH"] as Hex
-const chain = defineChain({
-  id: manifest.chainId,
-  name: "Arc devnet",
-  nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-  rpcUrls: { default: { http: [manifest.rpcUrl] } }
-})
+const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
 const reader = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 50 })
 const wallet = createWalletClient({ account, chain, transport: http(manifest.rpcUrl) })
 

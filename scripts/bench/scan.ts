@@ -9,7 +9,6 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
   type Hex,
   http,
@@ -17,6 +16,7 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { arcChain } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { SearchRequest } from "../../schema/Search.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
@@ -31,12 +31,7 @@ const LATE_TOKENS = 8
 const devnet = await benchDevnet("scan")
 const { manifest } = devnet
 const runtime = indexRuntime(Deployment.fromManifest(manifest), { SAFETY_SCAN: "true", INDEXER_POLL_MS: "50" })
-const chain = defineChain({
-  id: manifest.chainId,
-  name: "bench",
-  nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-  rpcUrls: { default: { http: [manifest.rpcUrl] } }
-})
+const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
 const account = privateKeyToAccount(manifest.accounts[0]!.privateKey as Hex)
 const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })
 const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account, pollingInterval: 20 })

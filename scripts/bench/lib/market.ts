@@ -4,8 +4,9 @@
  * each run: anvil executes it in seconds, while a saved state of it runs to gigabytes.
  */
 import { readFileSync } from "node:fs"
-import { type Abi, type Address, createPublicClient, createWalletClient, defineChain, type Hex, http } from "viem"
+import { type Abi, type Address, createPublicClient, createWalletClient, type Hex, http } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
+import { arcChain } from "../../../layers/ChainRpc.js"
 import { type Anvil, startAnvil } from "./anvil.js"
 import { compileBuilder } from "./builder.js"
 
@@ -29,12 +30,7 @@ export interface RealMarket {
 const PER_TX = 100
 
 const clientsFor = (url: string) => {
-  const chain = defineChain({
-    id: 5042,
-    name: "bench",
-    nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-    rpcUrls: { default: { http: [url] } }
-  })
+  const chain = arcChain({ chainId: 5042, rpcUrl: url })
   const account = mnemonicToAccount("test test test test test test test test test test test junk")
   return {
     chain,

@@ -9,7 +9,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   erc20Abi,
   type Hex,
   http,
@@ -17,6 +16,7 @@ import {
   parseEther
 } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { arcChain } from "../../../layers/ChainRpc.js"
 import type { Manifest } from "../../../schema/Manifest.js"
 
 export interface SentTransaction {
@@ -46,12 +46,7 @@ const USDC: Address = "0x3600000000000000000000000000000000000000"
 
 export const benchTaker = async (manifest: Manifest, nativeUsdc: string, feeUsdc: bigint): Promise<BenchTaker> => {
   const account = privateKeyToAccount(generatePrivateKey())
-  const chain = defineChain({
-    id: manifest.chainId,
-    name: "bench",
-    nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-    rpcUrls: { default: { http: [manifest.rpcUrl] } }
-  })
+  const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
   const transport = http(manifest.rpcUrl)
   // Automine: a receipt is there as soon as the send returns; viem's 4 s default poll would dominate.
   const reader = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 10 })

@@ -11,7 +11,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  defineChain,
   encodeFunctionData,
   erc20Abi,
   getAddress,
@@ -24,17 +23,13 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { loadArtifact } from "../../../devnet/Artifacts.js"
+import { arcChain } from "../../../layers/ChainRpc.js"
 import { benchDevnet } from "../lib/devnet.js"
 
 const devnet = await benchDevnet("router-gas", { cacheDir: Option.some(".cache/devnet") })
 export const stopDevnet = devnet.stop
 export const manifest = devnet.manifest
-const chain = defineChain({
-  id: manifest.chainId,
-  name: "Arc devnet",
-  nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-  rpcUrls: { default: { http: [manifest.rpcUrl] } }
-})
+const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
 const transport = http(manifest.rpcUrl)
 export const account = privateKeyToAccount(manifest.accounts[0]!.privateKey as Hex)
 const reader = createPublicClient({ chain, transport, pollingInterval: 20 })
