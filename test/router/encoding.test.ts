@@ -123,7 +123,11 @@ describe("router encoding", () => {
 
   it("decodes the router's errors and leaves others alone", () => {
     const data = encodeErrorResult({ abi: routerAbi, errorName: "InsufficientOutput", args: [5n, 6n] })
-    expect(decodeRouterError(data)).toEqual({ name: "InsufficientOutput", args: [5n, 6n] })
+    expect(decodeRouterError(data)).toEqual({
+      name: "InsufficientOutput",
+      args: [5n, 6n],
+      text: "InsufficientOutput(5, 6)"
+    })
     expect(decodeRouterError("0x486aa307")).toBe(undefined)
   })
 })
