@@ -15,12 +15,22 @@ const indexerConfig = Config.all({
   batchBlocks: Config.integer("INDEXER_BATCH_BLOCKS").pipe(Config.withDefault(2_000)),
   /** Blocks checked by parent hash and kept for rollback. */
   reorgWindow: Config.integer("INDEXER_REORG_WINDOW").pipe(Config.withDefault(64)),
-  pollMillis: Config.integer("INDEXER_POLL_MS").pipe(Config.withDefault(500)),
+  /** Head poll interval; by default half the block time this process observes (src/indexer/Pace.ts). */
+  pollMillis: Config.option(Config.integer("INDEXER_POLL_MS")),
   /** Ranges fetched ahead while one is applied. */
   prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
   checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30)),
   /** Seconds the index may lag the chain's head before answers are refused (src/indexer/Freshness.ts). */
-  maxAgeSec: Config.number("INDEX_MAX_AGE_SEC").pipe(Config.withDefault(5))
+  maxAgeSec: Config.number("INDEX_MAX_AGE_SEC").pipe(Config.withDefault(5)),
+  /**
+   * How long an operation waits for the index to apply the head it learned on arrival before it answers
+   * 503 `rpc_unavailable` (never an older block served as current).
+   */
+  headWaitMillis: Config.integer("HEAD_WAIT_MS").pipe(Config.withDefault(3_000)),
+  /** `/health` turns `degraded` when the index trails the head by more blocks than this… */
+  maxLagBlocks: Config.integer("HEALTH_MAX_LAG_BLOCKS").pipe(Config.withDefault(10)),
+  /** …or has trailed it for longer than this. */
+  maxLagMillis: Config.integer("HEALTH_MAX_LAG_MS").pipe(Config.withDefault(1_000))
 })
 
 /** The safety verdict's thresholds and trusted assets (README "Safety verdict"). */
@@ -68,7 +78,10 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       host: yield* Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
       /** When absent the service starts its own devnet and reads `manifestPath`. */
       rpcUrl: yield* Config.option(Config.string("RPC_URL")),
-      /** A websocket endpoint of the same node, for pushed heads (polling stays the safety net). */
+      /**
+       * A websocket endpoint of the same node, for pushed heads (polling stays the safety net). By default
+       * the RPC URL's own (`ws://` for `http://`), as nodes that serve both on one port do; `off` polls only.
+       */
       wsUrl: yield* Config.option(Config.string("WS_URL")),
       profile: yield* Schema.Config("CHAIN_PROFILE", ChainProfile).pipe(Config.withDefault("devnet" as const)),
       chainId: yield* Config.integer("CHAIN_ID").pipe(Config.withDefault(5042)),

@@ -12,9 +12,9 @@ import {
   http,
   type PublicClient,
   type Transport,
-  type WalletClient,
-  webSocket
+  type WalletClient
 } from "viem"
+import WebSocket from "ws"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
 import { Deployment } from "./Deployment.js"
@@ -41,6 +41,63 @@ interface RpcHead {
   readonly parentHash: `0x${string}`
   readonly timestamp: `0x${string}`
 }
+
+const isRpcHead = (value: unknown): value is RpcHead =>
+  typeof value === "object" && value !== null && "hash" in value && "number" in value && "parentHash" in value
+
+/**
+ * The raw `newHeads` subscription on a socket this stream owns: opened when the stream starts, closed
+ * when it ends, heads emitted in the socket's order. (viem's socket is shared per URL by the whole
+ * process and re-reads each announced block, handing blocks on out of order.) The stream fails when
+ * the socket does; whoever follows it decides when to open another.
+ */
+const newHeadsOf = (wsUrl: string): Stream.Stream<NewHead, RpcUnavailable> =>
+  Stream.asyncScoped<NewHead, RpcUnavailable>((emit) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        const lost = (why: string) =>
+          void emit.fail(new RpcUnavailable({ message: "chain RPC failed during newHeads", hint: why }))
+        const socket = new WebSocket(wsUrl)
+        socket.on("open", () =>
+          socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] })))
+        socket.on("message", (raw) => {
+          let message: {
+            readonly error?: { readonly message?: string }
+            readonly params?: { readonly result?: unknown }
+          }
+          try {
+            message = JSON.parse(raw.toString())
+          } catch {
+            return lost("the node sent a message that is not JSON")
+          }
+          if (message.error !== undefined) {
+            return lost(message.error.message ?? "eth_subscribe refused")
+          }
+          const head = message.params?.result
+          if (!isRpcHead(head) || head.number === null || head.hash === null) {
+            return
+          }
+          void emit.single({
+            number: BigInt(head.number),
+            hash: head.hash,
+            parentHash: head.parentHash,
+            timestamp: BigInt(head.timestamp)
+          })
+        })
+        socket.on("error", (error) =>
+          lost(error.message))
+        socket.on("close", () => lost("the socket closed"))
+        return socket
+      }),
+      (socket) =>
+        Effect.sync(() => {
+          socket.removeAllListeners()
+          // An error after release (a socket still connecting) must not be an unhandled event.
+          socket.on("error", () => undefined)
+          socket.terminate()
+        })
+    )
+  )
 
 /** Arc's shape: native USDC is the gas token, 18 decimals in `value`. */
 export const arcChain = (endpoint: ChainEndpoint): Chain =>
@@ -100,49 +157,27 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
           catch: fail(method)
         }),
       wallet: (account) => createWalletClient({ account, chain, transport }),
-      heads: Option.map(
-        Option.fromNullable(endpoint.wsUrl),
-        (wsUrl) =>
-          Stream.async<NewHead, RpcUnavailable>((emit) => {
-            // The raw `newHeads` subscription, in the socket's order. viem's `watchBlocks` re-reads each
-            // announced block and hands blocks on as those reads finish, out of order: the newest head
-            // could come before an older one, and a follower keeping only the latest would stop short.
-            const subscriber = createPublicClient({ chain, transport: webSocket(wsUrl) })
-            const subscription = subscriber.transport.subscribe({
-              params: ["newHeads"],
-              onData: (data) => {
-                const head = ("result" in data ? data.result : undefined) as RpcHead | undefined
-                if (head?.number == null || head.hash == null) return
-                void emit.single({
-                  number: BigInt(head.number),
-                  hash: head.hash,
-                  parentHash: head.parentHash,
-                  timestamp: BigInt(head.timestamp)
-                })
-              },
-              onError: (error: unknown) => void emit.fail(fail("newHeads")(error))
-            })
-            subscription.catch((error: unknown) => void emit.fail(fail("newHeads")(error)))
-            return Effect.promise(() =>
-              subscription.then(({ unsubscribe }) => unsubscribe()).then(() => undefined, () => undefined)
-            )
-          })
-      )
+      heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)
     }
   }
 
   static readonly layerFor = (endpoint: ChainEndpoint) => Layer.succeed(ChainRpc, ChainRpc.make(endpoint))
 
-  /** Points at whatever chain the `Deployment` names; `WS_URL` adds `newHeads` from the same node. */
+  /**
+   * Points at whatever chain the `Deployment` names, with `newHeads` from the same node: `WS_URL`, or by
+   * default the RPC URL's own websocket (anvil and most nodes serve both on one port); `WS_URL=off`
+   * polls only. A node without a websocket costs a failed connection now and then, never an answer.
+   */
   static readonly Default = Layer.effect(
     ChainRpc,
     Effect.gen(function*() {
       const deployment = yield* Deployment
       const { wsUrl } = yield* AppConfig
-      return ChainRpc.make(Option.match(wsUrl, {
-        onNone: () => deployment,
-        onSome: (url) => ({ ...deployment, wsUrl: url })
-      }))
+      const chosen = Option.getOrElse(wsUrl, () => websocketOf(deployment.rpcUrl))
+      return ChainRpc.make(chosen === "off" ? deployment : { ...deployment, wsUrl: chosen })
     })
   )
 }
+
+/** The websocket URL of a node that serves both on one port: `http(s)://` becomes `ws(s)://`. */
+export const websocketOf = (rpcUrl: string): string => rpcUrl.replace(/^http/i, "ws")

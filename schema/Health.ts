@@ -9,8 +9,10 @@ import { Network } from "./Primitives.js"
 
 export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations({
   description: [
-    "`ok` (200): the index reflected the chain head less than INDEX_MAX_AGE_SEC (5) s ago, within 10 blocks;",
-    "`degraded` (200): answering, but the last RPC probe failed or the index trails the head by over 10 blocks;",
+    "`ok` (200): the index reflected the chain head less than INDEX_MAX_AGE_SEC (5) s ago and trails the",
+    "newest head by at most HEALTH_MAX_LAG_BLOCKS (10) blocks and HEALTH_MAX_LAG_MS (1000) ms;",
+    "`degraded` (200): answering (each answer still waits for the head of its arrival), but the last RPC",
+    "poll failed or the index trails the head past those bounds;",
     "`down` (503): no current answers: the index is older than the bound (chain unreachable), has not",
     "reached the head since start, or is catching up; operations then answer 503 `rpc_unavailable`"
   ].join(" ")
@@ -21,9 +23,17 @@ export const HealthResponse = Schema.Struct({
   reason: Schema.NullOr(Schema.String).annotations({ description: "why the status is not `ok`" }),
   chainId: Schema.Int,
   network: Network,
-  headBlock: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "latest block the indexer saw" }),
+  headBlock: Schema.NullOr(Schema.NonNegativeInt).annotations({
+    description: "the chain's head: the newest block pushed by the node (newHeads), polled, or read by an operation"
+  }),
+  headSource: Schema.NullOr(Schema.Literal("pushed", "polled", "asked")).annotations({
+    description: "how the head was learned: pushed by the node, polled, or read when an operation arrived"
+  }),
   indexedBlock: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "latest block applied to the index" }),
-  indexLagBlocks: Schema.NullOr(Schema.NonNegativeInt),
+  indexLagBlocks: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "blocks the index trails the head" }),
+  indexLagMs: Schema.NonNegativeInt.annotations({
+    description: "how long the index has trailed the head: since the first head above the index was seen (0 when at it)"
+  }),
   indexAgeSec: Schema.NullOr(Schema.NonNegative).annotations({
     description: "seconds since the index last reflected the chain head (null until it first has)"
   }),
@@ -32,9 +42,11 @@ export const HealthResponse = Schema.Struct({
   rpc: Schema.Struct({
     reachable: Schema.Boolean,
     latencyMs: Schema.NullOr(Schema.Number),
-    block: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "head block of the last answered probe" }),
     probedAgoSec: Schema.NullOr(Schema.NonNegative).annotations({
-      description: "age of the last probe: the indexer's head poll, so health itself never calls the chain"
+      description: "age of the last probe: the head poll, so health itself never calls the chain"
+    }),
+    pollIntervalMs: Schema.NonNegativeInt.annotations({
+      description: "the head poll's interval: INDEXER_POLL_MS, or half the block time observed"
     })
   }),
   version: Schema.String,

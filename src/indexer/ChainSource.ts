@@ -130,3 +130,10 @@ export const logs = (
       )
     )
   })
+
+/** Logs of the events the index reads in the block with `hash`; a node that lacks it fails the call. */
+export const blockLogs = (hash: Hex) =>
+  Effect.flatMap(
+    ChainRpc,
+    (rpc) => rpc.request<Array<RawLog>>("eth_getLogs", [{ blockHash: hash, topics: [allTopics] }])
+  )

@@ -1,22 +1,27 @@
 /**
  * Whether the service can give current answers, decided once for `/health` and for every operation
- * that answers from the index or needs the current block, so the two always agree.
+ * (./AtHead.ts), so the two always agree.
  *
- * - `ok`: the index reflected the chain's head less than `INDEX_MAX_AGE_SEC` (5) seconds ago, and
- *   the last probe answered with the index within 10 blocks of it.
- * - `degraded`: still answering, but the last probe failed (a blip, within the age bound) or the index
- *   trails the head by more than 10 blocks while following it.
+ * - `ok`: the index reflected the chain's head less than `INDEX_MAX_AGE_SEC` (5) seconds ago, trails
+ *   the newest head seen by at most `HEALTH_MAX_LAG_BLOCKS` blocks and for at most `HEALTH_MAX_LAG_MS`,
+ *   and the last poll answered.
+ * - `degraded`: still answering (each answer waits for the index to reach the head of its arrival),
+ *   but the last poll failed (a blip, within the age bound) or the index trails the head by more than
+ *   the lag bounds.
  * - `down`: cannot answer current data: the index is older than the bound (the chain stopped
  *   answering), has never reached the head since start, or is catching up from far behind. Health
  *   answers 503, and operations answer 503 `rpc_unavailable` with `retryAfterSec`.
  */
 import { Clock, Effect, Option } from "effect"
-import { RpcUnavailable } from "../../schema/Errors.js"
+import { ChainHead, type ObservedHead, type Probe } from "./ChainHead.js"
 import { Indexer } from "./Indexer.js"
 import type { IndexerProgress } from "./Progress.js"
 
-/** Lag beyond which answers are too old to trust for pricing: 5 s of Arc's half-second blocks. */
-export const MAX_HEALTHY_LAG_BLOCKS = 10
+export interface FreshnessBounds {
+  readonly maxAgeSec: number
+  readonly maxLagBlocks: number
+  readonly maxLagMillis: number
+}
 
 export interface Freshness {
   readonly status: "ok" | "degraded" | "down"
@@ -24,56 +29,62 @@ export interface Freshness {
   readonly reason: string | null
   /** Seconds since the index last reflected the chain's head; null until it first has. */
   readonly indexAgeSec: number | null
+  /** The newest head seen (pushed, polled or asked); null before the first. */
+  readonly head: ObservedHead | null
+  /** Blocks the index trails that head by; null before the first head. */
+  readonly lagBlocks: number | null
+  /** How long the index has trailed it (ms): since the first head above the index was seen. */
+  readonly lagMs: number
+}
+
+export interface FreshnessInput {
+  readonly progress: IndexerProgress
+  readonly head: ObservedHead | null
+  readonly probe: Probe | null
+  readonly aheadSince: number | null
+  readonly now: number
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10
 
-export const freshnessOf = (progress: IndexerProgress, now: number, maxAgeSec: number): Freshness => {
-  const indexAgeSec = progress.syncedAt === null ? null : seconds(Math.max(0, now - progress.syncedAt))
-  const probe = progress.probe
+export const freshnessOf = (input: FreshnessInput, bounds: FreshnessBounds): Freshness => {
+  const { head, now, probe, progress } = input
+  const reached = head !== null && progress.indexed >= head.header.number
+  const syncedAt = reached ? Math.max(head.at, progress.syncedAt ?? 0) : progress.syncedAt
+  const indexAgeSec = syncedAt === null ? null : seconds(Math.max(0, now - syncedAt))
+  const lagBlocks = head === null ? null : Math.max(0, head.header.number - progress.indexed)
+  const lagMs = reached || input.aheadSince === null ? 0 : Math.max(0, now - input.aheadSince)
+  const facts = { indexAgeSec, head, lagBlocks, lagMs }
   const rpcFailure = probe !== null && !probe.ok ? `chain RPC not answering (${probe.error})` : null
-  const down = (reason: string): Freshness => ({ status: "down", reason, indexAgeSec })
+  const down = (reason: string): Freshness => ({ status: "down", reason, ...facts })
+  const degraded = (reason: string): Freshness => ({ status: "degraded", reason, ...facts })
   if (progress.catchingUp && progress.head !== null) {
     return down(`index catching up: block ${progress.indexed} of ${progress.head}`)
   }
   if (indexAgeSec === null) return down(rpcFailure ?? "index has not reached the chain head yet")
-  if (indexAgeSec > maxAgeSec) {
+  if (indexAgeSec > bounds.maxAgeSec) {
     return down(`index is ${indexAgeSec} s old${rpcFailure === null ? "" : `: ${rpcFailure}`}`)
   }
-  if (rpcFailure !== null) return { status: "degraded", reason: rpcFailure, indexAgeSec }
-  if (progress.lag !== null && progress.lag > MAX_HEALTHY_LAG_BLOCKS) {
-    return { status: "degraded", reason: `index ${progress.lag} blocks behind the head`, indexAgeSec }
+  if (rpcFailure !== null) return degraded(rpcFailure)
+  if (lagBlocks !== null && lagBlocks > bounds.maxLagBlocks) {
+    return degraded(`index ${lagBlocks} blocks behind the head`)
   }
-  return { status: "ok", reason: null, indexAgeSec }
+  if (lagMs > bounds.maxLagMillis) return degraded(`index behind the head for ${lagMs} ms`)
+  return { status: "ok", reason: null, ...facts }
 }
 
-/** The freshness now, from the indexer's progress: no chain call. */
+/** The freshness now, from the indexer's progress and the heads seen: no chain call. */
 export const currentFreshness = Effect.gen(function*() {
   const indexer = yield* Indexer
+  const chainHead = yield* ChainHead
   const progress = yield* indexer.progress
-  const now = yield* Clock.currentTimeMillis
-  const maxAgeSec = indexer.settings.maxAgeSec
-  return { progress, maxAgeSec, freshness: freshnessOf(progress, now, maxAgeSec) }
+  const head = Option.getOrNull(yield* chainHead.latest)
+  const input: FreshnessInput = {
+    progress,
+    head,
+    probe: yield* chainHead.probe,
+    aheadSince: Option.getOrNull(yield* chainHead.aheadOfSince(progress.indexed)),
+    now: yield* Clock.currentTimeMillis
+  }
+  return { input, bounds: indexer.settings, freshness: freshnessOf(input, indexer.settings) }
 })
-
-/**
- * Fails with `rpc_unavailable` when the service cannot give current answers (health says `down`).
- * Only an indexer knows how current its index is: a program that publishes snapshots itself (a test,
- * a benchmark, an embedder with its own feed) runs no `Indexer` and answers for its own data.
- */
-export const requireCurrentIndex = Effect.flatMap(
-  Effect.serviceOption(Indexer),
-  (indexer) =>
-    Option.isNone(indexer) ? Effect.void : Effect.flatMap(
-      Effect.provideService(currentFreshness, Indexer, indexer.value),
-      ({ freshness }) =>
-        freshness.status === "down"
-          ? Effect.fail(
-            new RpcUnavailable({
-              message: "the service cannot answer from a current view of the chain",
-              hint: freshness.reason ?? "the index is not current"
-            })
-          )
-          : Effect.void
-    )
-)

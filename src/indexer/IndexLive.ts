@@ -1,13 +1,18 @@
 /**
- * The index as the service runs it, one layer: `ChainIndex` (the snapshots), `Indexer` (the stream
- * that keeps them current, with its checkpoint) and `TokenSearch` (the search views).
+ * The index as the service runs it, one layer: `ChainHead` (the chain's head, pushed, polled or read
+ * on arrival), `ChainIndex` (the snapshots), `Indexer` (the stream that keeps them current, with its
+ * checkpoint), `AtHead` (the snapshot an answer is computed from) and `TokenSearch` (the search views).
  * Needs `ChainRpc`, `Deployment`, `Venues`, `AppConfig` and the platform's `FileSystem` and `Path`.
  */
 import { Layer } from "effect"
 import { TokenSearch } from "../search/TokenSearch.js"
+import { AtHead } from "./AtHead.js"
+import { ChainHead } from "./ChainHead.js"
 import { ChainIndex } from "./ChainIndex.js"
 import { Indexer } from "./Indexer.js"
 
-export const IndexLive = Layer.mergeAll(Indexer.Default, TokenSearch.Default).pipe(
-  Layer.provideMerge(ChainIndex.Default)
+export const IndexLive = TokenSearch.Default.pipe(
+  Layer.provideMerge(AtHead.Default),
+  Layer.provideMerge(Indexer.Default),
+  Layer.provideMerge(Layer.merge(ChainIndex.Default, ChainHead.Default))
 )

@@ -10,6 +10,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
+import { ChainHead } from "./ChainHead.js"
 import { ChainIndex } from "./ChainIndex.js"
 import { header, makeBatchSizer } from "./ChainSource.js"
 import { Checkpoint, fingerprintOf } from "./Checkpoint.js"
@@ -26,8 +27,10 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
     const index = yield* ChainIndex
     const checkpoint = yield* Checkpoint
     const rpc = yield* ChainRpc
-    const settings: IndexerSettings & { readonly checkpointSec: number; readonly maxAgeSec: number } = {
-      ...(yield* AppConfig).indexer,
+    const chainHead = yield* ChainHead
+    const config = (yield* AppConfig).indexer
+    const settings: IndexerSettings & { readonly checkpointSec: number } = {
+      ...config,
       startBlock: deployment.startBlock
     }
     const fingerprint = fingerprintOf(deployment)
@@ -62,7 +65,8 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
       tip,
       sizer: yield* makeBatchSizer(settings.batchBlocks),
       progress,
-      index
+      index,
+      chainHead
     }
     yield* index.publish({ state: initial, head: 0, headTime: 0, catchingUp: true, epoch: 0 })
 
@@ -79,8 +83,8 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
     yield* Effect.addFinalizer(() => saveCheckpoint)
 
     return {
-      settings,
-      /** Head, indexed block, lag, logs/s, catching-up flag: what `/health` shows. */
+      settings: config,
+      /** Head worked towards, indexed block, logs/s, catching-up flag: what `/health` shows. */
       progress: progress.get,
       /** Writes a checkpoint now if the tip moved since the last one. */
       saveCheckpoint

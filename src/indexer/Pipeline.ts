@@ -1,21 +1,20 @@
 /**
  * The indexer as one stream: heads → (catch-up ranges ++ checked follow steps) → applied.
  *
- * - Heads are polled, and pushed by the node too when a websocket is configured (the poll stays, as
- *   the safety net of a socket that died quietly). Only the newest matters, so a sliding buffer of one
- *   sits between heads and work: a head arriving during a long catch-up replaces any older one waiting.
+ * - Heads come from `ChainHead` (./ChainHead.ts): pushed by the node, polled, or learned by an
+ *   operation on arrival. Only the newest matters, so a sliding buffer of one sits between heads and
+ *   work: a head arriving during a long catch-up replaces any older one waiting.
  * - Below `head − reorgWindow` blocks are taken as final and read in large `eth_getLogs` ranges, fetched
  *   ahead (`prefetch`) while the previous range is applied.
  * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
  *   rolls the index back to the newest block the chain still has.
  * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff (at most two
  *   seconds, so a chain that comes back is noticed soon), so nothing is lost.
- * - Every poll is also the service's RPC probe (`Progress.probed` / `probeFailed`).
  */
-import { Clock, Duration, Effect, Option, Ref, Schedule, Stream } from "effect"
+import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import { type Header, latestHeader } from "./ChainSource.js"
+import type { Header } from "./ChainSource.js"
 import {
   type Applied,
   applyRange,
@@ -28,33 +27,6 @@ import {
   type Tip,
   tipOnChain
 } from "./Steps.js"
-
-/** The head, timed and recorded as the probe's answer (or its failure). */
-const probedHead = (engine: Engine) =>
-  latestHeader().pipe(
-    Effect.timed,
-    Effect.tap(([took, head]) => engine.progress.probed(head.number, Math.round(Duration.toMillis(took)))),
-    Effect.map(([, head]) => head),
-    Effect.tapError((error) => engine.progress.probeFailed(error.hint ?? error.message))
-  )
-
-const heads = (engine: Engine) =>
-  Stream.unwrap(Effect.map(ChainRpc, (rpc) => {
-    const polled = Stream.repeatEffectWithSchedule(
-      probedHead(engine),
-      Schedule.spaced(Duration.millis(engine.settings.pollMillis))
-    )
-    const pushed = Option.map(rpc.heads, (announced) =>
-      announced.pipe(Stream.map((head): Header => ({
-        number: Number(head.number),
-        hash: head.hash.toLowerCase(),
-        parentHash: head.parentHash.toLowerCase(),
-        time: Number(head.timestamp)
-      }))))
-    return Option.match(pushed, { onNone: () => polled, onSome: (stream) => Stream.merge(polled, stream) }).pipe(
-      Stream.changesWith((a: Header, b: Header) => a.hash === b.hash)
-    )
-  }))
 
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>
@@ -86,7 +58,7 @@ const follow = (engine: Engine, head: Header) => {
         }
         return yield* rollback(engine, info)
       }
-      const applied = yield* followStep(engine, info)
+      const applied = yield* followStep(engine, info, head)
       if (applied.kind === "idle") return yield* Effect.fail(Option.none())
       return applied
     }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))
@@ -123,7 +95,8 @@ const reporter = (engine: Engine) =>
   Effect.map(Ref.make(0), (lastLine) => (applied: Applied) =>
     Effect.gen(function*() {
       const window = engine.settings.reorgWindow
-      yield* engine.progress.applied(applied.indexed, applied.logs, window)
+      const observed = Option.getOrUndefined(yield* engine.chainHead.latest)
+      yield* engine.progress.applied(applied.indexed, applied.logs, window, observed)
       const progress = yield* engine.progress.get
       const now = yield* Clock.currentTimeMillis
       if (!progress.catchingUp || progress.head === null || now - (yield* Ref.get(lastLine)) < PROGRESS_LINE_MS) return
@@ -156,7 +129,7 @@ export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRp
         yield* Ref.set(lastWarning, { reason, at: now })
         yield* Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
       })
-    const once = heads(engine).pipe(
+    const once = engine.chainHead.heads.pipe(
       Stream.buffer({ capacity: 1, strategy: "sliding" }),
       Stream.flatMap((head) => syncTo(engine, head)),
       Stream.runForEach(report),

@@ -1,19 +1,19 @@
 /**
- * How far the indexer is: chain head, indexed block, lag, log throughput, and how current the index
- * is. Read by `/health` and by the freshness gate of answers; the indexer also logs a progress line
- * from it while it catches up.
+ * How far the indexer is: the head it is working towards, the indexed block, log throughput, and when
+ * the index last reflected the chain's head. Read by `/health` and the freshness rule of answers
+ * (./Freshness.ts); the indexer also logs a progress line from it while it catches up.
  *
- * The head poll doubles as the RPC probe: each poll records whether the chain answered and how fast,
- * so reading health never calls the chain. `syncedAt` is the time of the newest head observation the
- * index had reached: on a live chain it trails the clock by a poll interval, on an idle chain (no new
- * blocks) every poll renews it, and when the chain stops answering it stops moving.
+ * `syncedAt` is the time of the newest head observation (./ChainHead.ts) the index had reached when it
+ * applied a block: on an idle chain every poll renews it (Freshness reads the latest observation too),
+ * and when the chain stops answering it stops moving.
  */
 import { Clock, Effect, Ref } from "effect"
+import type { ObservedHead } from "./ChainHead.js"
 
 export interface IndexerProgress {
+  /** The head the indexer is working towards; null before its first. */
   readonly head: number | null
   readonly indexed: number
-  readonly lag: number | null
   /** Logs applied per second over the last ten seconds of work. */
   readonly logsPerSec: number
   /** Logs applied since this process started. */
@@ -25,18 +25,8 @@ export interface IndexerProgress {
   readonly firstFetched: number | null
   readonly rollbacks: number
   readonly lastError: string | null
-  /** The last head poll: when (ms), whether it answered, how fast, and the head it saw. */
-  readonly probe: Probe | null
   /** When (ms) the index last reflected the chain's head; null until it first has. */
   readonly syncedAt: number | null
-}
-
-export interface Probe {
-  readonly at: number
-  readonly ok: boolean
-  readonly latencyMs: number | null
-  readonly block: number | null
-  readonly error: string | null
 }
 
 interface Sample {
@@ -51,7 +41,6 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
     const state = yield* Ref.make<IndexerProgress>({
       head: null,
       indexed,
-      lag: null,
       logsPerSec: 0,
       logsApplied: 0,
       catchingUp: true,
@@ -59,12 +48,9 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
       firstFetched: null,
       rollbacks: 0,
       lastError: null,
-      probe: null,
       syncedAt: null
     })
     const samples = yield* Ref.make<ReadonlyArray<Sample>>([])
-    // The newest head seen by a poll and when: reaching it later makes the index current as of then.
-    const observed = yield* Ref.make<{ readonly block: number; readonly at: number } | null>(null)
 
     const rate = (kept: ReadonlyArray<Sample>, now: number): number => {
       if (kept.length === 0) return 0
@@ -81,49 +67,26 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
         return { ...progress, logsPerSec: rate(kept, now) }
       }),
       head: (head: number, window: number) =>
-        Ref.update(
-          state,
-          (p) => ({ ...p, head, lag: Math.max(0, head - p.indexed), catchingUp: head - p.indexed > window })
-        ),
-      applied: (indexed: number, logs: number, window: number) =>
+        Ref.update(state, (p) => ({ ...p, head, catchingUp: head - p.indexed > window })),
+      /** `indexed` applied with `logs` logs, while `observed` was the newest head seen. */
+      applied: (indexed: number, logs: number, window: number, observed: ObservedHead | undefined) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
           yield* Ref.update(samples, (all) => [
             ...all.filter((sample) => now - sample.at <= WINDOW_MS),
             { at: now, logs }
           ])
-          const seen = yield* Ref.get(observed)
-          yield* Ref.update(state, (p) => {
-            const lag = p.head === null ? null : Math.max(0, p.head - indexed)
-            return {
-              ...p,
-              indexed,
-              lag,
-              logsApplied: p.logsApplied + logs,
-              catchingUp: lag === null || lag > window,
-              lastError: null,
-              syncedAt: seen !== null && indexed >= seen.block ? Math.max(p.syncedAt ?? 0, seen.at) : p.syncedAt
-            }
-          })
-        }),
-      /** A head poll answered with `block` after `latencyMs`. */
-      probed: (block: number, latencyMs: number) =>
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          yield* Ref.set(observed, { block, at: now })
           yield* Ref.update(state, (p) => ({
             ...p,
-            probe: { at: now, ok: true, latencyMs, block, error: null },
-            syncedAt: p.indexed >= block ? now : p.syncedAt
+            indexed,
+            logsApplied: p.logsApplied + logs,
+            catchingUp: p.head === null || p.head - indexed > window,
+            lastError: null,
+            syncedAt: observed !== undefined && indexed >= observed.header.number
+              ? Math.max(p.syncedAt ?? 0, observed.at)
+              : p.syncedAt
           }))
         }),
-      /** A head poll failed: the chain did not answer. */
-      probeFailed: (error: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Ref.update(state, (p) => ({
-            ...p,
-            probe: { at: now, ok: false, latencyMs: null, block: p.probe?.block ?? null, error }
-          }))),
       fetched: (from: number) => Ref.update(state, (p) => ({ ...p, firstFetched: p.firstFetched ?? from })),
       rolledBack: (indexed: number) => Ref.update(state, (p) => ({ ...p, indexed, rollbacks: p.rollbacks + 1 })),
       failed: (message: string) => Ref.update(state, (p) => ({ ...p, lastError: message }))

@@ -8,8 +8,9 @@ import { type Context, Effect, Ref } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
+import type { ChainHead } from "./ChainHead.js"
 import type { ChainIndex } from "./ChainIndex.js"
-import { type BatchSizer, type Header, header, headers, logs } from "./ChainSource.js"
+import { type BatchSizer, blockLogs, type Header, header, headers, logs } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
 import { enrich } from "./Enrich.js"
 import type { ChainEvent } from "./Events.js"
@@ -24,7 +25,6 @@ export interface IndexerSettings {
   readonly batchBlocks: number
   /** Blocks behind the head that can still be reorganised; also the most a follow step checks. */
   readonly reorgWindow: number
-  readonly pollMillis: number
   /** Catch-up ranges fetched ahead of the one being applied. */
   readonly prefetch: number
 }
@@ -42,6 +42,7 @@ export interface Engine {
   readonly sizer: BatchSizer
   readonly progress: ProgressTracker
   readonly index: Context.Tag.Service<typeof ChainIndex>
+  readonly chainHead: Context.Tag.Service<typeof ChainHead>
 }
 
 export interface HeadInfo {
@@ -169,12 +170,14 @@ export const tipOnChain = (tip: Tip) =>
  * the logs of the range, whose block hashes must be those headers' (else the chain moved in between and
  * the step is simply retried). Blocks are applied one by one so each has its own rollback point.
  */
-export const followStep = (engine: Engine, head: HeadInfo) =>
+export const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
   Effect.gen(function*() {
     const tip = yield* Ref.get(engine.tip)
     const from = tip.state.block + 1
     const to = Math.min(head.number, from + engine.settings.reorgWindow - 1)
-    const fetched = yield* headers(from, to)
+    // The usual step on a live chain: the head is the tip's child, and its header is already known.
+    const child = known.number === from && known.parentHash === tip.state.hash
+    const fetched = child ? [known] : yield* headers(from, to)
     const chain: Array<Header> = []
     for (const h of fetched) {
       const parent = chain.length === 0 ? tip.state.hash : chain[chain.length - 1]!.hash
@@ -188,7 +191,8 @@ export const followStep = (engine: Engine, head: HeadInfo) =>
     }
     yield* engine.progress.fetched(from)
     const last = chain[chain.length - 1]!
-    const raw = yield* logs(from, last.number, engine.sizer)
+    // By block hash when the step is one block: the node answers for exactly that block or fails.
+    const raw = yield* (chain.length === 1 ? blockLogs(last.hash) : logs(from, last.number, engine.sizer))
     const hashes = new Map(chain.map((h) => [h.number, h.hash]))
     if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
       return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied

@@ -1,45 +1,46 @@
 /**
  * `health`: whether the service can answer from a current view of the chain (see
- * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`). It reads the indexer's progress and its
- * head poll, which doubles as the RPC probe: a health check costs no chain call, however often it is
- * asked.
+ * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`). It reads the indexer's progress and the
+ * heads seen (pushed, polled, or read by operations; the poll doubles as the RPC probe): a health check
+ * costs no chain call, however often it is asked.
  */
-import { Clock, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
+import { ChainHead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { StartTime } from "./StartTime.js"
 
-export { MAX_HEALTHY_LAG_BLOCKS } from "../indexer/Freshness.js"
-
-export const health = Effect.fn("health")(function*() {
+export const health = Effect.fn("Health.run")(function*() {
   const config = yield* AppConfig
-  const { freshness, maxAgeSec, progress } = yield* currentFreshness
-  const probe = progress.probe
+  const { bounds, freshness, input } = yield* currentFreshness
+  const { now, probe, progress } = input
   const started = yield* StartTime
-  const now = yield* Clock.currentTimeMillis
+  const pollInterval = yield* (yield* ChainHead).pollInterval
   // A probe older than the age bound says nothing about now.
-  const reachable = probe !== null && probe.ok && now - probe.at <= maxAgeSec * 1000
+  const reachable = probe !== null && probe.ok && now - probe.at <= bounds.maxAgeSec * 1000
   const answer: HealthResponse = {
     status: freshness.status,
     reason: freshness.reason,
     chainId: config.chainId,
     network: `eip155:${config.chainId}`,
-    headBlock: progress.head,
+    headBlock: freshness.head?.header.number ?? null,
+    headSource: freshness.head?.source ?? null,
     // Before its first block the index sits one block before the start block, which may be -1.
     indexedBlock: progress.indexed < 0 ? null : progress.indexed,
-    indexLagBlocks: progress.lag,
+    indexLagBlocks: freshness.lagBlocks,
+    indexLagMs: freshness.lagMs,
     indexAgeSec: freshness.indexAgeSec,
     catchingUp: progress.catchingUp,
     logsPerSec: progress.logsPerSec,
     rpc: {
       reachable,
       latencyMs: reachable ? probe.latencyMs : null,
-      block: probe?.block ?? null,
-      probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10
+      probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10,
+      pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,

@@ -8,7 +8,6 @@
 import { Effect, HashMap, Option } from "effect"
 import { TokenNotFound } from "../../schema/Errors.js"
 import type { SearchRequest, SearchResponse } from "../../schema/Search.js"
-import { requireCurrentIndex } from "../indexer/Freshness.js"
 import { VerdictBook } from "../safety/VerdictBook.js"
 import { present } from "../search/Present.js"
 import { runQuery } from "../search/Query.js"
@@ -16,7 +15,6 @@ import { RULES_VERSION } from "../search/Rules.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 
 export const search = Effect.fn("search")(function*(request: SearchRequest) {
-  yield* requireCurrentIndex
   const tokens = yield* TokenSearch
   const view = yield* tokens.view
   const { snapshot } = view

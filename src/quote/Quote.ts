@@ -15,7 +15,7 @@ import { swapPrice } from "../../layers/payment/Prices.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Venues } from "../../layers/Venues.js"
 import { type Hex } from "../../schema/Chain.js"
-import { InsufficientLiquidity, NoRoute, RpcUnavailable, TokenNotFound } from "../../schema/Errors.js"
+import { InsufficientLiquidity, NoRoute, TokenNotFound } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
 import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
@@ -116,12 +116,6 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const tokens = yield* TokenSearch
   const view = yield* tokens.view
   const { snapshot } = view
-  if (snapshot.catchingUp) {
-    return yield* new RpcUnavailable({
-      message: "the index is catching up with the chain",
-      hint: `indexed block ${snapshot.state.block} of ${snapshot.head}`
-    })
-  }
   const sell = sideOf(view, sellToken)
   const buy = sideOf(view, buyToken)
   const missing = sell === undefined ? request.sell : buy === undefined ? request.buy : undefined

@@ -1,11 +1,12 @@
 /**
- * The search side of the index: for the current snapshot, a `SearchView` (catalog, valuation,
- * verification). Views are built by a fiber that follows the index, so a query normally finds its view
- * ready and only matches, ranks and formats.
+ * The search side of the index: for the snapshot at the chain's head as of the request's arrival
+ * (`AtHead`), a `SearchView` (catalog, valuation, verification). Views are built by a fiber that follows
+ * the index, so a query normally finds its view ready and only matches, ranks and formats.
  */
 import { Clock, Effect, Ref, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
+import { AtHead } from "../indexer/AtHead.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import { bookOf } from "./Verification.js"
 import { makeView, type SearchView, viewBasis } from "./View.js"
@@ -13,6 +14,7 @@ import { makeView, type SearchView, viewBasis } from "./View.js"
 export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
   scoped: Effect.gen(function*() {
     const index = yield* ChainIndex
+    const atHead = yield* AtHead
     const deployment = yield* Deployment
     const config = yield* AppConfig
     const listUrl = AppConfig.tokenListUrl(config)
@@ -37,8 +39,8 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
 
     return {
       network: `eip155:${deployment.chainId}`,
-      /** The view of the current snapshot. */
-      view: Effect.flatMap(index.snapshot, viewOf)
+      /** The view at the chain's head as of now (or `rpc_unavailable`): every answer starts here. */
+      view: Effect.flatMap(atHead.snapshot, viewOf)
     }
   })
 }) {}

@@ -14,7 +14,7 @@ import { Clock, Effect } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import { invalidField, NotExecutable, QuoteStale, RpcUnavailable, SwapReverts } from "../../schema/Errors.js"
+import { invalidField, NotExecutable, QuoteStale, SwapReverts } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import {
@@ -87,9 +87,6 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   }
 
   const { snapshot } = yield* (yield* TokenSearch).view
-  if (snapshot.catchingUp) {
-    return yield* new RpcUnavailable({ message: "the index is catching up with the chain" })
-  }
   const block = snapshot.state.block
   const launchpads = yield* (yield* Launchpads).constants
   const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell as Hex, record.buy as Hex], usdc)

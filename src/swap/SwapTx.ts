@@ -15,7 +15,6 @@ import {
   QuoteExpired,
   QuoteNotFound,
   QuoteStale,
-  RpcUnavailable,
   SwapAttemptsExhausted,
   SwapReverts
 } from "../../schema/Errors.js"
@@ -67,7 +66,6 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   }
 
   const { snapshot } = yield* (yield* TokenSearch).view
-  if (snapshot.catchingUp) return yield* new RpcUnavailable({ message: "the index is catching up with the chain" })
   const block = snapshot.state.block
   const nowSec = Math.max(Math.floor((yield* Clock.currentTimeMillis) / 1000), snapshot.state.time)
   const requested = BigInt(nowSec + request.deadlineSec)

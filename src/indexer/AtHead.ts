@@ -1,0 +1,75 @@
+/**
+ * The index snapshot an answer is computed from: at the chain's head as of the request's arrival, or
+ * no answer. The head is read when the operation starts (`ChainHead.atArrival`, a read shared with
+ * concurrent callers); the snapshot is the index's once it has applied that block (the same block, or
+ * a later one). Waiting is bounded by `HEAD_WAIT_MS`; past it, and whenever the service cannot answer
+ * current data (`down`, see ./Freshness.ts), the operation answers 503 `rpc_unavailable`, never an
+ * older block as if it were current. Everything one answer reads (pricing, the safety round trip,
+ * readiness, the taker simulation) reads this snapshot's block.
+ *
+ * Programs that publish snapshots themselves (a benchmark over a recorded state, an embedder with its
+ * own feed) run no indexer and answer for their own data: `AtHead.Published`.
+ */
+import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { RpcUnavailable } from "../../schema/Errors.js"
+import { ChainHead } from "./ChainHead.js"
+import { ChainIndex, type IndexSnapshot } from "./ChainIndex.js"
+import type { Header } from "./ChainSource.js"
+import { currentFreshness } from "./Freshness.js"
+import { Indexer } from "./Indexer.js"
+
+/** Whether `snapshot` answers for `head`: its block, or a later one. */
+export const answersFor = (snapshot: IndexSnapshot, head: Header) =>
+  !snapshot.catchingUp &&
+  (snapshot.state.block > head.number || (snapshot.state.block === head.number && snapshot.state.hash === head.hash))
+
+export class AtHead extends Context.Tag("AtHead")<AtHead, {
+  /** The snapshot at or past the head as of now. */
+  readonly snapshot: Effect.Effect<IndexSnapshot, RpcUnavailable>
+}>() {
+  static readonly Default = Layer.effect(
+    AtHead,
+    Effect.gen(function*() {
+      const index = yield* ChainIndex
+      const chainHead = yield* ChainHead
+      const indexer = yield* Indexer
+      const wait = Duration.millis((yield* AppConfig).indexer.headWaitMillis)
+      const refuse = (message: string, hint: string) => new RpcUnavailable({ message, hint })
+
+      const snapshot = Effect.gen(function*() {
+        const { freshness } = yield* Effect.provideService(
+          Effect.provideService(currentFreshness, Indexer, indexer),
+          ChainHead,
+          chainHead
+        )
+        if (freshness.status === "down") {
+          return yield* refuse("the service cannot answer from a current view of the chain", freshness.reason ?? "")
+        }
+        const head = yield* chainHead.atArrival
+        const published = yield* index.snapshot
+        if (answersFor(published, head)) return published
+        return yield* index.changes.pipe(
+          Stream.filter((candidate) => answersFor(candidate, head)),
+          Stream.runHead,
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(refuse("the index stopped", "retry shortly")),
+            onSome: Effect.succeed
+          })),
+          Effect.timeoutFail({
+            duration: wait,
+            onTimeout: () =>
+              refuse(
+                `the index did not reach the chain's head (block ${head.number}) within ${Duration.format(wait)}`,
+                "retry shortly: an answer is only given at the head of the chain"
+              )
+          })
+        )
+      }).pipe(Effect.withSpan("AtHead.snapshot"))
+      return { snapshot }
+    })
+  )
+
+  /** The snapshot as published, for programs that publish their own (no indexer, no head to wait for). */
+  static readonly Published = Layer.effect(AtHead, Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot })))
+}

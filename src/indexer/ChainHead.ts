@@ -1,0 +1,138 @@
+/**
+ * The chain's head as this process knows it, from three sources: pushed by the node (`newHeads`),
+ * polled (the safety net of a socket that died quietly, and the RPC probe health reports), and asked
+ * by an operation when its request arrives. Every head seen, whatever its source, goes to the indexer
+ * at once, so an operation that learns of a block first does not wait for the next poll to have it
+ * indexed.
+ *
+ * `atArrival` is how an operation learns the head as of its arrival. A head pushed or polled earlier
+ * may already be old: only a read sent after the request arrived proves the head at that moment.
+ * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
+ * come at once, at most one head read is in flight and one waits behind it.
+ */
+import { Clock, Duration, Effect, Exit, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { RpcUnavailable } from "../../schema/Errors.js"
+import { type Header, latestHeader } from "./ChainSource.js"
+import { type HeadSource, nextObserved, type ObservedHead, type Probe } from "./Observed.js"
+import { makePace } from "./Pace.js"
+
+export type { HeadSource, ObservedHead, Probe } from "./Observed.js"
+
+const SEEN_KEPT = 256
+
+export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
+  scoped: Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    const { indexer } = yield* AppConfig
+    const observed = yield* SubscriptionRef.make<ObservedHead | undefined>(undefined)
+    const probe = yield* Ref.make<Probe | null>(null)
+    const pace = yield* makePace(indexer.pollMillis)
+    // When each higher head was first seen, oldest first: how long the index has trailed the head.
+    const firstSeen = yield* Ref.make<ReadonlyArray<{ readonly number: number; readonly at: number }>>([])
+
+    /** `header` seen from `source`, in an answer to a read sent at `sentAt` (ms). */
+    const observe = (header: Header, source: HeadSource, sentAt: number) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        const [before, now] = yield* SubscriptionRef.modify(observed, (current) => {
+          const next = nextObserved(current, { header, at, source }, sentAt)
+          return [[current, next] as const, next]
+        })
+        // Only a head that became the newest (not one seen again, not a stale one) is new.
+        if (now.header.hash !== header.hash || before?.header.hash === header.hash) return
+        if (before === undefined || header.number > before.header.number) yield* pace.saw(header.number, at)
+        yield* Ref.update(firstSeen, (seen) => [
+          ...seen.filter((entry) => entry.number < header.number).slice(-(SEEN_KEPT - 1)),
+          { number: header.number, at }
+        ])
+      })
+
+    const read = latestHeader().pipe(Effect.provideService(ChainRpc, rpc))
+    const readAs = (source: HeadSource) =>
+      Effect.flatMap(
+        Clock.currentTimeMillis,
+        (sentAt) => read.pipe(Effect.tap((header) => observe(header, source, sentAt)))
+      )
+
+    // Reads at arrival are numbered as they start; a caller that arrived when `started` reads had begun
+    // may use the result of any later one. They run one at a time under the lock.
+    const lock = yield* Effect.makeSemaphore(1)
+    let started = 0
+    let last: Exit.Exit<Header, RpcUnavailable> | undefined
+    const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.suspend(() => {
+      const arrivedAfter = started
+      return lock.withPermits(1)(Effect.suspend(() => {
+        if (started > arrivedAfter && last !== undefined) return last
+        started += 1
+        return readAs("asked").pipe(
+          Effect.exit,
+          Effect.tap((exit) => Effect.sync(() => (last = exit))),
+          Effect.flatten
+        )
+      }))
+    })
+
+    const poll = readAs("polled").pipe(
+      Effect.timed,
+      Effect.flatMap(([took]) =>
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (at) => Ref.set(probe, { at, ok: true, latencyMs: Math.round(Duration.toMillis(took)), error: null })
+        )
+      ),
+      Effect.catchAll((error) =>
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (at) => Ref.set(probe, { at, ok: false, latencyMs: null, error: error.hint ?? error.message })
+        )
+      ),
+      Effect.zipRight(Effect.flatMap(pace.pollInterval, Effect.sleep)),
+      Effect.forever
+    )
+    yield* Effect.forkScoped(poll)
+
+    // Pushed heads, when the node offers a subscription; a socket that fails is opened again, and the
+    // poll keeps the head moving meanwhile.
+    const push = (pushed: NonNullable<Option.Option.Value<typeof rpc.heads>>) =>
+      pushed.pipe(
+        Stream.runForEach((head) =>
+          Effect.flatMap(Clock.currentTimeMillis, (at) =>
+            observe(
+              {
+                number: Number(head.number),
+                hash: head.hash.toLowerCase(),
+                parentHash: head.parentHash.toLowerCase(),
+                time: Number(head.timestamp)
+              },
+              "pushed",
+              at
+            ))
+        ),
+        Effect.catchAll((error) => Effect.logDebug(`newHeads: ${error.hint ?? error.message}; polling meanwhile`)),
+        Effect.repeat(Schedule.exponential("500 millis").pipe(Schedule.union(Schedule.spaced("10 seconds"))))
+      )
+    if (Option.isSome(rpc.heads)) yield* Effect.forkScoped(push(rpc.heads.value))
+
+    return {
+      /** The newest head observed, from any source; none before the first. */
+      latest: Effect.map(SubscriptionRef.get(observed), Option.fromNullable),
+      /** The head as of now: a read sent after this effect started, shared with concurrent callers. */
+      atArrival,
+      /** The last poll's outcome: whether the chain answers, and how fast. */
+      probe: Ref.get(probe),
+      /** Every new head (another block than the last one seen), for the indexer. */
+      heads: observed.changes.pipe(
+        Stream.filterMap(Option.fromNullable),
+        Stream.map((seen) => seen.header),
+        Stream.changesWith((a, b) => a.hash === b.hash)
+      ),
+      /** Since when (ms) the head has been above `indexed`: when the first head above it was seen. */
+      aheadOfSince: (indexed: number) =>
+        Effect.map(Ref.get(firstSeen), (seen) => Option.fromNullable(seen.find((entry) => entry.number > indexed)?.at)),
+      /** The interval the poll runs at now, following the chain's block time unless set. */
+      pollInterval: pace.pollInterval
+    }
+  })
+}) {}
