@@ -115,3 +115,22 @@ contract OriginGuardToken is TrapToken {
         return super._transfer(from, to, value);
     }
 }
+
+/// @notice Sells can be locked and unlocked by the owner at any time: judged `ok` while open, it turns
+/// into a honeypot in one transaction. A verdict from a block before the switch is a verdict on
+/// another token.
+contract SwitchLockToken is TrapToken {
+    bool public sellsLocked;
+
+    constructor(uint256 supply) TrapToken("Switch Lock", "SWITCH", supply) {}
+
+    function setSellsLocked(bool locked) external {
+        require(msg.sender == owner, "owner only");
+        sellsLocked = locked;
+    }
+
+    function _transfer(address from, address to, uint256 value) internal override returns (bool) {
+        if (sellsLocked && _isSell(from, to)) revert("balance");
+        return super._transfer(from, to, value);
+    }
+}

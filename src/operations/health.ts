@@ -1,8 +1,9 @@
 /**
  * `health`: whether the service can answer from a current view of the chain (see
- * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`). It reads the indexer's progress and the
- * heads seen (pushed, polled, or read by operations; the poll doubles as the RPC probe): a health check
- * costs no chain call, however often it is asked.
+ * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`) and the chain's head as of the call. The head
+ * is read when the call arrives, a read shared with every concurrent caller and operation (at most one
+ * in flight), so however often health is asked it costs the node at most one head read at a time; when
+ * the last poll failed it reports the newest head seen without asking.
  */
 import { Duration, Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -14,12 +15,21 @@ import { currentFreshness } from "../indexer/Freshness.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { StartTime } from "./StartTime.js"
 
+/** How long health waits for the head read before it reports the newest head seen instead. */
+const HEAD_READ_BOUND = "1 second"
+
 export const health = Effect.fn("Health.run")(function*() {
   const config = yield* AppConfig
+  const chainHead = yield* ChainHead
+  // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
+  // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
+  if ((yield* chainHead.probe)?.ok !== false) {
+    yield* chainHead.atArrival.pipe(Effect.timeout(HEAD_READ_BOUND), Effect.ignore)
+  }
   const { bounds, freshness, input } = yield* currentFreshness
   const { now, probe, progress } = input
   const started = yield* StartTime
-  const pollInterval = yield* (yield* ChainHead).pollInterval
+  const pollInterval = yield* chainHead.pollInterval
   // A probe older than the age bound says nothing about now.
   const reachable = probe !== null && probe.ok && now - probe.at <= bounds.maxAgeSec * 1000
   const answer: HealthResponse = {

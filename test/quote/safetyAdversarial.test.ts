@@ -6,64 +6,24 @@
  * may come out `ok`; each must say why.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { readFileSync } from "node:fs"
-import { type Abi, type Address, getAddress, type Hex, parseAbi, parseEther, parseUnits } from "viem"
-import { loadArtifact } from "../../devnet/Artifacts.js"
-import { clientsFor, contractAddress, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
-import { type Wallet, walletFor } from "../support/wallet.js"
+import type { Address } from "viem"
+import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { deployTrap, fundLiquidityProvider, listWithPair } from "../support/traps.js"
+import { walletFor } from "../support/wallet.js"
 import { checkToken, E6, type SafetyRuntime, safetyRuntime, type Snapshot, snapshotOf } from "./safetyHarness.js"
-
-const artifact = (name: string) =>
-  JSON.parse(readFileSync(`build/contracts/${name}.json`, "utf8")) as { abi: Abi; bytecode: Hex }
-
-const trapAbi = parseAbi(["function setPool(address pool, bool enabled)"])
-const usdcAbi = parseAbi(["function deposit() payable"])
 
 let devnet: PrivateDevnet
 let runtime: SafetyRuntime
 let snapshot: Snapshot
 const traps = new Map<string, Address>()
 
-const deploy = async (lp: Wallet, name: string) => {
-  const { abi, bytecode } = artifact(name)
-  const hash = await lp.wallet.deployContract({
-    abi,
-    bytecode,
-    args: [parseUnits("1000000000", 18)],
-    account: lp.account,
-    chain: lp.chain
-  } as never)
-  const receipt = await lp.public.waitForTransactionReceipt({ hash })
-  if (receipt.contractAddress == null) throw new Error(`${name} did not deploy`)
-  return getAddress(receipt.contractAddress)
-}
-
-/** A v2 pair token/USDC at 1 USDC per token with $50,000 a side, registered with the token as a pool. */
-const listWithPair = async (lp: Wallet, token: Address) => {
-  const factory = contractAddress(devnet.manifest, "v2Factory")
-  const usdc = contractAddress(devnet.manifest, "usdc")
-  const factoryAbi = loadArtifact("UniswapV2Factory").abi
-  await lp.write(factory, factoryAbi, "createPair", [token, usdc])
-  const pair = (await lp.public.readContract({
-    address: factory,
-    abi: factoryAbi,
-    functionName: "getPair",
-    args: [token, usdc]
-  })) as Address
-  await lp.write(token, trapAbi, "setPool", [pair, true])
-  await lp.transfer(token, pair, parseUnits("50000", 18))
-  await lp.transfer(usdc, pair, parseUnits("50000", 6))
-  await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
-}
-
 beforeAll(async () => {
   devnet = await startDevnet()
   const lp = walletFor(devnet.manifest, manifestAccount(devnet.manifest, 2))
-  await clientsFor(devnet.manifest).test.setBalance({ address: lp.address, value: parseEther("1000000") })
-  await lp.write(contractAddress(devnet.manifest, "usdc"), usdcAbi, "deposit", [], parseEther("300000"))
+  await fundLiquidityProvider(devnet.manifest, lp)
   for (const name of ["SimulationAwareToken", "BalanceLieToken", "FalseTransferToken", "OriginGuardToken"]) {
-    const token = await deploy(lp, name)
-    await listWithPair(lp, token)
+    const token = await deployTrap(lp, name)
+    await listWithPair(devnet.manifest, lp, token)
     traps.set(name, token)
   }
   runtime = safetyRuntime(devnet.manifest)

@@ -1,0 +1,59 @@
+/**
+ * Adversarial tokens (contracts/safety/TrapToken.sol) on a private devnet, as a scammer would list
+ * them: deployed by a liquidity provider, each in a plain v2 pair against USDC at 1 USDC per token with
+ * $50,000 a side, the pair registered with the token as a pool.
+ */
+import { readFileSync } from "node:fs"
+import { type Abi, type Address, getAddress, type Hex, parseAbi, parseEther, parseUnits } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import type { Manifest } from "../../schema/Manifest.js"
+import { clientsFor, contractAddress } from "./devnet.js"
+import type { Wallet } from "./wallet.js"
+
+const artifact = (name: string) =>
+  JSON.parse(readFileSync(`build/contracts/${name}.json`, "utf8")) as { abi: Abi; bytecode: Hex }
+
+export const trapAbi = parseAbi([
+  "function setPool(address pool, bool enabled)",
+  "function setSellsLocked(bool locked)"
+])
+const usdcAbi = parseAbi(["function deposit() payable"])
+
+/** Gives `lp` the native and ERC-20 USDC to seed pools. */
+export const fundLiquidityProvider = async (manifest: Manifest, lp: Wallet) => {
+  await clientsFor(manifest).test.setBalance({ address: lp.address, value: parseEther("1000000") })
+  await lp.write(contractAddress(manifest, "usdc"), usdcAbi, "deposit", [], parseEther("300000"))
+}
+
+export const deployTrap = async (lp: Wallet, name: string): Promise<Address> => {
+  const { abi, bytecode } = artifact(name)
+  const hash = await lp.wallet.deployContract({
+    abi,
+    bytecode,
+    args: [parseUnits("1000000000", 18)],
+    account: lp.account,
+    chain: lp.chain
+  } as never)
+  const receipt = await lp.public.waitForTransactionReceipt({ hash })
+  if (receipt.contractAddress == null) throw new Error(`${name} did not deploy`)
+  return getAddress(receipt.contractAddress)
+}
+
+/** The token's v2 pair with USDC, seeded; resolves with the pair and the block of the liquidity mint. */
+export const listWithPair = async (manifest: Manifest, lp: Wallet, token: Address) => {
+  const factory = contractAddress(manifest, "v2Factory")
+  const usdc = contractAddress(manifest, "usdc")
+  const factoryAbi = loadArtifact("UniswapV2Factory").abi
+  await lp.write(factory, factoryAbi, "createPair", [token, usdc])
+  const pair = (await lp.public.readContract({
+    address: factory,
+    abi: factoryAbi,
+    functionName: "getPair",
+    args: [token, usdc]
+  })) as Address
+  await lp.write(token, trapAbi, "setPool", [pair, true])
+  await lp.transfer(token, pair, parseUnits("50000", 18))
+  await lp.transfer(usdc, pair, parseUnits("50000", 6))
+  const minted = await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
+  return { pair, block: Number(minted.blockNumber) }
+}
