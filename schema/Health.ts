@@ -42,6 +42,7 @@ export const HealthResponse = Schema.Struct({
   rpc: Schema.Struct({
     reachable: Schema.Boolean,
     latencyMs: Schema.NullOr(Schema.Number),
+    block: Schema.NullOr(Schema.NonNegativeInt).annotations({ description: "head block of the last answered probe" }),
     probedAgoSec: Schema.NullOr(Schema.NonNegative).annotations({
       description: "age of the last probe: the head poll, so health itself never calls the chain"
     }),

@@ -17,12 +17,15 @@ import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
 import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
+import { TokenMeasure } from "./safety/MeasureToken.js"
 import { SafetyScan } from "./safety/Scan.js"
+import { StateChanges } from "./safety/StateChanges.js"
 import { VerdictBook } from "./safety/VerdictBook.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
   SafetyScan.Default.pipe(
+    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, StateChanges.Default, TokenMeasure.Default)),
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
@@ -31,8 +34,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       HookedPools.Default,
       Launchpads.Default,
       QuoteStore.InMemory,
-      SafetyCheck.layer,
-      VerdictBook.Default
+      SafetyCheck.layer
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),

@@ -20,6 +20,7 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import type { IndexState } from "../../src/indexer/State.js"
 import { search } from "../../src/operations/search.js"
+import { StateChanges } from "../../src/safety/StateChanges.js"
 import { VerdictBook } from "../../src/safety/VerdictBook.js"
 import { TokenSearch } from "../../src/search/TokenSearch.js"
 import { bookOf } from "../../src/search/Verification.js"
@@ -85,7 +86,7 @@ const deployment = Layer.succeed(Deployment, {
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(
     // The benchmark publishes its own snapshots: answers are for them, with no chain head to wait for.
-    Layer.provideMerge(AtHead.Published),
+    Layer.provideMerge(Layer.merge(AtHead.Published, StateChanges.Unknowable)),
     Layer.provideMerge(ChainIndex.Default),
     Layer.provide(deployment),
     Layer.provide(AppConfig.Default),
@@ -180,7 +181,8 @@ const main = async () => {
       Effect.forEach(market.tokens, (token) =>
         book.scanned(
           token.address,
-          [0, 1, 2].map((route) => benchVerdict(token.address, route, state.block))
+          [0, 1, 2].map((route) => benchVerdict(token.address, route, state.block)),
+          0
         ), {
         discard: true
       }))

@@ -74,19 +74,27 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       }))
     })
 
+    const recordProbe = (update: (last: Probe | null, at: number) => Probe) =>
+      Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.update(probe, (last) => update(last, at)))
     const poll = readAs("polled").pipe(
       Effect.timed,
-      Effect.flatMap(([took]) =>
-        Effect.flatMap(
-          Clock.currentTimeMillis,
-          (at) => Ref.set(probe, { at, ok: true, latencyMs: Math.round(Duration.toMillis(took)), error: null })
-        )
+      Effect.flatMap(([took, header]) =>
+        recordProbe((_, at) => ({
+          at,
+          ok: true,
+          latencyMs: Math.round(Duration.toMillis(took)),
+          block: header.number,
+          error: null
+        }))
       ),
       Effect.catchAll((error) =>
-        Effect.flatMap(
-          Clock.currentTimeMillis,
-          (at) => Ref.set(probe, { at, ok: false, latencyMs: null, error: error.hint ?? error.message })
-        )
+        recordProbe((last, at) => ({
+          at,
+          ok: false,
+          latencyMs: null,
+          block: last?.block ?? null,
+          error: error.hint ?? error.message
+        }))
       ),
       Effect.zipRight(Effect.flatMap(pace.pollInterval, Effect.sleep)),
       Effect.forever

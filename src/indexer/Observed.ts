@@ -21,6 +21,8 @@ export interface Probe {
   readonly at: number
   readonly ok: boolean
   readonly latencyMs: number | null
+  /** The head the poll saw; on a failed poll, the last one seen. */
+  readonly block: number | null
   readonly error: string | null
 }
 

@@ -49,6 +49,7 @@ export const health = Effect.fn("Health.run")(function*() {
     rpc: {
       reachable,
       latencyMs: reachable ? probe.latencyMs : null,
+      block: probe?.block ?? null,
       probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10,
       pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
     },

@@ -1,13 +1,13 @@
 /**
- * `search`: a token by ticker, name, prefix or address, most relevant first. A pure request → response
- * program over the in-memory index and the verdict book (filled off the request path by the background
- * safety scan): no chain access, so a payment gate can wrap it as it is. An index
- * that is not current (health `down`: the chain stopped answering, or catching up) answers 503
- * `rpc_unavailable` rather than a stale list.
+ * `search`: a token by ticker, name, prefix or address, most relevant first, from the in-memory index at
+ * the chain's head as of the request's arrival (or 503 `rpc_unavailable`, never a stale list), with the
+ * verdicts of the book (filled off the request path by the background safety scan) that still stand at
+ * that block (src/safety/Standing.ts).
  */
 import { Effect, HashMap, Option } from "effect"
 import { TokenNotFound } from "../../schema/Errors.js"
 import type { SearchRequest, SearchResponse } from "../../schema/Search.js"
+import { standingAt } from "../safety/Standing.js"
 import { VerdictBook } from "../safety/VerdictBook.js"
 import { present } from "../search/Present.js"
 import { runQuery } from "../search/Query.js"
@@ -33,9 +33,14 @@ export const search = Effect.fn("search")(function*(request: SearchRequest) {
     block: snapshot.state.block,
     resolution: outcome.resolution,
     rulesVersion: RULES_VERSION,
-    results: outcome.ranked.slice(0, request.limit).map(({ assessment, match }) =>
-      present(view, assessment, match, Option.getOrUndefined(HashMap.get(verdicts, assessment.token.address)))
-    )
+    results: yield* Effect.forEach(outcome.ranked.slice(0, request.limit), ({ assessment, match }) => {
+      const token = assessment.token.address
+      const known = Option.getOrUndefined(HashMap.get(verdicts, token))
+      return Effect.map(
+        standingAt(token, known, snapshot.state),
+        (standing) => present(view, assessment, match, standing)
+      )
+    })
   }
   return response
 })

@@ -207,7 +207,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       ? usdOf(plan.amountOut, valueOut)
       : 0n
   }
-  const safety = yield* measureSafety(untaxed.best, usdc, search, usdValue(untaxed.best), block, symbolOf)
+  const safety = yield* measureSafety(untaxed.best, usdc, search, usdValue(untaxed.best), {
+    block,
+    epoch: snapshot.epoch
+  }, symbolOf)
   // A measured transfer tax changes every amount: route again with it.
   const taxes = taxesOf(safety, judgedToken(untaxed.best, usdc))
   const taxed = taxes === undefined ? undefined : yield* route({ ...search, taxes })

@@ -45,7 +45,7 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
   usdc: Hex,
   search: RouteRequest,
   orderUsdMicro: bigint,
-  block: number,
+  at: { readonly block: number; readonly epoch: number },
   symbolOf: (address: Hex) => string
 ) {
   const token = judgedToken(plan, usdc)
@@ -57,11 +57,11 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
     token,
     path,
     amountInUsdc: size,
-    block: BigInt(block),
+    block: BigInt(at.block),
     pools: search.market.pool,
     symbolOf
   })
-  yield* (yield* VerdictBook).quoted(token, verdict)
+  yield* (yield* VerdictBook).quoted(token, verdict, at.epoch)
   return verdict
 })
 

@@ -5,11 +5,14 @@
  *
  * Per token: one verdict per measured route (a verdict never replaces one measured at a later block)
  * and which route is the best (the scan's first, the deepest USDC path, or a quote's when nothing
- * better is known). Every verdict keeps the block it was measured at (`scope.block`).
+ * better is known). Every verdict keeps the block it was measured at (`scope.block`). After a reorg
+ * the verdicts measured on the abandoned blocks are dropped, and a measurement that was under way
+ * when it happened is not written.
  */
-import { Effect, HashMap, Option, Ref } from "effect"
+import { Effect, HashMap, Option, Ref, Stream } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
+import { ChainIndex } from "../indexer/ChainIndex.js"
 
 /** Routes remembered per token: the scan measures a few, quotes may add others. */
 export const MAX_ROUTES_PER_TOKEN = 8
@@ -53,25 +56,53 @@ export const withQuote = (known: TokenVerdicts | undefined, verdict: SafetyVerdi
   return ordered(known.best, routes)
 }
 
+/** The verdicts of routes measured at or before `block`: what still describes the chain after a rollback to it. */
+export const upTo = (known: TokenVerdicts, block: number): TokenVerdicts | undefined => {
+  const routes = known.routes.filter((route) => blockOf(route) <= block)
+  if (routes.length === 0) return undefined
+  return routes.some((route) => route.routeId === known.best)
+    ? { ...known, routes }
+    : ordered(routes[0]!.routeId, routes)
+}
+
 export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
+    const index = yield* ChainIndex
     const ref = yield* Ref.make(HashMap.empty<Hex, TokenVerdicts>())
-    const update = (token: Hex, f: (known: TokenVerdicts | undefined) => TokenVerdicts) =>
-      Ref.update(ref, (book) => {
-        const key = token.toLowerCase() as Hex
-        return HashMap.set(book, key, f(Option.getOrUndefined(HashMap.get(book, key))))
-      })
+    // The index's epoch: a measurement made before a rollback describes blocks the chain no longer has.
+    const epoch = yield* Ref.make((yield* index.snapshot).epoch)
+    const update = (token: Hex, measuredIn: number, f: (known: TokenVerdicts | undefined) => TokenVerdicts) =>
+      Effect.flatMap(Ref.get(epoch), (current) =>
+        current !== measuredIn ? Effect.void : Ref.update(ref, (book) => {
+          const key = token.toLowerCase() as Hex
+          return HashMap.set(book, key, f(Option.getOrUndefined(HashMap.get(book, key))))
+        }))
+
+    yield* index.changes.pipe(
+      Stream.runForEach((snapshot) =>
+        Effect.gen(function*() {
+          if ((yield* Ref.getAndSet(epoch, snapshot.epoch)) === snapshot.epoch) return
+          yield* Ref.update(ref, HashMap.filterMap((known) => Option.fromNullable(upTo(known, snapshot.state.block))))
+        })
+      ),
+      Effect.forkScoped
+    )
+
     return {
       /** Everything known, in one read: a request looks its results up in the same book. */
       all: Ref.get(ref),
       get: (token: Hex) =>
         Effect.map(Ref.get(ref), (book) => Option.getOrUndefined(HashMap.get(book, token.toLowerCase() as Hex))),
-      scanned: Effect.fn("VerdictBook.scanned")(function*(token: Hex, measured: ReadonlyArray<SafetyVerdict>) {
-        if (measured.length === 0) return
-        yield* update(token, (known) => withScan(known, measured))
-      }),
-      quoted: Effect.fn("VerdictBook.quoted")(function*(token: Hex, verdict: SafetyVerdict) {
-        yield* update(token, (known) => withQuote(known, verdict))
+      /** A scan's verdicts of `token`, measured in index epoch `measuredIn`. */
+      scanned: Effect.fn("VerdictBook.scanned")(
+        function*(token: Hex, measured: ReadonlyArray<SafetyVerdict>, measuredIn: number) {
+          if (measured.length === 0) return
+          yield* update(token, measuredIn, (known) => withScan(known, measured))
+        }
+      ),
+      /** A quote's verdict of `token`, measured in index epoch `measuredIn`. */
+      quoted: Effect.fn("VerdictBook.quoted")(function*(token: Hex, verdict: SafetyVerdict, measuredIn: number) {
+        yield* update(token, measuredIn, (known) => withQuote(known, verdict))
       })
     }
   })

@@ -2,7 +2,8 @@
  * Health and answers when the chain misbehaves, on a private devnet (issue 8): a restart on an idle
  * chain answers search at once; a killed anvil turns health to 503 within seconds and every answer
  * that needs the chain into 503 `rpc_unavailable`, and the service recovers by itself when a node
- * comes back on the same URL; health under load costs no chain call per request.
+ * comes back on the same URL; health under load costs no chain call per request (concurrent calls share
+ * one head read).
  */
 import { Effect, Exit, Layer, Option, Scope } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -131,7 +132,7 @@ describe("a chain that dies and comes back", () => {
 })
 
 describe("health under load", () => {
-  it("costs no chain call per request: 1,000 health checks, a handful of RPC calls", async () => {
+  it("costs no chain call per request: 1,000 health checks in bursts of 20 share a head read per burst", async () => {
     const counter = await startRpcCounter(sharedManifest().rpcUrl)
     const server = await startTestServer(
       Layer.succeed(Deployment, { ...Deployment.fromManifest(sharedManifest()), rpcUrl: counter.url }),
@@ -148,9 +149,11 @@ describe("health under load", () => {
       }
       const seconds = (performance.now() - started) / 1000
       const calls = counter.calls() - before
-      // The head poll (one call every 500 ms, a few more per new block) is all the chain sees.
-      expect(calls).toBeLessThan(10 + 6 * seconds)
-      expect(calls).toBeLessThan(100)
+      // The head poll (one call every 500 ms, a few more per new block), and the head each health call
+      // reads on arrival: shared by every call that arrives while one read is in flight, so a burst of 20
+      // costs at most two or three reads, never 20.
+      expect(calls).toBeLessThan(10 + 6 * seconds + 3 * 50)
+      expect(calls).toBeLessThan(250)
     } finally {
       await server.close()
       await counter.close()

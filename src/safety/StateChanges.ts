@@ -1,0 +1,114 @@
+/**
+ * Which contracts had their state written in each block, from the node's own account of the block (a
+ * `prestateTracer` diff: storage and code written; balance-only changes, which every transaction makes
+ * to its sender and the block producer, do not count). A verdict measured at an earlier block is shown
+ * at a later one only while nothing it depends on was written in between (./Standing.ts).
+ *
+ * Blocks are traced as the index applies them, off the request path; a reader asking for a block not
+ * traced yet traces it then (one trace per block, shared). A node that cannot trace (no `debug_*`
+ * namespace) makes every answer unknown: verdicts then stand only at the block they were measured at.
+ * After a reorg the traces of the abandoned blocks are dropped.
+ */
+import { Cache, Effect, Layer, Option, Ref, Stream } from "effect"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import type { Hex } from "../../schema/Chain.js"
+import type { RpcUnavailable } from "../../schema/Errors.js"
+import { ChainIndex } from "../indexer/ChainIndex.js"
+
+interface AccountDiff {
+  readonly storage?: unknown
+  readonly code?: unknown
+}
+
+interface TxDiff {
+  readonly result?: { readonly pre?: Record<string, AccountDiff>; readonly post?: Record<string, AccountDiff> }
+}
+
+/** Blocks further apart than this are not compared one by one: the verdict is measured again. */
+const MAX_SPAN = 256
+/** How nodes say they have no such method (a block they cannot trace answers otherwise). */
+const unsupported = /method not found|method .* (does not exist|is not available|not supported)|unsupported method/i
+
+/** Accounts whose storage or code a block's transactions wrote, or that they destroyed. */
+export const writtenIn = (diffs: ReadonlyArray<TxDiff>): ReadonlySet<Hex> => {
+  const written = new Set<Hex>()
+  for (const { result } of diffs) {
+    const pre = result?.pre ?? {}
+    const post = result?.post ?? {}
+    for (const [address, after] of Object.entries(post)) {
+      if (after.storage !== undefined || after.code !== undefined) written.add(address.toLowerCase())
+    }
+    for (const address of Object.keys(pre)) if (!(address in post)) written.add(address.toLowerCase())
+  }
+  return written
+}
+
+export class StateChanges extends Effect.Service<StateChanges>()("StateChanges", {
+  scoped: Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    const index = yield* ChainIndex
+    const traceable = yield* Ref.make(true)
+
+    const trace = (block: number): Effect.Effect<ReadonlySet<Hex>, RpcUnavailable> =>
+      rpc.request<ReadonlyArray<TxDiff>>("debug_traceBlockByNumber", [
+        `0x${block.toString(16)}`,
+        { tracer: "prestateTracer", tracerConfig: { diffMode: true } }
+      ]).pipe(
+        Effect.map(writtenIn),
+        Effect.tapError((error) => unsupported.test(`${error.hint ?? ""}`) ? Ref.set(traceable, false) : Effect.void)
+      )
+    const traces = yield* Cache.make({ capacity: 4 * MAX_SPAN, timeToLive: "1 hour", lookup: trace })
+
+    /** Written in `block`, or none when the node cannot say (a failed trace is asked again next time). */
+    const writtenAt = (block: number) =>
+      Effect.flatMap(Ref.get(traceable), (can) =>
+        can
+          ? traces.get(block).pipe(
+            Effect.asSome,
+            Effect.catchAll(() => Effect.as(traces.invalidate(block), Option.none()))
+          )
+          : Effect.succeedNone)
+
+    // Off the request path: each block traced as the index applies it; a reorg drops what it replaced.
+    const followed = yield* Ref.make({ block: -1, epoch: -1 })
+    yield* index.changes.pipe(
+      Stream.filter((snapshot) => !snapshot.catchingUp),
+      Stream.runForEach((snapshot) =>
+        Effect.gen(function*() {
+          const last = yield* Ref.getAndSet(followed, { block: snapshot.state.block, epoch: snapshot.epoch })
+          if (last.epoch !== snapshot.epoch) {
+            for (const block of yield* traces.keys) if (block > snapshot.state.block) yield* traces.invalidate(block)
+            return
+          }
+          const from = Math.max(last.block + 1, snapshot.state.block - MAX_SPAN + 1)
+          for (let block = from; block <= snapshot.state.block; block++) yield* writtenAt(block)
+        })
+      ),
+      Effect.forkScoped
+    )
+
+    return {
+      /**
+       * The contracts written in the blocks after `after` up to `upTo`; none when the node cannot say
+       * for one of them, or the span is too long to compare.
+       */
+      writtenBetween: (after: number, upTo: number): Effect.Effect<Option.Option<ReadonlySet<Hex>>> => {
+        if (upTo <= after) return Effect.succeedSome(new Set())
+        if (upTo - after > MAX_SPAN) return Effect.succeedNone
+        const blocks = Array.from({ length: upTo - after }, (_, i) => after + 1 + i)
+        return Effect.forEach(blocks, writtenAt, { concurrency: 8 }).pipe(
+          Effect.map((sets) => Option.all(sets)),
+          Effect.map(Option.map((sets) => new Set(sets.flatMap((set) => [...set]))))
+        )
+      }
+    }
+  })
+}) {
+  /** For a program with no node to ask (it publishes its own snapshots): verdicts stand at their own block only. */
+  static readonly Unknowable = Layer.succeed(
+    StateChanges,
+    StateChanges.make({
+      writtenBetween: (after, upTo) => upTo <= after ? Effect.succeedSome(new Set()) : Effect.succeedNone
+    })
+  )
+}
