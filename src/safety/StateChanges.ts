@@ -29,16 +29,22 @@ const MAX_SPAN = 256
 /** How nodes say they have no such method (a block they cannot trace answers otherwise). */
 const unsupported = /method not found|method .* (does not exist|is not available|not supported)|unsupported method/i
 
-/** Accounts whose storage or code a block's transactions wrote, or that they destroyed. */
+/**
+ * Accounts whose storage or code a block's transactions wrote, or that they destroyed. A diff lists
+ * only what changed, and omits zero values on either side: a slot cleared to zero shows in `pre` alone,
+ * a slot written from zero in `post` alone.
+ */
 export const writtenIn = (diffs: ReadonlyArray<TxDiff>): ReadonlySet<Hex> => {
   const written = new Set<Hex>()
   for (const { result } of diffs) {
     const pre = result?.pre ?? {}
     const post = result?.post ?? {}
+    for (const [address, before] of Object.entries(pre)) {
+      if (before.storage !== undefined || !(address in post)) written.add(address.toLowerCase())
+    }
     for (const [address, after] of Object.entries(post)) {
       if (after.storage !== undefined || after.code !== undefined) written.add(address.toLowerCase())
     }
-    for (const address of Object.keys(pre)) if (!(address in post)) written.add(address.toLowerCase())
   }
   return written
 }
@@ -52,7 +58,7 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
     const trace = (block: number): Effect.Effect<ReadonlySet<Hex>, RpcUnavailable> =>
       rpc.request<ReadonlyArray<TxDiff>>("debug_traceBlockByNumber", [
         `0x${block.toString(16)}`,
-        { tracer: "prestateTracer", tracerConfig: { diffMode: true } }
+        { tracer: "prestateTracer", tracerConfig: { diffMode: true, disableCode: true } }
       ]).pipe(
         Effect.map(writtenIn),
         Effect.tapError((error) => unsupported.test(`${error.hint ?? ""}`) ? Ref.set(traceable, false) : Effect.void)
