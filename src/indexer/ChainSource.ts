@@ -137,3 +137,18 @@ export const blockLogs = (hash: Hex) =>
     ChainRpc,
     (rpc) => rpc.request<Array<RawLog>>("eth_getLogs", [{ blockHash: hash, topics: [allTopics] }])
   )
+
+/** Who sent each transaction of the block with `hash` (from the block itself: one call for all). */
+export const blockSenders = (hash: Hex) =>
+  Effect.flatMap(
+    ChainRpc,
+    (rpc) =>
+      rpc.request<{ readonly transactions: ReadonlyArray<{ readonly hash: string; readonly from: string }> } | null>(
+        "eth_getBlockByHash",
+        [hash, true]
+      )
+  ).pipe(
+    Effect.map((block) =>
+      new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash.toLowerCase(), tx.from.toLowerCase()]))
+    )
+  )

@@ -80,7 +80,9 @@ export const enrich = Effect.fn("enrich")(function*(
   state: IndexState,
   events: ReadonlyArray<ChainEvent>,
   sources: Sources,
-  tradesSince: number
+  tradesSince: number,
+  /** Senders already known (the block's transactions, read beside its logs): not asked again. */
+  knownSenders: ReadonlyMap<Hex, Hex> = new Map()
 ) {
   const needs = needsOf(state, events, sources, tradesSince)
   const metadata = yield* Effect.forEach(
@@ -94,7 +96,8 @@ export const enrich = Effect.fn("enrich")(function*(
     const tx = known === undefined ? needs.firstMints.get(token) : known.firstMintTx
     return tx === undefined || tx === null ? [] : [tx]
   })
-  const found = yield* senders([...needs.swapTxs, ...creatorTxs])
+  const asked = [...needs.swapTxs, ...creatorTxs].filter((tx) => !knownSenders.has(tx))
+  const found = new Map([...knownSenders, ...(yield* senders(asked))])
   const context: ApplyContext = {
     sources,
     metadata: new Map<Hex, TokenMetadata>(metadata),

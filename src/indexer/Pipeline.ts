@@ -15,12 +15,12 @@ import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { Header } from "./ChainSource.js"
+import { followStep } from "./Follow.js"
 import {
   type Applied,
   applyRange,
   type Engine,
   fetchRange,
-  followStep,
   type HeadInfo,
   publish,
   rollback,

@@ -1,8 +1,6 @@
 /**
- * The indexer's steps, each one effect: fetch and apply a catch-up range, follow the head by a few
- * checked blocks, roll back a reorg. `Pipeline.ts` arranges them into a stream.
- * Over 200 lines on purpose: the three steps share the engine, the tip and its invariants (which
- * states are kept for rollback), which read best in one place.
+ * The indexer's steps, each one effect: fetch and apply a catch-up range, roll back a reorg (and, in
+ * ./Follow.ts, follow the head by a few checked blocks). `Pipeline.ts` arranges them into a stream.
  */
 import { type Context, Effect, Ref } from "effect"
 import type { Hex } from "../../schema/Chain.js"
@@ -10,7 +8,7 @@ import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
 import type { ChainHead } from "./ChainHead.js"
 import type { ChainIndex } from "./ChainIndex.js"
-import { type BatchSizer, blockLogs, type Header, header, headers, logs } from "./ChainSource.js"
+import { type BatchSizer, type Header, header, logs } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
 import { enrich } from "./Enrich.js"
 import type { ChainEvent } from "./Events.js"
@@ -64,7 +62,7 @@ export interface FetchedRange {
   readonly events: ReadonlyArray<ChainEvent>
 }
 
-const decodeAll = (raw: ReadonlyArray<RawLog>, times: ReadonlyMap<number, number>, sources: Sources) => {
+export const decodeAll = (raw: ReadonlyArray<RawLog>, times: ReadonlyMap<number, number>, sources: Sources) => {
   const events: Array<ChainEvent> = []
   for (const log of raw) {
     const event = decodeLog(log, sources, times.get(Number(log.blockNumber)) ?? 0)
@@ -164,53 +162,3 @@ export const tipOnChain = (tip: Tip) =>
   tip.state.hash === null
     ? Effect.succeed(true)
     : Effect.map(header(tip.state.block), (h) => h?.hash === tip.state.hash)
-
-/**
- * Up to a reorg window of blocks after the tip, each checked against its parent: headers first, then
- * the logs of the range, whose block hashes must be those headers' (else the chain moved in between and
- * the step is simply retried). Blocks are applied one by one so each has its own rollback point.
- */
-export const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
-  Effect.gen(function*() {
-    const tip = yield* Ref.get(engine.tip)
-    const from = tip.state.block + 1
-    const to = Math.min(head.number, from + engine.settings.reorgWindow - 1)
-    // The usual step on a live chain: the head is the tip's child, and its header is already known.
-    const child = known.number === from && known.parentHash === tip.state.hash
-    const fetched = child ? [known] : yield* headers(from, to)
-    const chain: Array<Header> = []
-    for (const h of fetched) {
-      const parent = chain.length === 0 ? tip.state.hash : chain[chain.length - 1]!.hash
-      if (h === undefined || (parent !== null && h.parentHash !== parent)) break
-      chain.push(h)
-    }
-    if (chain.length === 0) {
-      // Nothing links to the tip: either the head moved back or the tip's block left the chain.
-      if (!(yield* tipOnChain(tip))) return yield* rollback(engine, head)
-      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
-    }
-    yield* engine.progress.fetched(from)
-    const last = chain[chain.length - 1]!
-    // By block hash when the step is one block: the node answers for exactly that block or fails.
-    const raw = yield* (chain.length === 1 ? blockLogs(last.hash) : logs(from, last.number, engine.sizer))
-    const hashes = new Map(chain.map((h) => [h.number, h.hash]))
-    if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
-      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
-    }
-    const times = new Map(chain.map((h) => [h.number, h.time]))
-    const events = decodeAll(raw, times, engine.sources)
-    const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC)
-    let state = tip.state
-    let recent = tip.recent
-    let cursor = 0
-    for (const block of chain) {
-      const start = cursor
-      while (cursor < events.length && events[cursor]!.at.block === block.number) cursor++
-      state = applyEvents(state, events.slice(start, cursor), block, context)
-      recent = pushRecent(recent, { number: block.number, hash: block.hash, state }, engine.settings.reorgWindow)
-    }
-    const next: Tip = { state, recent, epoch: tip.epoch }
-    yield* Ref.set(engine.tip, next)
-    yield* publish(engine, next, head)
-    return { kind: "blocks", indexed: last.number, logs: raw.length } satisfies Applied
-  })

@@ -1,0 +1,74 @@
+/**
+ * Following the head: up to a reorg window of blocks after the tip, each checked against its parent,
+ * applied one by one so each has its own rollback point (the engine and its invariants: ./Steps.ts).
+ */
+import { Effect, Ref } from "effect"
+import type { Hex } from "../../schema/Chain.js"
+import { applyEvents } from "./Apply.js"
+import { blockLogs, blockSenders, type Header, headers, logs } from "./ChainSource.js"
+import { enrich } from "./Enrich.js"
+import { pushRecent } from "./Recent.js"
+import { DAY_SEC } from "./State.js"
+import {
+  type Applied,
+  decodeAll,
+  type Engine,
+  type HeadInfo,
+  publish,
+  rollback,
+  type Tip,
+  tipOnChain
+} from "./Steps.js"
+
+/**
+ * Up to a reorg window of blocks after the tip, each checked against its parent: headers first, then
+ * the logs of the range, whose block hashes must be those headers' (else the chain moved in between and
+ * the step is simply retried). Blocks are applied one by one so each has its own rollback point.
+ */
+export const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
+  Effect.gen(function*() {
+    const tip = yield* Ref.get(engine.tip)
+    const from = tip.state.block + 1
+    const to = Math.min(head.number, from + engine.settings.reorgWindow - 1)
+    // The usual step on a live chain: the head is the tip's child, and its header is already known.
+    const child = known.number === from && known.parentHash === tip.state.hash
+    const fetched = child ? [known] : yield* headers(from, to)
+    const chain: Array<Header> = []
+    for (const h of fetched) {
+      const parent = chain.length === 0 ? tip.state.hash : chain[chain.length - 1]!.hash
+      if (h === undefined || (parent !== null && h.parentHash !== parent)) break
+      chain.push(h)
+    }
+    if (chain.length === 0) {
+      // Nothing links to the tip: either the head moved back or the tip's block left the chain.
+      if (!(yield* tipOnChain(tip))) return yield* rollback(engine, head)
+      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    }
+    yield* engine.progress.fetched(from)
+    const last = chain[chain.length - 1]!
+    // One block: its logs by hash (the node answers for exactly that block or fails) and, in the same
+    // round trip, its transactions' senders, which the 24 h trade figures need.
+    const [raw, knownSenders] = yield* (chain.length === 1
+      ? Effect.all([blockLogs(last.hash), blockSenders(last.hash)], { concurrency: 2 })
+      : Effect.map(logs(from, last.number, engine.sizer), (raw) => [raw, new Map<Hex, Hex>()] as const))
+    const hashes = new Map(chain.map((h) => [h.number, h.hash]))
+    if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
+      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    }
+    const times = new Map(chain.map((h) => [h.number, h.time]))
+    const events = decodeAll(raw, times, engine.sources)
+    const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC, knownSenders)
+    let state = tip.state
+    let recent = tip.recent
+    let cursor = 0
+    for (const block of chain) {
+      const start = cursor
+      while (cursor < events.length && events[cursor]!.at.block === block.number) cursor++
+      state = applyEvents(state, events.slice(start, cursor), block, context)
+      recent = pushRecent(recent, { number: block.number, hash: block.hash, state }, engine.settings.reorgWindow)
+    }
+    const next: Tip = { state, recent, epoch: tip.epoch }
+    yield* Ref.set(engine.tip, next)
+    yield* publish(engine, next, head)
+    return { kind: "blocks", indexed: last.number, logs: raw.length } satisfies Applied
+  })
