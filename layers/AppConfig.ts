@@ -33,7 +33,7 @@ const indexerConfig = Config.all({
   maxLagMillis: Config.integer("HEALTH_MAX_LAG_MS").pipe(Config.withDefault(1_000))
 })
 
-/** The safety verdict's thresholds and trusted assets (README "Safety verdict"). */
+/** The safety verdict's thresholds and trusted assets (docs/safety.md). */
 const safetyConfig = Config.all({
   /** Assets reported `pinned` without simulation, besides USDC (always pinned): lower-case addresses. */
   pinnedAssets: Config.array(Config.string(), "PINNED_ASSETS").pipe(
@@ -55,7 +55,7 @@ const safetyConfig = Config.all({
   cacheCapacity: Config.integer("SAFETY_CACHE_CAPACITY").pipe(Config.withDefault(10_000))
 })
 
-/** The background safety scan that gives `search` results their verdicts (README "Safety verdict"). */
+/** The background safety scan that gives `search` results their verdicts (docs/safety.md). */
 const safetyScanConfig = Config.all({
   /** Off for a quiet chain (benchmarks that time simulations); search then shows only quotes' verdicts. */
   enabled: Config.boolean("SAFETY_SCAN").pipe(Config.withDefault(true)),

@@ -59,7 +59,7 @@ const specStatus: Record<string, number> = {
   rpc_unavailable: 503
 }
 
-// Codes of the HTTP edge's own refusals, documented in the README: not in the spec.
+// Codes of the HTTP edge's own refusals, documented in docs/api.md ("Error codes"): not in the spec.
 const edgeCodes = [
   "not_found",
   "method_not_allowed",

@@ -1,6 +1,6 @@
 /**
  * The verdict rules, in one pure function over what the round trip measured, so each rule reads as the
- * README states it. Order matters: a sell that fails outweighs everything; a measurement the token
+ * docs/safety.md states it. Order matters: a sell that fails outweighs everything; a measurement the token
  * could have faked (a balance that disagrees with its transfers) is never called safe; liquidity,
  * caps and taxes follow, each with the figures that justify it.
  */
