@@ -2,12 +2,13 @@
  * Clocks a test sets, for product code that reads the time through Effect's `Clock`:
  * - `pinnedClock(ms)` stands still at one instant, so a wait computed from "now" is exact
  *   (a receipt's `retryAfterSec` asked at the recorded read's instant plus 1.5 s is 4, every time);
- * - `movableClock()` keeps real time until a test moves it on, for a service whose other parts (the
- *   chain's block timestamps, a node's answers) keep real time while a quote must look old.
+ * - `movableClock()` keeps real time except while a test runs something ahead of it, for a service
+ *   whose other parts (the chain's block timestamps, a payer's signed validity window) keep real time
+ *   while a quote must look old.
  * `TestClock` (from `it.effect`) starts at 0 and is the right tool when nothing outside the program
  * reads the time; these two are for programs that also talk to a devnet. Both sleep in real time.
  */
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect } from "effect"
 
 const live = Clock.make()
 
@@ -29,15 +30,22 @@ export const atInstant = (atMs: number) => <A, E, R>(effect: Effect.Effect<A, E,
 
 export interface MovableClock {
   readonly clock: Clock.Clock
-  /** A layer that makes `clock` the clock of everything built after it (a server and its requests). */
-  readonly layer: Layer.Layer<never>
-  /** Moves the clock on by `ms` without waiting. */
-  readonly advance: (ms: number) => void
+  /** Runs `action` with the clock `ms` ahead of real time, then brings it back. */
+  readonly ahead: <A>(ms: number, action: () => Promise<A>) => Promise<A>
 }
 
-/** The real time plus whatever a test has moved it on by. */
+/** The real time, or ahead of it while a test says so. */
 export const movableClock = (): MovableClock => {
   let aheadMs = 0
-  const clock = clockAt(() => live.unsafeCurrentTimeMillis() + aheadMs)
-  return { clock, layer: Layer.setClock(clock), advance: (ms) => void (aheadMs += ms) }
+  return {
+    clock: clockAt(() => live.unsafeCurrentTimeMillis() + aheadMs),
+    ahead: async (ms, action) => {
+      aheadMs += ms
+      try {
+        return await action()
+      } finally {
+        aheadMs -= ms
+      }
+    }
+  }
 }
