@@ -6,7 +6,7 @@
  * expiry) so that a shared store (Redis) can hold it across replicas; the in-memory layer serves one
  * process.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 
 export class LedgerUnavailable extends Schema.TaggedError<LedgerUnavailable>()("LedgerUnavailable", {
   message: Schema.String
@@ -28,7 +28,10 @@ export class AuthorizationLedger extends Context.Tag("AuthorizationLedger")<
   AuthorizationLedger,
   AuthorizationLedgerShape
 >() {
-  /** One process's ledger. Entries are dropped once their authorization has expired on chain. */
+  /**
+   * One process's ledger. Entries are dropped once their authorization has expired on chain, by the
+   * fiber's `Clock` (so a test's clock decides when).
+   */
   static readonly memory = Layer.sync(AuthorizationLedger, () => {
     const entries = new Map<string, { readonly token: string; readonly expiresAtMs: number }>()
     let counter = 0
@@ -40,8 +43,7 @@ export class AuthorizationLedger extends Context.Tag("AuthorizationLedger")<
     }
     return {
       claim: (key, expiresAtMs) =>
-        Effect.sync(() => {
-          const nowMs = Date.now()
+        Effect.map(Clock.currentTimeMillis, (nowMs) => {
           sweep(nowMs)
           const held = entries.get(key)
           if (held !== undefined && held.expiresAtMs > nowMs) return undefined

@@ -5,7 +5,7 @@
  * other claim can slip in between the read and the delete). Commands fail fast instead of queueing
  * while Redis is away: the gate then answers `payment_unavailable`, never a charge without a lock.
  */
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
 import { AuthorizationLedger, LedgerUnavailable } from "./AuthorizationLedger.js"
@@ -22,7 +22,9 @@ const failed = (action: string) => (cause: unknown) =>
     }`
   })
 
-const remainingMs = (expiresAtMs: number) => Math.max(1, Math.ceil(expiresAtMs - Date.now()))
+/** The authorization's remaining lifetime by the fiber's `Clock`; Redis then expires the key on its own. */
+const remainingMs = (expiresAtMs: number) =>
+  Effect.map(Clock.currentTimeMillis, (nowMs) => Math.max(1, Math.ceil(expiresAtMs - nowMs)))
 
 export const redisLedger = (url: string) =>
   Layer.scoped(
@@ -55,14 +57,15 @@ export const redisLedger = (url: string) =>
       )
       return {
         claim: (key, expiresAtMs) =>
-          Effect.tryPromise({
-            try: async () => {
-              const token = randomUUID()
-              const set = await redis.set(PREFIX + key, token, "PX", remainingMs(expiresAtMs), "NX")
-              return set === "OK" ? token : undefined
-            },
-            catch: failed("claim")
-          }),
+          Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
+            Effect.tryPromise({
+              try: async () => {
+                const token = randomUUID()
+                const set = await redis.set(PREFIX + key, token, "PX", lifetimeMs, "NX")
+                return set === "OK" ? token : undefined
+              },
+              catch: failed("claim")
+            })),
         release: (key, token) =>
           Effect.tryPromise({
             try: () => redis.eval(RELEASE_IF_HELD, 1, PREFIX + key, token),
@@ -70,10 +73,11 @@ export const redisLedger = (url: string) =>
           })
             .pipe(Effect.asVoid),
         spend: (key, expiresAtMs) =>
-          Effect.tryPromise({
-            try: () => redis.set(PREFIX + key, "spent", "PX", remainingMs(expiresAtMs)),
-            catch: failed("spend")
-          }).pipe(Effect.asVoid)
+          Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
+            Effect.tryPromise({
+              try: () => redis.set(PREFIX + key, "spent", "PX", lifetimeMs),
+              catch: failed("spend")
+            })).pipe(Effect.asVoid)
       }
     })
   )

@@ -40,6 +40,9 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
     const workers = Math.max(1, settings.concurrency)
     const wake = yield* Queue.sliding<void>(workers)
     const stats = yield* Ref.make({ looks: 0, measured: 0, unroutable: 0 })
+    // The index block each token was last judged at (a verdict or "no USDC route"): what a caller
+    // waits on to know the scan has seen a change, rather than waiting some time and hoping.
+    const judgedAt = yield* Ref.make(HashMap.empty<Hex, number>())
 
     const measure = Effect.fn("SafetyScan.measure")(function*(token: Hex) {
       const snapshot = yield* index.snapshot
@@ -54,9 +57,11 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
         case "Unanswered":
           return yield* new Unanswered({ token, reason: measured.reason })
         case "Unroutable":
+          yield* Ref.update(judgedAt, HashMap.set(token, snapshot.state.block))
           return yield* Ref.update(stats, (s) => ({ ...s, unroutable: s.unroutable + 1 }))
         case "Measured":
           yield* book.scanned(token, measured.verdicts, snapshot.epoch)
+          yield* Ref.update(judgedAt, HashMap.set(token, snapshot.state.block))
           return yield* Ref.update(stats, (s) => ({ ...s, measured: s.measured + 1 }))
         case "Skipped":
           return
@@ -109,7 +114,9 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
     return {
       enabled: settings.enabled,
       /** Looks that found changes, tokens measured, tokens with no USDC route, tokens waiting. */
-      status: Effect.map(Ref.get(stats), (s) => ({ ...s, waiting: pending.size() }))
+      status: Effect.map(Ref.get(stats), (s) => ({ ...s, waiting: pending.size() })),
+      /** The index block `token` was last judged at, if the scan has judged it. */
+      judgedAt: (token: Hex) => Effect.map(Ref.get(judgedAt), HashMap.get(token))
     }
   })
 }) {}

@@ -146,7 +146,14 @@ describe("capped token", () => {
         args: [inIs0 ? 0n : out, inIs0 ? out : 0n, trader.address, "0x"]
       })
     await expect(swap(cap + 1n)).rejects.toThrow()
-    await expect(swap(cap)).resolves.toBeDefined()
+    await expect(swap(cap)).resolves.toMatchObject({ request: { address: pair, functionName: "swap" } })
+    // and sent for real, the pool pays out exactly the cap
+    const [bought] = await trader.deltas(
+      capped,
+      [trader.address],
+      () => trader.write(pair, v2PairAbi, "swap", [inIs0 ? 0n : cap, inIs0 ? cap : 0n, trader.address, "0x"])
+    )
+    expect(bought).toBe(cap)
   })
 })
 

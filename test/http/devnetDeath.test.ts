@@ -7,6 +7,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, expect, it } from "vitest"
+import { untilAsync } from "../support/until.js"
 
 let service: ChildProcess | undefined
 afterAll(() => {
@@ -39,11 +40,10 @@ it("exits non-zero, saying why, when the embedded devnet's anvil dies", async ()
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
 
   const listening = /Listening on (http:\/\/\S+)/
-  for (let waited = 0; !listening.test(log); waited += 100) {
-    if (waited > 60_000 || child.exitCode !== null) throw new Error(`service did not start:\n${log}`)
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  const baseUrl = listening.exec(log)![1]!
+  const baseUrl = await Promise.race([
+    untilAsync("the service to listen", async () => listening.exec(log)?.[1], { attempts: 600 }),
+    exited.then((code) => Promise.reject(new Error(`service exited (${code}) before listening:\n${log}`)))
+  ])
   expect((await fetch(`${baseUrl}/health`)).headers.get("x-request-id")).toBeTruthy()
 
   // The guard shell is the service's child; anvil is the guard's.
@@ -51,12 +51,11 @@ it("exits non-zero, saying why, when the embedded devnet's anvil dies", async ()
     execFileSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).trim() === "anvil"
   )
   expect(anvil).toBeDefined()
-  const killedAt = performance.now()
   process.kill(anvil!, "SIGKILL")
 
-  const code = await Promise.race([exited, new Promise<"timeout">((done) => setTimeout(() => done("timeout"), 15_000))])
-  expect(code).not.toBe("timeout")
+  // Only the service noticing can end this wait (the test's own timeout bounds a service that never does).
+  const code = await exited
+  expect(code).not.toBe(null)
   expect(code).not.toBe(0)
-  expect(performance.now() - killedAt).toBeLessThan(10_000)
   expect(log).toMatch(/embedded devnet's anvil .* exited \(137\)/)
 })

@@ -1,19 +1,19 @@
 /**
  * How a tool call writes the payment gate's own failures, which a real gate cannot be made to produce
- * on demand: `FailingGate` is a named stand-in whose `charge` fails as the gate does when the payment
+ * on demand: `fakeFailingGate` is a fake (test/support/fakes.ts) whose `charge` fails as the gate does when the payment
  * library breaks mid-call (`internal`) or the facilitator is unreachable (`payment_unavailable`).
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { expect, it } from "vitest"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { PaymentGate, type PaymentGateShape } from "../../layers/PaymentGate.js"
 import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
 import { callTool } from "../../src/mcp/CallTool.js"
 import { makeTools } from "../../src/mcp/Tools.js"
+import { fakePaymentGate } from "../support/fakes.js"
 import { testSettings } from "../support/services.js"
 
-const FailingGate = (failure: Internal | PaymentUnavailable) =>
-  Layer.succeed(PaymentGate, { charge: () => Effect.fail(failure) } as unknown as PaymentGateShape)
+const fakeFailingGate = (failure: Internal | PaymentUnavailable) =>
+  fakePaymentGate({ charge: () => Effect.fail(failure) })
 
 const paidSearch = (failure: Internal | PaymentUnavailable) =>
   Effect.runPromise(
@@ -21,7 +21,7 @@ const paidSearch = (failure: Internal | PaymentUnavailable) =>
       const search = (yield* makeTools).find((tool) => tool.name === "tradeSearch")!
       return yield* callTool(search, { query: "WETH" }, { "x402/payment": { x402Version: 2 } })
     }).pipe(
-      Effect.provide(FailingGate(failure)),
+      Effect.provide(fakeFailingGate(failure)),
       Effect.provide(AppConfig.Default),
       Effect.provide(testSettings())
     ) as Effect.Effect<any>

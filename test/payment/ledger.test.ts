@@ -3,16 +3,17 @@
  * layer holding the one-call rule across two gates (two replicas) on the devnet. The Redis cases need
  * a Redis at `REDIS_URL` (127.0.0.1:6379 by default) and are skipped, saying so, when none answers.
  */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, Option, TestClock } from "effect"
 import { randomBytes } from "node:crypto"
 import { createConnection } from "node:net"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AuthorizationLedger } from "../../layers/payment/AuthorizationLedger.js"
 import { redisLedger } from "../../layers/payment/RedisLedger.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { until } from "../support/until.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, pay, USDC } from "../support/x402.js"
 
@@ -26,45 +27,63 @@ const redisUp = await new Promise<boolean>((resolve) => {
 if (!redisUp) console.warn(`no Redis at ${redisUrl}: the Redis ledger cases are skipped`)
 
 const key = () => `test/${randomBytes(16).toString("hex")}`
-const inAMinute = () => Date.now() + 60_000
+const inAMinute = Effect.map(Clock.currentTimeMillis, (nowMs) => nowMs + 60_000)
 
+/**
+ * The rules every ledger keeps, run on `TestClock`: the in-memory ledger reads that clock; Redis takes
+ * the lifetime computed from it and expires the key on its own clock, so an expiry is waited for by
+ * asking again (a bounded number of times), never by a fixed sleep.
+ */
 const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unknown>, skip = false) =>
   describe.skipIf(skip)(`${name} ledger`, () => {
-    const use = <A, E>(run: (ledger: AuthorizationLedger["Type"]) => Effect.Effect<A, E>) =>
-      Effect.runPromise(Effect.flatMap(AuthorizationLedger, run).pipe(Effect.provide(layer())))
+    it.effect("lets one claim win, until its holder releases it", () =>
+      Effect.gen(function*() {
+        const ledger = yield* AuthorizationLedger
+        const k = key()
+        const first = yield* ledger.claim(k, yield* inAMinute)
+        expect(first).toBeTypeOf("string")
+        expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
+        yield* ledger.release(k, "someone else's claim")
+        expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
+        yield* ledger.release(k, first!)
+        expect(yield* ledger.claim(k, yield* inAMinute)).toBeTypeOf("string")
+      }).pipe(Effect.provide(layer())))
 
-    it("lets one claim win, until its holder releases it", () =>
-      use((ledger) =>
-        Effect.gen(function*() {
-          const k = key()
-          const first = yield* ledger.claim(k, inAMinute())
-          expect(first).toBeTypeOf("string")
-          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
-          yield* ledger.release(k, "someone else's claim")
-          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
-          yield* ledger.release(k, first!)
-          expect(yield* ledger.claim(k, inAMinute())).toBeTypeOf("string")
-        })
-      ))
-
-    it("refuses a spent authorization until it expires", () =>
-      use((ledger) =>
-        Effect.gen(function*() {
-          const spent = key()
-          const claim = yield* ledger.claim(spent, inAMinute())
-          yield* ledger.spend(spent, inAMinute())
-          yield* ledger.release(spent, claim!)
-          expect(yield* ledger.claim(spent, inAMinute())).toBeUndefined()
-          const expiring = key()
-          yield* ledger.spend(expiring, Date.now() + 50)
-          yield* Effect.sleep("120 millis")
-          expect(yield* ledger.claim(expiring, inAMinute())).toBeTypeOf("string")
-        })
-      ))
+    it.effect("refuses a spent authorization until it expires", () =>
+      Effect.gen(function*() {
+        const ledger = yield* AuthorizationLedger
+        const spent = key()
+        const claim = yield* ledger.claim(spent, yield* inAMinute)
+        yield* ledger.spend(spent, yield* inAMinute)
+        yield* ledger.release(spent, claim!)
+        expect(yield* ledger.claim(spent, yield* inAMinute)).toBeUndefined()
+        const expiring = key()
+        yield* ledger.spend(expiring, (yield* Clock.currentTimeMillis) + 50)
+        yield* TestClock.adjust("51 millis")
+        const reclaimed = yield* until(
+          "the spent authorization to expire",
+          Effect.flatMap(inAMinute, (expiresAtMs) => ledger.claim(expiring, expiresAtMs)),
+          { attempts: 100, spacingMs: 20 }
+        )
+        expect(reclaimed).toBeTypeOf("string")
+      }).pipe(Effect.provide(layer())))
   })
 
 rules("in-memory", () => AuthorizationLedger.memory)
 rules("Redis", () => redisLedger(redisUrl), !redisUp)
+
+describe("in-memory ledger on the clock", () => {
+  it.effect("a spent authorization is refused up to the instant it expires, and claimable from then", () =>
+    Effect.gen(function*() {
+      const ledger = yield* AuthorizationLedger
+      const k = key()
+      yield* ledger.spend(k, (yield* Clock.currentTimeMillis) + 50)
+      yield* TestClock.adjust("49 millis")
+      expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
+      yield* TestClock.adjust("1 millis")
+      expect(yield* ledger.claim(k, yield* inAMinute)).toBe("claim-1")
+    }).pipe(Effect.provide(AuthorizationLedger.memory)))
+})
 
 describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
   let devnet: PrivateDevnet
@@ -87,8 +106,13 @@ describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
     const offer = await replicas[0]!.runPromise(Effect.map(PaymentGate, (gate) => gate.offer(charge)))
     const { header } = await pay(payer, offer as unknown as LibraryOffer)
     let runs = 0
-    const slow = Effect.sync(() => ++runs).pipe(Effect.zipRight(Effect.sleep("200 millis")))
     const outcomes: Array<string> = []
+    // The operation that won the claim holds it until the other replica has been answered, so the two
+    // calls overlap whatever the machine's speed.
+    const slow = Effect.sync(() => ++runs).pipe(
+      Effect.zipRight(until("the other replica to answer", Effect.sync(() => outcomes.length > 0))),
+      Effect.orDie
+    )
     const delta = await walletFor(devnet.manifest, payer).deltas(
       USDC,
       [payer.address, payTo],

@@ -1,6 +1,6 @@
 /** The spec's price table, its swap tiers' boundaries, and prices from config. */
+import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect } from "effect"
-import { describe, expect, it } from "vitest"
 import { defaultPrices, priceTableConfig, swapPrice } from "../../layers/payment/Prices.js"
 
 const usd = (dollars: string) => {
@@ -29,19 +29,20 @@ describe("swap price by order size in US dollars", () => {
 
 describe("price table", () => {
   const read = (settings: Record<string, string>) =>
-    Effect.runPromise(
-      Effect.withConfigProvider(priceTableConfig, ConfigProvider.fromMap(new Map(Object.entries(settings))))
-    )
+    Effect.withConfigProvider(priceTableConfig, ConfigProvider.fromMap(new Map(Object.entries(settings))))
 
-  it("defaults to the spec: search 0.005, quote 0.01 USDC", async () => {
-    expect(await read({})).toMatchObject({ search: 5_000n, quote: 10_000n, swapSmall: 10_000n, swapCap: 5_000_000n })
-  })
+  it.effect("defaults to the spec: search 0.005, quote 0.01 USDC", () =>
+    Effect.gen(function*() {
+      expect(yield* read({})).toMatchObject({ search: 5_000n, quote: 10_000n, swapSmall: 10_000n, swapCap: 5_000_000n })
+    }))
 
-  it("takes prices from config, and refuses a negative one", async () => {
-    expect(await read({ PRICE_SEARCH: "7000", PRICE_SWAP_CAP: "4000000" })).toMatchObject({
-      search: 7_000n,
-      swapCap: 4_000_000n
-    })
-    await expect(read({ PRICE_QUOTE: "-1" })).rejects.toThrow()
-  })
+  it.effect("takes prices from config, and refuses a negative one", () =>
+    Effect.gen(function*() {
+      expect(yield* read({ PRICE_SEARCH: "7000", PRICE_SWAP_CAP: "4000000" })).toMatchObject({
+        search: 7_000n,
+        swapCap: 4_000_000n
+      })
+      const negative = yield* Effect.either(read({ PRICE_QUOTE: "-1" }))
+      expect(negative._tag).toBe("Left")
+    }))
 })

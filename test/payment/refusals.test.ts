@@ -2,13 +2,13 @@
  * What the gate refuses, and when the facilitator or the configuration fails: every case leaves the
  * payer's and the fee recipient's balances as they were, and runs nothing.
  */
+import { describe, expect, it } from "@effect/vitest"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { describe, expect, it } from "vitest"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
@@ -108,37 +108,43 @@ describe("facilitator failures", () => {
 
 describe("configuration", () => {
   const start = (settings: Record<string, string>) =>
-    Effect.runPromise(
-      Effect.either(Layer.build(gateLayer(harness.manifest(), settings, {})).pipe(Effect.scoped))
-    )
+    Effect.either(Layer.build(gateLayer(harness.manifest(), settings, {})).pipe(Effect.scoped))
 
-  it("refuses to start on a chain other than the devnet with no facilitator named", async () => {
-    const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo })
-    expect(outcome._tag === "Left" && outcome.left).toMatchObject({
-      _tag: "PaymentConfigError",
-      message: expect.stringContaining("no x402 facilitator configured")
-    })
-  })
+  it.effect("refuses to start on a chain other than the devnet with no facilitator named", () =>
+    Effect.gen(function*() {
+      const outcome = yield* start({ CHAIN_PROFILE: "arc", PAY_TO: payTo })
+      expect(outcome._tag === "Left" && outcome.left).toMatchObject({
+        _tag: "PaymentConfigError",
+        message: expect.stringContaining("no x402 facilitator configured")
+      })
+    }))
 
-  it("keeps the whole service from starting, not only the gate", async () => {
-    const service = AppServices(Layer.succeed(Deployment, Deployment.fromManifest(harness.manifest()))).pipe(
-      Layer.provide(
-        AppConfig.withSettings({ CHAIN_PROFILE: "arc", PAY_TO: payTo, DATA_DIR: mkdtempSync(join(tmpdir(), "pay-")) })
+  it.effect("keeps the whole service from starting, not only the gate", () =>
+    Effect.gen(function*() {
+      const service = AppServices(Layer.succeed(Deployment, Deployment.fromManifest(harness.manifest()))).pipe(
+        Layer.provide(
+          AppConfig.withSettings({
+            CHAIN_PROFILE: "arc",
+            PAY_TO: payTo,
+            DATA_DIR: mkdtempSync(join(tmpdir(), "pay-"))
+          })
+        )
       )
-    )
-    const outcome = await Effect.runPromise(Effect.either(Layer.build(service).pipe(Effect.scoped)))
-    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
-  })
-
-  it("refuses to start on a chain other than the devnet with no fee recipient", async () => {
-    const outcome = await start({ CHAIN_PROFILE: "arc", FACILITATOR_URL: "https://facilitator.example" })
-    expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
-  })
-
-  it("refuses an empty or non-http facilitator URL instead of using the library's public default", async () => {
-    for (const url of ["", "x402.org/facilitator", "ftp://facilitator.example"]) {
-      const outcome = await start({ CHAIN_PROFILE: "arc", PAY_TO: payTo, FACILITATOR_URL: url })
+      const outcome = yield* Effect.either(Layer.build(service).pipe(Effect.scoped))
       expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
-    }
-  })
+    }))
+
+  it.effect("refuses to start on a chain other than the devnet with no fee recipient", () =>
+    Effect.gen(function*() {
+      const outcome = yield* start({ CHAIN_PROFILE: "arc", FACILITATOR_URL: "https://facilitator.example" })
+      expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
+    }))
+
+  it.effect("refuses an empty or non-http facilitator URL instead of using the library's public default", () =>
+    Effect.gen(function*() {
+      for (const url of ["", "x402.org/facilitator", "ftp://facilitator.example"]) {
+        const outcome = yield* start({ CHAIN_PROFILE: "arc", PAY_TO: payTo, FACILITATOR_URL: url })
+        expect(outcome._tag === "Left" && outcome.left).toMatchObject({ _tag: "PaymentConfigError" })
+      }
+    }))
 })

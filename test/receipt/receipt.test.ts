@@ -17,6 +17,7 @@ import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { Venue } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
 import { walletOf } from "../router/support.js"
+import { atInstant } from "../support/clock.js"
 import { clientsFor, contractAddress, freshAccount, sharedManifest } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
 import { type Wallet } from "../support/wallet.js"
@@ -126,11 +127,10 @@ const ask = (body: { quoteId: string; txHashes: ReadonlyArray<string> }) =>
     )
   )
 
-/** The error as a client sees it: status and envelope. */
-const refusal = async (body: { quoteId: string; txHashes: ReadonlyArray<string> }) => {
-  const error = await runtime.runPromise(
-    Schema.decodeUnknown(ReceiptRequest)(body).pipe(Effect.orDie, Effect.flatMap(receipt), Effect.flip)
-  ) as TradeError
+/** The error as a client sees it: status and envelope; asked at `atMs` when given (else now). */
+const refusal = async (body: { quoteId: string; txHashes: ReadonlyArray<string> }, atMs?: number) => {
+  const asked = Schema.decodeUnknown(ReceiptRequest)(body).pipe(Effect.orDie, Effect.flatMap(receipt), Effect.flip)
+  const error = await runtime.runPromise(atMs === undefined ? asked : asked.pipe(atInstant(atMs))) as TradeError
   return { status: rowOf(error).status, ...toErrorBody(error) }
 }
 
@@ -321,8 +321,10 @@ describe("limits", () => {
   it("one chain read per 5 s: the exact wait, and concurrent calls read once", async () => {
     const { wallet, approval } = await newTaker()
     const quoteId = newQuoteId()
-    await store(quoteId, { block: await head(), taker: wallet.address }, { count: 3, lastAtMs: Date.now() - 1_500 })
-    expect(await refusal({ quoteId, txHashes: [approval] })).toMatchObject({
+    // Asked 1.5 s after the last read, by the service's clock: 3.5 s to wait, rounded up.
+    const lastAtMs = Date.now()
+    await store(quoteId, { block: await head(), taker: wallet.address }, { count: 3, lastAtMs })
+    expect(await refusal({ quoteId, txHashes: [approval] }, lastAtMs + 1_500)).toMatchObject({
       status: 429,
       error: { code: "receipt_rate_limited" },
       next: "retry",
@@ -361,8 +363,10 @@ describe("limits", () => {
     expect(await refusal({ quoteId: unbuilt, txHashes: [unknownHash()] })).toMatchObject(expected)
     const old = newQuoteId()
     const taker = someAddress()
-    await store(old, { block: 1, taker, builtAtMs: Date.now() - 3_600_001 })
-    expect(await refusal({ quoteId: old, txHashes: [unknownHash()] })).toMatchObject(expected)
+    // asked one millisecond past the hour, by the service's clock
+    const askedAtMs = Date.now()
+    await store(old, { block: 1, taker, builtAtMs: askedAtMs - 3_600_001 })
+    expect(await refusal({ quoteId: old, txHashes: [unknownHash()] }, askedAtMs)).toMatchObject(expected)
     // the refusals read nothing and count nothing
     expect((await runtime.runPromise(storedRecord(old)))?.receiptReads.count).toBe(0)
   })

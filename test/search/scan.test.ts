@@ -5,7 +5,7 @@
  * a pool; a token whose pool changes is measured again at a later block.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { SearchRequest, SearchResponse } from "../../schema/Search.js"
@@ -14,6 +14,7 @@ import { search } from "../../src/operations/search.js"
 import { SafetyScan } from "../../src/safety/Scan.js"
 import { clientsFor, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
+import { untilAsync } from "../support/until.js"
 
 let devnet: PrivateDevnet
 let runtime: ReturnType<typeof indexRuntime>
@@ -38,24 +39,25 @@ const lookUp = (address: string) =>
     )
   )
 
-/** Asks until the token's result satisfies `done` (the scan runs in the background), or times out. */
-const eventually = async (
-  address: string,
-  done: (result: SearchResponse["results"][number]) => boolean,
-  timeoutMs = 60_000
-) => {
-  const started = Date.now()
-  for (;;) {
+const scanStatus = () => runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
+
+/** Asks until the token's result satisfies `done` (the scan runs in the background). */
+const eventually = async (address: string, done: (result: SearchResponse["results"][number]) => boolean) => {
+  const answer = await untilAsync(`a verdict for ${address}`, async () => {
     const answer = await lookUp(address)
-    const result = answer.results[0]!
-    if (done(result)) return { answer, result, waitedMs: Date.now() - started }
-    if (Date.now() - started > timeoutMs) {
-      const status = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
-      throw new Error(`no verdict for ${address} after ${timeoutMs} ms: ${JSON.stringify({ result, status })}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+    if (done(answer.results[0]!)) return answer
+    // not yet: what the last attempt saw, should the attempts run out
+    throw new Error(JSON.stringify({ result: answer.results[0], scan: await scanStatus() }))
+  }, { attempts: 600 })
+  return { answer, result: answer.results[0]! }
 }
+
+/** Waits until the scan has judged `token` at `block` or later (a verdict or "no USDC route"). */
+const judgedBy = (token: string, block: bigint) =>
+  untilAsync(`the scan to judge ${token} at block ${block}`, async () => {
+    const at = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.judgedAt(token.toLowerCase())))
+    return Option.isSome(at) && at.value >= Number(block)
+  }, { attempts: 600 })
 
 const measured = (result: SearchResponse["results"][number]) => result.safety !== null
 
@@ -152,7 +154,8 @@ describe("verdicts on search results from the background scan", () => {
     const paired = await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [late, USDC] }))
     const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [late, USDC] })
     await indexed(paired.blockNumber)
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await judgedBy(late, paired.blockNumber)
+    expect((await scanStatus()).unroutable).toBeGreaterThan(0)
     const empty = (await lookUp(late)).results[0]!
     expect(empty.safety).toBeNull()
     expect(empty.safetyByRoute).toEqual([])
@@ -164,9 +167,8 @@ describe("verdicts on search results from the background scan", () => {
       return send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
     }
     const listed = await addLiquidity(20_000_000_000n, 10_000n * 10n ** 18n)
-    const listedAt = Date.now()
+    // how soon after its liquidity is mined: `npm run bench -- scan`
     const first = await eventually(late, measured)
-    console.log(`late token: a verdict ${Date.now() - listedAt} ms after its pool's liquidity was mined`)
     expect(first.result.safety!.verdict).toBe("ok")
     expect(first.result.safety!.scope.block).toBeGreaterThanOrEqual(Number(listed.blockNumber))
     expect(first.result.safety!.route.poolId.toLowerCase()).toBe(pair.toLowerCase())

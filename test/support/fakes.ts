@@ -3,8 +3,9 @@
  * its test needs; touching anything else dies with the member's name instead of returning `undefined`.
  */
 import type { Context } from "effect"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import type { ChainRpc } from "../../layers/ChainRpc.js"
+import { PaymentGate, type PaymentGateShape } from "../../layers/PaymentGate.js"
 
 const unimplemented = (service: string, member: string) => `${service}.${member} is not part of this fake`
 
@@ -22,3 +23,10 @@ const fakeOf = <S extends object>(service: string, effectful: ReadonlyArray<stri
 
 export const fakeChainRpc = (implemented: Partial<Context.Tag.Service<ChainRpc>>): Context.Tag.Service<ChainRpc> =>
   fakeOf("ChainRpc", ["use", "request", "requestNow"], implemented)
+
+/**
+ * A payment gate for the gate's own failures, which a real gate cannot be made to produce on demand
+ * (the payment library breaking mid-call, the facilitator unreachable): typically only `charge`.
+ */
+export const fakePaymentGate = (implemented: Partial<PaymentGateShape>): Layer.Layer<PaymentGate> =>
+  Layer.succeed(PaymentGate, fakeOf("PaymentGate", ["verify", "settle", "release", "charge"], implemented))

@@ -3,7 +3,7 @@
  * as a curl user would have.
  */
 import { HttpServer } from "@effect/platform"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { type Clock, Effect, Layer, ManagedRuntime } from "effect"
 import type { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
@@ -16,15 +16,18 @@ export interface TestServer {
 
 /**
  * `settings` override the test settings (the devnet treasury as fee recipient and settlement key, a
- * fresh data directory, fast polling) and the environment.
+ * fresh data directory, fast polling) and the environment. `clock`, when given, is the clock of the
+ * whole server: its services and every request (see ./clock.ts).
  */
 export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
-  settings: Readonly<Record<string, string>> = {}
+  settings: Readonly<Record<string, string>> = {},
+  options: { readonly clock?: Clock.Clock } = {}
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
-    Layer.provide(testSettings(settings))
+    Layer.provide(testSettings(settings)),
+    Layer.provide(options.clock === undefined ? Layer.empty : Layer.setClock(options.clock))
   )
   const runtime = ManagedRuntime.make(layer)
   const address = await runtime.runPromise(Effect.map(HttpServer.HttpServer, (server) => server.address))

@@ -5,6 +5,7 @@
  */
 import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { type MovableClock, movableClock } from "./clock.js"
 import { clientsFor, freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "./devnet.js"
 import { readJson, startTestServer, type TestServer } from "./http.js"
 import { deploymentOf } from "./services.js"
@@ -17,16 +18,20 @@ export interface PaidService {
   /** A manifest account with ERC-20 USDC that pays the calls. */
   readonly payer: PrivateKeyAccount
   readonly payTo: Address
+  /** The server's clock: real time, or ahead of it while a test makes a quote look old. */
+  readonly clock: MovableClock
   readonly stop: () => Promise<void>
 }
 
 export const startPaidService = async (): Promise<PaidService> => {
   const devnet = await startDevnet()
   const payTo = privateKeyToAccount(generatePrivateKey()).address
-  const server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
+  const clock = movableClock()
+  const server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo }, { clock: clock.clock })
   const service = {
     devnet,
     server,
+    clock,
     payer: manifestAccount(devnet.manifest, 4),
     payTo,
     stop: async () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseUnits, zeroAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { pinnedClock } from "../support/clock.js"
 import { clientsFor, contractAddress, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
@@ -333,14 +334,15 @@ describe("refusals", () => {
   it("an expired quote answers quote_expired with one free replacement quote", async () => {
     const taker = await takerOn(harness)
     const quoted = answerOf(await ops.quote({ sell: USDC, buy: WETH, amount: "25", ttlSec: 1 }))
-    await new Promise((resolve) => setTimeout(resolve, 1_100))
-    const expired = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    // past the quote's one second by the service's clock, without waiting for it
+    const later = operationsOf(harness.runtime, pinnedClock(Date.now() + 1_100))
+    const expired = errorOf(await later.swap({ quoteId: quoted.quoteId, taker: taker.address }))
     expect(expired._tag).toBe("QuoteExpired")
     const replacement = (expired as { quote?: { quoteId: string; next: string } }).quote
     expect(replacement?.quoteId).toMatch(/^q_/)
     expect(replacement?.quoteId).not.toBe(quoted.quoteId)
     // One per paid quote: the second expired call carries none.
-    const again = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    const again = errorOf(await later.swap({ quoteId: quoted.quoteId, taker: taker.address }))
     expect((again as { quote?: unknown }).quote).toBeUndefined()
     // The replacement is a live quote that trades.
     const built = answerOf(await ops.swap({ quoteId: replacement!.quoteId, taker: taker.address }))

@@ -5,7 +5,7 @@
  * transactions exactly as given. Private, because these tests move prices.
  */
 import { expect } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { type Clock, Effect, Schema } from "effect"
 import { type Address, erc20Abi, getAddress, type Hex, parseAbi } from "viem"
 import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
@@ -53,16 +53,19 @@ const outcome = <A, I>(schema: Schema.Schema<A, I>) => <R>(effect: Effect.Effect
     Effect.catchAll((error) => Effect.succeed<Outcome<A>>({ ok: false, error }))
   )
 
-export const operationsOf = (runtime: Runtime) => {
+/** The operations as a caller sees them; at `clock`'s time when given (else the real time). */
+export const operationsOf = (runtime: Runtime, clock?: Clock.Clock) => {
   const call = <I, A, IA>(
     request: Schema.Schema<I, any>,
     response: Schema.Schema<A, IA>,
     run: (input: I) => Effect.Effect<A, TradeError, any>
   ) =>
-  (body: Record<string, unknown>) =>
-    runtime.runPromise(
-      decodeRequest(request)(body).pipe(Effect.flatMap(run), outcome(response)) as Effect.Effect<Outcome<A>>
-    )
+  (body: Record<string, unknown>) => {
+    const called = decodeRequest(request)(body).pipe(Effect.flatMap(run), outcome(response)) as Effect.Effect<
+      Outcome<A>
+    >
+    return runtime.runPromise(clock === undefined ? called : Effect.withClock(called, clock))
+  }
   return {
     quote: call(QuoteRequest, QuoteResponse, quote),
     swap: call(SwapRequest, SwapResponse, swap),

@@ -132,8 +132,12 @@ describe("errors are never charged", () => {
       expect([exhausted.status, (await readJson(exhausted)).error.code]).toEqual([429, "swap_attempts_exhausted"])
       const unknown = await post("swap", { quoteId: "q_0000000000000000", taker: taker.address })
       expect([unknown.status, (await readJson(unknown)).error.code]).toEqual([404, "quote_not_found"])
-      await new Promise((resolve) => setTimeout(resolve, 1_100))
-      const expired = await post("swap", { quoteId: short.quoteId, taker: taker.address })
+      // past the quote's one second by the server's clock, without waiting for it (a clock further
+      // ahead would also make the index look stale, and the replacement quote would be refused)
+      const expired = await service.clock.ahead(
+        1_100,
+        () => post("swap", { quoteId: short.quoteId, taker: taker.address })
+      )
       const body = await readJson(expired)
       expect([expired.status, body.error.code, body.next]).toEqual([410, "quote_expired", "requote"])
       expect(body.quote.quoteId).toMatch(/^q_/)
