@@ -3,24 +3,16 @@
  * origin. Served offline (no chain is needed to list tools), with the default allow-list and with one
  * set in `MCP_ALLOWED_ORIGINS`.
  */
-import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deployment } from "../../layers/Deployment.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-
-const offline = Layer.succeed(Deployment, {
-  rpcUrl: "http://127.0.0.1:9",
-  chainId: 5042,
-  startBlock: 0,
-  contracts: {},
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
-})
+import { offlineDeployment, readJson, startTestServer, type TestServer } from "../support/http.js"
 
 let byDefault: TestServer
 let configured: TestServer
 beforeAll(async () => {
-  byDefault = await startTestServer(offline, { PUBLIC_URL: "https://trade.example" })
-  configured = await startTestServer(offline, { MCP_ALLOWED_ORIGINS: "https://app.example,http://10.0.0.7:*" })
+  byDefault = await startTestServer(offlineDeployment, { PUBLIC_URL: "https://trade.example" })
+  configured = await startTestServer(offlineDeployment, {
+    MCP_ALLOWED_ORIGINS: "https://app.example,http://10.0.0.7:*"
+  })
 })
 afterAll(async () => {
   await byDefault?.close()
