@@ -30,10 +30,13 @@ afterAll(async () => {
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
 })
 
+/** No telemetry, update checks or notices: the linters read a local file and nothing else. */
+const quiet = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_NOTIFICATIONS: "true" }
+
 /** Runs a linter that may exit non-zero on findings; its JSON report is on stdout either way. */
 const lint = async (command: string, args: ReadonlyArray<string>): Promise<string> => {
   try {
-    return (await run(join("node_modules", ".bin", command), args, { maxBuffer: 16 * 1024 * 1024 })).stdout
+    return (await run(join("node_modules", ".bin", command), args, { maxBuffer: 16 * 1024 * 1024, env: quiet })).stdout
   } catch (failure) {
     const stdout = (failure as { stdout?: string }).stdout
     if (stdout === undefined || stdout === "") throw failure
