@@ -100,6 +100,11 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       prices: yield* priceTableConfig,
       /** Public base URL used in the OpenAPI servers list and the agent registration file. */
       publicUrl: yield* Config.option(Config.string("PUBLIC_URL")),
+      /**
+       * Browser origins the MCP endpoint serves (`https://app.example`, `http://localhost:*` for any port);
+       * by default the service's own origin and loopback on any port (src/mcp/Origins.ts).
+       */
+      mcpAllowedOrigins: yield* Config.option(Config.array(Config.string(), "MCP_ALLOWED_ORIGINS")),
       /** Where the verification token list can be read (answers' `sourceUrl`); by default the manifest file. */
       tokenListUrl: yield* Config.option(Config.string("TOKEN_LIST_URL")),
       safety: yield* safetyConfig,

@@ -25,7 +25,10 @@ export const PaymentRequirements = Schema.Struct({
   amount: Schema.String,
   payTo: Schema.String,
   maxTimeoutSeconds: Schema.Number,
-  extra: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  extra: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    // Any JSON object: said with `type` alone, since a schema for "any value" has no keyword to say it with.
+    jsonSchema: { type: "object", description: "scheme details: for `exact`, the asset's EIP-712 `name` and `version`" }
+  })
 }).annotations({ identifier: "PaymentRequirements" })
 export type PaymentRequirements = typeof PaymentRequirements.Type
 

@@ -19,9 +19,15 @@ import { httpError } from "./ErrorSchemas.js"
 
 export { OPENAPI_PATH, REGISTRATION_PATH } from "../operations/table.js"
 
-export class SystemGroup extends groupOf("system", systemOperations) {}
+export class SystemGroup extends groupOf("system", systemOperations).annotate(
+  OpenApi.Description,
+  "The service itself: its health, this document and its agent registration file (free)"
+) {}
 
-export class TradeGroup extends groupOf("trade", tradeOperations) {}
+export class TradeGroup extends groupOf("trade", tradeOperations).annotate(
+  OpenApi.Description,
+  "The trade flow: search -> quote -> swap (-> swap/tx after a Permit2 signature) -> send -> receipt"
+) {}
 
 export class TradeApi extends HttpApi.make("trade-checkpoint")
   .add(SystemGroup)

@@ -88,13 +88,12 @@ export const endpointOf = <Op extends AnyOperation>(op: Op): EndpointOf<Op> => {
     endpoint = endpoint.addError(op.refusal.schema, { status: errorTable[op.refusal.error._tag].status })
   }
   if (op.cost.kind !== "free") {
-    endpoint = endpoint
-      .addError(httpError(PaymentRequired))
-      .addError(PaymentRefused, { status: 402 })
-      .addError(httpError(PaymentUnavailable))
-      .annotate(OpenApi.Transform, paymentDocs(op))
+    endpoint = endpoint.addError(httpError(PaymentRequired)).addError(PaymentRefused, { status: 402 })
+    // An operation that answers `payment_unavailable` of its own (swap) documents it already: once is enough.
+    if (!op.errors.includes(PaymentUnavailable)) endpoint = endpoint.addError(httpError(PaymentUnavailable))
+    endpoint = endpoint.annotate(OpenApi.Transform, paymentDocs(op))
   }
-  return endpoint.annotate(OpenApi.Summary, op.summary) as EndpointOf<Op>
+  return endpoint.annotate(OpenApi.Summary, op.summary).annotate(OpenApi.Description, op.description) as EndpointOf<Op>
 }
 
 /** One `HttpApiGroup` holding the endpoints of `operations`, typed endpoint by endpoint. */

@@ -1,10 +1,13 @@
 /**
  * The served OpenAPI 3.1 document, generated from the contract in `Api.ts`, with the configured
- * price of each fixed-price operation in its `x-price`.
+ * price of each fixed-price operation in its `x-price` and the service's address as `servers` and
+ * `info.contact`.
  */
 import { OpenApi } from "@effect/platform"
 import { Effect } from "effect"
 import type { AppConfig } from "../../layers/AppConfig.js"
+import { withoutTitles } from "../../schema/JsonSchema.js"
+import { SERVICE_NAME } from "../../schema/Service.js"
 import { operations } from "../operations/table.js"
 import { TradeApi } from "./Api.js"
 
@@ -39,7 +42,14 @@ const withoutBuiltinDecodeError = (document: Json): Json => {
   }
 }
 
-const generated = withoutBuiltinDecodeError(OpenApi.fromApi(TradeApi))
+/** Schemas without the titles Effect derives from refinements (schema/JsonSchema.ts). */
+const withoutSchemaTitles = (document: Json): Json => ({
+  ...document,
+  paths: withoutTitles(document.paths),
+  components: withoutTitles(document.components)
+})
+
+const generated = withoutSchemaTitles(withoutBuiltinDecodeError(OpenApi.fromApi(TradeApi)))
 
 /** The configured price of every fixed-price operation, by path and lower-case method. */
 export const fixedPrices: Effect.Effect<ReadonlyArray<readonly [string, string, bigint]>, never, AppConfig> = Effect
@@ -63,5 +73,12 @@ export const openApiDocument = (
       [method]: { ...operation, "x-price": { ...operation["x-price"], amount: String(price) } }
     }
   }
-  return { ...generated, paths, servers: [{ url: baseUrl }] }
+  const info = {
+    ...generated.info,
+    // The operator answers for the service at its own address.
+    contact: { name: `${SERVICE_NAME} operator`, url: baseUrl },
+    // Not published under an open licence (package.json is private): an SPDX reference of its own.
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" }
+  }
+  return { ...generated, info, paths, servers: [{ url: baseUrl }] }
 }

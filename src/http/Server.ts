@@ -11,6 +11,7 @@ import { TradeApi } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
 import { hardenedServer, ServerTimeouts } from "./Protocol.js"
+import { ServiceImageRoute } from "./ServiceImage.js"
 
 export const ApiLive = HttpApiBuilder.api(TradeApi).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
@@ -20,8 +21,8 @@ export const ApiLive = HttpApiBuilder.api(TradeApi).pipe(
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide(EdgeMiddleware),
   Layer.provide(ApiLive),
-  // The MCP endpoint is a route beside the HttpApi, inside the same edge middleware (src/mcp/McpRoute.ts).
-  Layer.provide(McpRoute)
+  // The MCP endpoint and the service's image are routes beside the HttpApi, inside the same edge middleware.
+  Layer.provide([McpRoute, ServiceImageRoute])
 )
 
 /** The hardened Node server listening on `listen` (tests pass port 0). */

@@ -35,8 +35,14 @@ const result = (body: object, isError: boolean, settlement?: SettlementReceipt):
   ...(settlement === undefined ? {} : { _meta: { [PAYMENT_RESPONSE_META]: settlement } })
 })
 
-/** Written by the payment layer: the requirements to pay afresh, with no `next`. */
-const paymentResult = (offer: PaymentRequired, settlement?: SettlementReceipt) => result(offer, true, settlement)
+/**
+ * Written by the payment layer: the requirements to pay afresh, with no `next`. As the x402 MCP transport
+ * has it, the requirements themselves are the structured content and the text wraps them in `x402/error`.
+ */
+const paymentResult = (offer: PaymentRequired, settlement?: SettlementReceipt): CallToolResult => {
+  const wrapped = { "x402/error": { code: 402, message: offer.error ?? "payment required", data: offer } }
+  return { ...result(offer, true, settlement), content: [{ type: "text", text: JSON.stringify(wrapped) }] }
+}
 
 const failed = (error: TradeError) => new OperationFailed({ error, fields: {} })
 

@@ -2,8 +2,8 @@
  * Mounts the MCP server at `POST /trade/v1/mcp` on the service's own HTTP router, beside the HttpApi
  * routes, so the edge middleware wraps it like every endpoint (request id, `nosniff`, the body-size
  * limit, the envelope for a failure that escapes). Refusals the stateless server owes its clients are
- * written here as JSON-RPC errors: a GET (no event stream is offered) or DELETE gets 405, a session id
- * 400, since no session ever exists.
+ * written here as JSON-RPC errors: a browser origin not allowed (./Origins.ts) gets 403, a GET (no event
+ * stream is offered) or DELETE 405, a session id 400, since no session ever exists.
  */
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
@@ -14,6 +14,7 @@ import type { ApiDocument } from "../operations/openapi.js"
 import type { Operation } from "../operations/Operation.js"
 import type { operations } from "../operations/table.js"
 import { makeMcpHandler } from "./McpServer.js"
+import { originCheck } from "./Origins.js"
 import { makeTools } from "./Tools.js"
 
 export const MCP_PATH = "/trade/v1/mcp"
@@ -44,10 +45,13 @@ export const McpRoute = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const tools = yield* makeTools
     const handle = makeMcpHandler(tools, yield* Effect.runtime<ToolServices>())
+    const originRefused = yield* originCheck
     yield* router.post(
       MCP_PATH,
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const refused = originRefused(request.headers["origin"])
+        if (refused !== undefined) return rpcRefusal(403, refused)
         if (request.headers["mcp-session-id"] !== undefined) {
           return rpcRefusal(400, "this MCP server is stateless: send no Mcp-Session-Id (no session is ever issued)")
         }

@@ -10,8 +10,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  ListToolsRequestSchema,
-  McpError
+  ListToolsRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
 import { type Effect, Runtime } from "effect"
 import { SERVICE_NAME, SERVICE_VERSION } from "../../schema/Service.js"
@@ -23,6 +22,12 @@ const INSTRUCTIONS =
   "Trade checkpoint for Arc (eip155:5042): finds tokens, judges whether they can be sold back, prices " +
   "trades across venues and returns UNSIGNED transactions; it never signs or sends. " +
   `${TRADE_FLOW} ${NEXT_GUIDE}`
+
+/**
+ * A JSON-RPC error as the SDK sends it: its `code` and the message as written. (An SDK `McpError` would
+ * put "MCP error <code>: " in the message, and the client's `McpError` adds that prefix again.)
+ */
+const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 /** Answers one JSON-RPC POST (already read into a web `Request`) with a web `Response`. */
 export const makeMcpHandler = <R>(tools: ReadonlyArray<Tool>, runtime: Runtime.Runtime<R>) => {
@@ -42,7 +47,7 @@ export const makeMcpHandler = <R>(tools: ReadonlyArray<Tool>, runtime: Runtime.R
     server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
       const tool = byName.get(call.params.name)
       if (tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(call.params.name.slice(0, 64))}`)
+        throw rpcError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(call.params.name.slice(0, 64))}`)
       }
       // The table types each operation's services as `any`; `runtime` holds those of every tool.
       const program = callTool(tool, call.params.arguments, call.params._meta) as Effect.Effect<

@@ -6,6 +6,7 @@
  */
 import { Effect, JSONSchema, Schema } from "effect"
 import { ErrorBody } from "../../schema/ErrorBody.js"
+import { withoutTitles } from "../../schema/JsonSchema.js"
 import { PaymentRequired } from "../../schema/Payment.js"
 import type { AnyOperation } from "../operations/Operation.js"
 import { operations } from "../operations/table.js"
@@ -22,14 +23,17 @@ export const toolNameOf = (op: AnyOperation): string => op.group === "trade" ? `
 
 type JsonObject = Record<string, unknown>
 
-/** A JSON Schema with every definition inlined under its own `$defs`, as MCP wants a self-contained object. */
+/**
+ * A JSON Schema with every definition inlined under its own `$defs`, as MCP wants a self-contained object,
+ * without Effect's derived titles (schema/JsonSchema.ts).
+ */
 const jsonSchemaOf = (schema: Schema.Schema.Any): JsonObject => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
   const root = JSONSchema.fromAST(schema.ast, {
     definitions,
     topLevelReferenceStrategy: "skip"
   }) as unknown as JsonObject
-  return Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }
+  return withoutTitles(Object.keys(definitions).length === 0 ? root : { ...root, $defs: definitions }) as JsonObject
 }
 
 const NoArguments = Schema.Struct({})

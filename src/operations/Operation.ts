@@ -96,6 +96,8 @@ export interface Operation<
   readonly path: `/${string}`
   /** One line for the OpenAPI document and the MCP tool list. */
   readonly summary: string
+  /** What it does and what to do with its answer, for the OpenAPI document's readers. */
+  readonly description: string
   readonly request: Schema.Schema<I, any> | undefined
   readonly response: Schema.Schema<A, any>
   readonly errors: ReadonlyArray<ErrorClass>
@@ -122,6 +124,7 @@ type Spec<Name extends string, I, A, Errors extends ReadonlyArray<ErrorClass>, R
   readonly group: "system" | "trade"
   readonly path: `/${string}`
   readonly summary: string
+  readonly description: string
   readonly response: Schema.Schema<A, any>
   readonly errors?: Errors
   readonly cost: Cost<I>

@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import type { AgentRegistration } from "../../schema/Registration.js"
-import { SERVICE_NAME } from "../../schema/Service.js"
+import { IMAGE_PATH, SERVICE_NAME } from "../../schema/Service.js"
 
 /** MCP protocol revision the MCP endpoint speaks. */
 const MCP_VERSION = "2025-06-18"
@@ -18,7 +18,7 @@ export const registration = Effect.fn("registration")(function*() {
     description: `${SERVICE_NAME} for agents on eip155:${config.chainId}: token search with verification evidence, ` +
       "sell-back safety simulation, cross-venue quotes and unsigned transactions. Never holds funds or signs. " +
       "Paid per call with x402 v2 in USDC.",
-    image: `${base}/favicon.svg`,
+    image: `${base}${IMAGE_PATH}`,
     services: [
       { name: "web", endpoint: base },
       { name: "OpenAPI", endpoint: `${base}/openapi.json`, version: "3.1.0" },

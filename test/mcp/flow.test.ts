@@ -36,7 +36,10 @@ afterAll(async () => {
 
 type ToolResult = Awaited<ReturnType<Client["callTool"]>>
 
-/** A tool call whose two forms must agree: `structuredContent` is exactly the JSON of the text content. */
+/**
+ * A tool call whose two forms must agree: the text content is the JSON of `structuredContent`, or for
+ * payment requirements that JSON inside the x402 MCP transport's `x402/error` wrapper.
+ */
 const call = async (name: string, args: Record<string, unknown>, payment?: unknown): Promise<ToolResult> => {
   const result = await client.callTool({
     name,
@@ -45,7 +48,9 @@ const call = async (name: string, args: Record<string, unknown>, payment?: unkno
   })
   const content = result.content as Array<{ type: string; text: string }>
   expect(content).toHaveLength(1)
-  expect(JSON.parse(content[0]!.text)).toEqual(result.structuredContent)
+  const text = JSON.parse(content[0]!.text)
+  const wrapped = text["x402/error"]
+  expect(wrapped === undefined ? text : wrapped.data).toEqual(result.structuredContent)
   return result
 }
 

@@ -122,8 +122,12 @@ describe("tools", () => {
     expect(result.structuredContent).toMatchObject({ error: { code: "invalid_request" }, next: "fix_request" })
   })
 
-  it("an unknown tool is a JSON-RPC error", async () => {
-    await expect(client.callTool({ name: "tradeNothing", arguments: {} })).rejects.toThrow(/unknown tool/)
+  it("an unknown tool is a JSON-RPC error whose message carries the code once", async () => {
+    const call = client.callTool({ name: "tradeNothing", arguments: {} })
+    await expect(call).rejects.toMatchObject({
+      code: -32602,
+      message: "MCP error -32602: unknown tool \"tradeNothing\""
+    })
   })
 })
 
@@ -137,7 +141,10 @@ describe("payments", () => {
       accepts: [{ scheme: "exact", network: "eip155:5042", amount: "5000", asset: USDC, payTo }]
     })
     expect(unpaid.structuredContent).not.toHaveProperty("next")
-    expect(textOf(unpaid)).toEqual(unpaid.structuredContent)
+    // The x402 MCP transport's text form: the same requirements inside an `x402/error` wrapper.
+    expect(textOf(unpaid)).toEqual({
+      "x402/error": { code: 402, message: "payment required", data: unpaid.structuredContent }
+    })
   })
 
   it("a paid call answers the HTTP body, returns the receipt in _meta and costs exactly the price", async () => {
@@ -201,6 +208,13 @@ describe("payments", () => {
     expect(replay.result.isError).toBe(true)
     expect(replay.result.structuredContent).toMatchObject({ x402Version: 2, error: expect.any(String) })
     expect(replay.result.structuredContent).not.toHaveProperty("next")
+    expect(textOf(replay.result)).toEqual({
+      "x402/error": {
+        code: 402,
+        message: (replay.result.structuredContent as { error: string }).error,
+        data: replay.result.structuredContent
+      }
+    })
     expect(replay.deltas).toEqual([0n, 0n])
   }
 

@@ -4,7 +4,7 @@
  */
 import { HttpServer } from "@effect/platform"
 import { type Clock, Effect, Layer, ManagedRuntime } from "effect"
-import type { Deployment } from "../../layers/Deployment.js"
+import { Deployment } from "../../layers/Deployment.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
 import { testSettings } from "./services.js"
@@ -40,3 +40,15 @@ export const startTestServer = async <E>(
 
 /** The body of a JSON answer, loosely typed: tests assert its shape field by field. */
 export const readJson = (response: Response): Promise<any> => response.json()
+
+/**
+ * A deployment whose chain never answers: for files that need only what the service says about
+ * itself (its OpenAPI document, registration, image, MCP tool list), never the chain.
+ */
+export const offlineDeployment = Layer.succeed(Deployment, {
+  rpcUrl: "http://127.0.0.1:9",
+  chainId: 5042,
+  startBlock: 0,
+  contracts: {},
+  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+})
