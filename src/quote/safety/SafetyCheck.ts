@@ -16,7 +16,8 @@ import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, reversePath, sellTaxBps } from "./Expected.js"
-import { buyCall, freshWallet, readBuy, readSell, sellCalls, walletFunding } from "./RoundTrip.js"
+import { byHorizon, HORIZONS, readTrips, schedule } from "./Horizons.js"
+import { buyCalls, freshWallet, readBuy, walletFunding } from "./RoundTrip.js"
 import { findCap } from "./SizeLimit.js"
 import { decide, inconclusive, type Measurement } from "./Verdict.js"
 
@@ -84,25 +85,31 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       const { buy } = plans(request, wallet, amountIn)
       return simulator.simulate({
         block: request.block,
-        blocks: [[buyCall(routerAddress, wallet, buy)]],
+        blocks: [buyCalls(routerAddress, wallet, request.token as Address, buy)],
         balances: [{ address: wallet, wei: walletFunding(buy) }]
       }).pipe(
-        Effect.map(([block]) => readBuy(routerAddress, wallet, request.token as Address, block![0]!)._tag === "Bought")
+        Effect.map(([block]) => readBuy(routerAddress, wallet, block ?? [])._tag === "Bought")
       )
     }
 
+    const horizons = safety.horizons ? HORIZONS : []
+
+    /** The measured round trip and, in the same request, the same trip after each horizon's wait. */
     const roundTrip = (request: SafetyRequest, routerAddress: Address, amountIn: bigint) =>
       Effect.gen(function*() {
-        const wallet = freshWallet()
-        const token = request.token as Address
-        const { buy, sell } = plans(request, wallet, amountIn)
-        const [buyBlock, sellBlock] = yield* simulator.simulate({
-          block: request.block,
-          blocks: [[buyCall(routerAddress, wallet, buy)], sellCalls(routerAddress, wallet, token, sell)],
-          balances: [{ address: wallet, wei: walletFunding(buy) }]
+        const trips = [undefined, ...horizons].map(() => {
+          const wallet = freshWallet()
+          return { wallet, ...plans(request, wallet, amountIn) }
         })
-        const bought = readBuy(routerAddress, wallet, token, buyBlock![0]!)
-        return { bought, sold: bought._tag === "Bought" ? readSell(routerAddress, wallet, token, sellBlock!) : null }
+        const { blocks, spacing } = schedule(routerAddress, request.token as Address, trips, horizons)
+        const results = yield* simulator.simulate({
+          block: request.block,
+          blocks,
+          spacing,
+          balances: trips.map(({ buy, wallet }) => ({ address: wallet, wei: walletFunding(buy) }))
+        })
+        const [first, ...later] = readTrips(routerAddress, trips, results)
+        return { ...first!, later: byHorizon([first!, ...later], horizons) }
       })
 
     const measure = Effect.fn("SafetyCheck.measure")(function*(request: SafetyRequest, routerAddress: Address) {
@@ -131,6 +138,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       const measurement: Measurement = {
         buy: trip.bought,
         sell: trip.sold,
+        later: trip.later,
         amountIn,
         buyTaxBps: trip.bought._tag === "Bought"
           ? buyTaxBps(request.path, amountIn, trip.bought.received, request.pools)
