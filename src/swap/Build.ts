@@ -33,6 +33,7 @@ import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
 import { chooseFunding } from "./Funding.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
+import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
 
@@ -105,6 +106,8 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
         : `the price moved beyond the slippage: the plan now costs ${plan.amountIn}, above the maximum ${record.maxAmountIn}`
     })
   }
+
+  yield* rejudge(record, market, block)
 
   const sellToken = record.sell as Address
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn

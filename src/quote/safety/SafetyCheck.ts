@@ -17,6 +17,7 @@ import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, reversePath, sellTaxBps } from "./Expected.js"
 import { byHorizon, HORIZONS, readTrips, schedule } from "./Horizons.js"
+import { readOwnerFlags } from "./OwnerPowers.js"
 import { buyCalls, freshWallet, readBuy, walletFunding } from "./RoundTrip.js"
 import { findCap } from "./SizeLimit.js"
 import { decide, inconclusive, type Measurement } from "./Verdict.js"
@@ -183,8 +184,10 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* measure(request, router).pipe(
-        Effect.map((measurement) => decide(base, measurement, safety)),
+      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token as Address, request.block)], {
+        concurrency: "unbounded"
+      }).pipe(
+        Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),
         Effect.catchAll((error) =>
           Effect.succeed(
             inconclusive(
