@@ -20,6 +20,7 @@ import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import {
   encodeExecute,
   encodeExecuteWithPermit,
+  Funding,
   type PermitSingle,
   planValue,
   type RouterPlan
@@ -31,7 +32,7 @@ import { curvePoolsOf } from "../routing/CurvePools.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
-import { chooseFunding } from "./Funding.js"
+import { chooseFunding, resetFirst } from "./Funding.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
 import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
@@ -131,7 +132,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
   const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
   const deadline = BigInt(nowSec + terms.deadlineSec)
-  const { approvals, funding, permit } = yield* chooseFunding({
+  const chosen = yield* chooseFunding({
     wallet,
     approval: terms.approval,
     sellToken,
@@ -145,6 +146,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     gasPriceWei: yield* (yield* GasPrice).at(block),
     openPermit: terms.openPermit
   })
+  const { funding, permit } = chosen
 
   const routerPlan: RouterPlan = {
     ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
@@ -158,14 +160,24 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     minAmountOut: record.minAmountOut
   }
   const executeData = encodeExecute(routerPlan)
-  const outcome = yield* simulateTakerSwap({
-    block: BigInt(block),
-    taker: terms.taker,
-    router,
-    approvals,
-    pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
-    swap: { data: executeData, value: planValue(routerPlan) }
-  })
+  const simulate = (approvals: typeof chosen.approvals) =>
+    simulateTakerSwap({
+      block: BigInt(block),
+      taker: terms.taker,
+      router,
+      approvals,
+      pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
+      swap: { data: executeData, value: planValue(routerPlan) }
+    })
+  let approvals = chosen.approvals
+  let outcome = yield* simulate(approvals)
+  // A token that refuses to change one non-zero allowance into another (USDT's rule) takes a reset to 0 first.
+  const leftover = funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter
+  if (outcome._tag === "Reverted" && outcome.stage === "approval" && leftover > 0n) {
+    const resetting = resetFirst(approvals)
+    const retried = yield* simulate(resetting)
+    if (retried._tag === "Executed") [approvals, outcome] = [resetting, retried]
+  }
   if (outcome._tag === "Reverted") {
     if (outcome.priceMoved) {
       return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })

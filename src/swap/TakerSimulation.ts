@@ -47,7 +47,13 @@ export type TakerOutcome =
     readonly permitGas: bigint
     readonly swapGas: bigint
   }
-  | { readonly _tag: "Reverted"; readonly reason: string; readonly priceMoved: boolean }
+  | {
+    readonly _tag: "Reverted"
+    readonly reason: string
+    readonly priceMoved: boolean
+    /** Which call reverted. */
+    readonly stage: "approval" | "permit" | "swap"
+  }
 
 const APPROVAL_GAS_LIMIT = 200_000n
 
@@ -89,7 +95,8 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     return {
       _tag: "Reverted",
       reason: `${which}: ${reason}`,
-      priceMoved: name !== undefined && PRICE_ERRORS.has(name)
+      priceMoved: name !== undefined && PRICE_ERRORS.has(name),
+      stage: which
     } satisfies TakerOutcome
   }
   const swap = results[results.length - 1]
@@ -98,7 +105,8 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     return {
       _tag: "Reverted",
       reason: "swap: the router reported no execution",
-      priceMoved: false
+      priceMoved: false,
+      stage: "swap"
     } satisfies TakerOutcome
   }
   const approvals = request.approvals.length
