@@ -4,8 +4,8 @@
  * holder). Naive simulation defaults differ from real transactions (gas price 0, base fee 0, coinbase
  * 0, the whole block's gas, the parent's number and time), and tokens read exactly those to behave
  * differently when simulated. Here calls are validated like real transactions (nonce, balance, fee)
- * and carry a real-looking gas price and gas limit; every simulated block has the next number, a later
- * timestamp, a non-zero base fee and a non-zero coinbase.
+ * and carry a real-looking gas price and gas limit; every simulated block has a later number and time
+ * (the next, unless the request spaces blocks further apart), a non-zero base fee and a non-zero coinbase.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Address, Hex } from "viem"

@@ -32,11 +32,11 @@ import { curvePoolsOf } from "../routing/CurvePools.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
-import { chooseFunding, resetFirst } from "./Funding.js"
+import { chooseFunding } from "./Funding.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
 import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
-import { simulateTakerSwap } from "./TakerSimulation.js"
+import { simulateResetting } from "./TakerSimulation.js"
 
 export interface BuildTerms {
   readonly taker: Address
@@ -160,24 +160,15 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     minAmountOut: record.minAmountOut
   }
   const executeData = encodeExecute(routerPlan)
-  const simulate = (approvals: typeof chosen.approvals) =>
-    simulateTakerSwap({
-      block: BigInt(block),
-      taker: terms.taker,
-      router,
-      approvals,
-      pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
-      swap: { data: executeData, value: planValue(routerPlan) }
-    })
-  let approvals = chosen.approvals
-  let outcome = yield* simulate(approvals)
   // A token that refuses to change one non-zero allowance into another (USDT's rule) takes a reset to 0 first.
-  const leftover = funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter
-  if (outcome._tag === "Reverted" && outcome.stage === "approval" && leftover > 0n) {
-    const resetting = resetFirst(approvals)
-    const retried = yield* simulate(resetting)
-    if (retried._tag === "Executed") [approvals, outcome] = [resetting, retried]
-  }
+  const { approvals, outcome } = yield* simulateResetting({
+    block: BigInt(block),
+    taker: terms.taker,
+    router,
+    approvals: chosen.approvals,
+    pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
+    swap: { data: executeData, value: planValue(routerPlan) }
+  }, funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter)
   if (outcome._tag === "Reverted") {
     if (outcome.priceMoved) {
       return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })

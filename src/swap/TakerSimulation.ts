@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
 import { type SimCall, type SimResult, Simulator } from "../../layers/Simulator.js"
 import { decodeRouterError, type PermitSingle, planExecutedIn } from "../execution/RouterPlan.js"
+import { resetFirst } from "./Funding.js"
 
 const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
 
@@ -119,3 +120,20 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     swapGas: swap.gasUsed
   } satisfies TakerOutcome
 })
+
+/**
+ * The swap simulated as above; when an approval reverts while the wallet holds a `leftover` non-zero
+ * allowance (a token that refuses to change one non-zero allowance into another, as USDT does), again
+ * with each approval preceded by one of 0. The approvals that went through are the ones to send.
+ */
+export const simulateResetting = Effect.fn("Swap.simulateResetting")(
+  function*(request: TakerSimulationRequest, leftover: bigint) {
+    const outcome = yield* simulateTakerSwap(request)
+    if (outcome._tag === "Executed" || outcome.stage !== "approval" || leftover === 0n) {
+      return { approvals: request.approvals, outcome }
+    }
+    const approvals = resetFirst(request.approvals)
+    const retried = yield* simulateTakerSwap({ ...request, approvals })
+    return retried._tag === "Executed" ? { approvals, outcome: retried } : { approvals: request.approvals, outcome }
+  }
+)
