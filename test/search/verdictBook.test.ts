@@ -70,7 +70,12 @@ describe("verdicts in a search answer", () => {
 
   it("the shown verdict's owner flags join the result's flags, after the tax flags", () => {
     const book = withScan(undefined, [
-      verdict("a", 10, { verdict: "taxed", buyTaxBps: 0, sellTaxBps: 200, flags: ["upgradeable", "owner_can_set_tax"] }),
+      verdict("a", 10, {
+        verdict: "taxed",
+        buyTaxBps: 0,
+        sellTaxBps: 200,
+        flags: ["upgradeable", "owner_can_set_tax"]
+      }),
       verdict("b", 10, { flags: ["owner_can_blacklist"] })
     ])
     expect(searchSafety(book, 10).flags).toEqual(["sell_tax", "upgradeable", "owner_can_set_tax"])
