@@ -40,7 +40,7 @@ export const freshWallet = (): Address => `0x${randomBytes(20).toString("hex")}`
 /** The wallet's native balance: what the buy sends plus gas. */
 export const walletFunding = (buy: RouterPlan) => planValue(buy) + GAS_BUDGET_WEI
 
-export const buyCall = (router: Address, wallet: Address, buy: RouterPlan): SimCall => ({
+const buyCall = (router: Address, wallet: Address, buy: RouterPlan): SimCall => ({
   from: wallet,
   to: router,
   data: encodeExecute(buy),
@@ -74,7 +74,7 @@ export const sellCalls = (router: Address, wallet: Address, token: Address, sell
 ]
 
 /** Net amount each emitting contract's Transfer events in `logs` moved into `wallet`. */
-export const transfersTo = (logs: ReadonlyArray<SimLog>, wallet: Address): ReadonlyMap<string, bigint> => {
+const transfersTo = (logs: ReadonlyArray<SimLog>, wallet: Address): ReadonlyMap<string, bigint> => {
   const net = new Map<string, bigint>()
   const to = wallet.toLowerCase()
   for (const log of logs) {
