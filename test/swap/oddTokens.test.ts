@@ -115,6 +115,36 @@ describe("re-judged at swap time", () => {
     expect(replacement?.next).toBe("stop")
     expect(await taker.balanceOf(token("TaxRaiseToken"))).toBe(0n)
   })
+  it("swap/tx re-judges too: a tax raised while the permit is being signed answers quote_stale, without a replacement", async () => {
+    await fundLiquidityProvider(harness.devnet.manifest, lp)
+    const raising = await deployTrap(lp, "TaxRaiseToken")
+    await ops.indexed(BigInt((await listWithPair(harness.devnet.manifest, lp, raising)).block))
+    const taker = await takerOn(harness)
+    const bought = await trade(taker, { sell: USDC, buy: raising, amount: "100" })
+    const quoted = answerOf(
+      await ops.quote({ sell: raising, buy: USDC, amount: formatUnits(bought.delivered, 18), taker: taker.address })
+    )
+    expect(quoted.safety).toMatchObject({ verdict: "ok", flags: ["owner_can_set_tax"] })
+    const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    expect(built.next).toBe("sign_permit")
+    await ops.indexed((await taker.send(built.transactions[0]!)).blockNumber)
+
+    const raised = await lp.write(raising, parseAbi(["function setSellTax(uint256 bps)"]), "setSellTax", [9_000n])
+    await ops.indexed(raised.blockNumber)
+    const signature = await taker.signPermit(built)
+    const error = errorOf(
+      await ops.swapTx({
+        quoteId: quoted.quoteId,
+        taker: taker.address,
+        permit: { message: built.signatures[0]!.typedData.message, signature }
+      })
+    )
+    expect(error._tag).toBe("QuoteStale")
+    expect(error.message).toMatch(/`cannot_sell`, worse than the quote's `ok`/)
+    expect("quote" in error ? error.quote : undefined).toBeUndefined()
+    expect(toErrorBody(error).next).toBe("requote")
+    expect(await taker.balanceOf(raising)).toBe(bought.delivered)
+  })
 })
 
 describe("odd but honest tokens trade both ways", () => {
