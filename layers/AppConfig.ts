@@ -49,6 +49,8 @@ const safetyConfig = Config.all({
   ),
   /** A buy or sell tax at or above this is confiscatory: `cannot_sell`. */
   confiscatoryTaxBps: Config.integer("SAFETY_CONFISCATORY_TAX_BPS").pipe(Config.withDefault(5_000)),
+  /** Also sell back after waiting (the next block of the other parity, 30 blocks, an hour, a day). */
+  horizons: Config.boolean("SAFETY_HORIZONS").pipe(Config.withDefault(true)),
   /** Per-transaction caps are looked for up to this multiple of the checked size. */
   capProbeMultiple: Config.integer("SAFETY_CAP_PROBE_MULTIPLE").pipe(Config.withDefault(10)),
   /** Verdicts kept in memory (per token, route, size and block). */

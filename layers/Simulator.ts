@@ -4,8 +4,8 @@
  * holder). Naive simulation defaults differ from real transactions (gas price 0, base fee 0, coinbase
  * 0, the whole block's gas, the parent's number and time), and tokens read exactly those to behave
  * differently when simulated. Here calls are validated like real transactions (nonce, balance, fee)
- * and carry a real-looking gas price and gas limit; every simulated block has the next number, a later
- * timestamp, a non-zero base fee and a non-zero coinbase.
+ * and carry a real-looking gas price and gas limit; every simulated block has a later number and time
+ * (the next, unless the request spaces blocks further apart), a non-zero base fee and a non-zero coinbase.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Address, Hex } from "viem"
@@ -41,8 +41,31 @@ export interface SimulationRequest {
   readonly block: bigint
   /** One entry per simulated block (block+1, block+2, …), each a list of transactions in order. */
   readonly blocks: ReadonlyArray<ReadonlyArray<SimCall>>
+  /**
+   * How far each simulated block is from the one before it (the first: from `block`), by index;
+   * default one block and one second. A wait of hours is a jump in number and time: nodes that do
+   * not fill the gap with empty blocks (anvil, reth) simulate it at the cost of one block.
+   */
+  readonly spacing?: ReadonlyArray<BlockSpacing | undefined>
   /** Native balances (wei) set before the first block. */
   readonly balances?: ReadonlyArray<{ readonly address: Address; readonly wei: bigint }>
+}
+
+export interface BlockSpacing {
+  readonly blocks: bigint
+  readonly seconds: bigint
+}
+
+const ONE_BLOCK: BlockSpacing = { blocks: 1n, seconds: 1n }
+
+/** Number and time of each simulated block, from the real block's and the spacing asked for. */
+const positions = (number: bigint, timestamp: bigint, count: number, spacing: SimulationRequest["spacing"]) => {
+  let at = { number, timestamp }
+  return Array.from({ length: count }, (_, i) => {
+    const step = spacing?.[i] ?? ONE_BLOCK
+    at = { number: at.number + step.blocks, timestamp: at.timestamp + step.seconds }
+    return at
+  })
 }
 
 /** Results per simulated block, per transaction. */
@@ -108,11 +131,12 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
 
     const simulate = Effect.fn("Simulator.simulate")(function*(request: SimulationRequest) {
       const context = contextOf(yield* header(request.block))
+      const at = positions(context.number, context.timestamp, request.blocks.length, request.spacing)
       const payload = {
         blockStateCalls: request.blocks.map((calls, i) => ({
           blockOverrides: {
-            number: hex(context.number + 1n + BigInt(i)),
-            time: hex(context.timestamp + 1n + BigInt(i)),
+            number: hex(at[i]!.number),
+            time: hex(at[i]!.timestamp),
             baseFeePerGas: hex(context.baseFee),
             feeRecipient: context.coinbase,
             gasLimit: hex(30_000_000n)

@@ -72,6 +72,19 @@ export const Verdict = Schema.Literal(
   "inconclusive"
 )
 
+/** What the token's owner could still change, read from the chain (src/quote/safety/OwnerPowers.ts). */
+export const OwnerFlag = Schema.Literal(
+  "upgradeable",
+  "owner_can_set_tax",
+  "owner_can_blacklist",
+  "owner_can_pause",
+  "owner_can_limit_tx",
+  "owner_can_stop_trading"
+).annotations({
+  description:
+    "`upgradeable`: an EIP-1967 implementation or beacon slot is set; `owner_can_*`: `owner()` is not the zero address and the code (or its implementation's) has a setter of that kind: tax, blacklist, pause, max transaction or wallet, trading switch"
+})
+
 export const SafetyVerdict = Schema.Struct({
   routeId: Schema.String,
   route: RouteRef,
@@ -83,6 +96,10 @@ export const SafetyVerdict = Schema.Struct({
   roundTripLossBps: Schema.NullOr(Bps),
   scope: Schema.Struct({ block: BlockNumber, walletProfile: Schema.String }),
   maxBuyUsdc: Schema.optional(DecimalString),
+  flags: Schema.optional(Schema.Array(OwnerFlag)).annotations({
+    description:
+      "owner powers read from the chain at `scope.block` (present when the token was simulated); they inform, the verdict stays the measured behaviour"
+  }),
   reason: Schema.optional(Schema.String).annotations({
     description:
       "why the verdict is `inconclusive` or `cannot_sell`, and any finding (such as a balanceOf that disagrees with the transfers)"
@@ -99,12 +116,9 @@ export const RouteSafety = Schema.Struct({
   checkedBlock: BlockNumber
 }).annotations({ identifier: "RouteSafety" })
 
-export const TokenFlag = Schema.Literal(
-  "buy_tax",
-  "sell_tax",
-  "hooked_pool",
-  "impersonates_canonical",
-  "shared_ticker"
+export const TokenFlag = Schema.Union(
+  Schema.Literal("buy_tax", "sell_tax", "hooked_pool", "impersonates_canonical", "shared_ticker"),
+  OwnerFlag
 )
 export type TokenFlag = typeof TokenFlag.Type
 
@@ -144,7 +158,8 @@ export const TokenResult = Schema.Struct({
     description: "every measured route, best first, each with the block it was checked at; empty when unmeasured"
   }),
   flags: Schema.Array(TokenFlag).annotations({
-    description: "`buy_tax` / `sell_tax` only when `safety` measured a tax above 0 bp on that side"
+    description:
+      "`buy_tax` / `sell_tax` only when `safety` measured a tax above 0 bp on that side; the owner flags (`upgradeable`, `owner_can_*`) as `safety.flags` read them"
   })
 }).annotations({ identifier: "TokenResult" })
 export type TokenResult = typeof TokenResult.Type

@@ -3,12 +3,18 @@
  * so nothing is cached: one `eth_simulateV1` round trip plus a cap probe, and the cap bisection on the
  * capped token), warm latency (the same check again at the same block), and throughput in verdicts
  * (fresh-wallet round trips) per second with several checks in flight, as a search scan would run them.
+ *
+ * The cold figures are taken twice in the same run, samples interleaved so both see the same machine
+ * load: with the sell-back in the next block only (`SAFETY_HORIZONS=false`, the verdict before the
+ * horizons) and with the horizons; for each, the `eth_simulateV1` requests and the transactions they
+ * simulate per verdict, counted at the `Simulator`.
  */
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { Simulator } from "../../layers/Simulator.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
@@ -41,6 +47,31 @@ const state = await runtime.runPromise(Effect.gen(function*() {
 }))
 const market = marketFromIndex(state)
 const safety = await runtime.runPromise(SafetyCheck)
+const config = await runtime.runPromise(AppConfig)
+
+/** A SafetyCheck of its own (its own cache), horizons on or off, counting what it simulates. */
+const variant = async (horizons: boolean) => {
+  const counts = { requests: 0, transactions: 0, verdicts: 0 }
+  const counted = Layer.effect(
+    Simulator,
+    Effect.map(Simulator.make, (inner) => ({
+      simulate: (request: Parameters<typeof inner.simulate>[0]) => {
+        counts.requests++
+        counts.transactions += request.blocks.reduce((sum, calls) => sum + calls.length, 0)
+        return inner.simulate(request)
+      }
+    }))
+  )
+  const settings = Layer.succeed(AppConfig, AppConfig.make({ ...config, safety: { ...config.safety, horizons } }))
+  const check = await runtime.runPromise(
+    Effect.provide(SafetyCheck, SafetyCheck.Default.pipe(Layer.provide(counted), Layer.provide(settings)))
+  )
+  return { check, counts }
+}
+const variants = [
+  { label: "next block only (before)", ...(await variant(false)) },
+  { label: "with horizons (after)", ...(await variant(true)) }
+]
 const E6 = 10n ** 6n
 const pathTo = probePaths(market, manifest)
 const labels = ["DEGEN", "ORBIT", "TAX", "HONEY", "THIN", "ZAP", "BLOOM", "LAUNCH_GRAD"]
@@ -71,13 +102,39 @@ const timed = async (runs: number, label: () => string) => {
 }
 
 await timed(20, () => "DEGEN") // warm up the JIT and the node
-const cold = await timed(400, () => labels[Math.floor(pick() * labels.length)]!)
-figure(
-  "cold verdict, 8 seeded tokens (new size each)",
-  `p50 ${ms(percentile(cold, 50))}, p99 ${ms(percentile(cold, 99))}`
-)
-const cap = await timed(40, () => "CAPPED")
-figure("cold verdict with cap bisection (CAPPED)", `p50 ${ms(percentile(cap, 50))}, p99 ${ms(percentile(cap, 99))}`)
+const pathOf = (label: string) => (label === "CAPPED" ? cappedPath : paths.get(label)!)
+const compare = async (runs: number, label: () => string, name: string) => {
+  const samples = variants.map(() => [] as Array<number>)
+  const before = variants.map(({ counts }) => ({ ...counts }))
+  for (let i = 0; i < runs; i++) {
+    const token = label()
+    const amountInUsdc = size()
+    for (const [v, { check }] of variants.entries()) {
+      const started = performance.now()
+      await Effect.runPromise(check.check({
+        token: manifest.tokens![token]!.toLowerCase(),
+        path: pathOf(token),
+        amountInUsdc,
+        block: BigInt(state.block),
+        pools: market.pool
+      }))
+      samples[v]!.push(performance.now() - started)
+    }
+  }
+  for (const [v, { counts, label: which }] of variants.entries()) {
+    const sorted = samples[v]!.sort((a, b) => a - b)
+    const requests = (counts.requests - before[v]!.requests) / runs
+    const transactions = (counts.transactions - before[v]!.transactions) / runs
+    figure(
+      `${name}, ${which}`,
+      `p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}; per verdict ${
+        requests.toFixed(1)
+      } eth_simulateV1, ${transactions.toFixed(1)} simulated transactions`
+    )
+  }
+}
+await compare(300, () => labels[Math.floor(pick() * labels.length)]!, "cold verdict, 8 seeded tokens (new size each)")
+await compare(40, () => "CAPPED", "cold verdict with cap bisection (CAPPED)")
 
 const warmSamples: Array<number> = []
 for (let i = 0; i < 2_000; i++) {

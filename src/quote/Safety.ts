@@ -23,7 +23,8 @@ import { SafetyCheck } from "./safety/SafetyCheck.js"
 
 type SafetyVerdict = typeof Verdict.Type
 
-const PROBE_USDC = 100_000_000n
+/** The size a trade without a USD value is judged at: $100. */
+export const PROBE_USDC = 100_000_000n
 
 export const judgedToken = (
   plan: Pick<Plan, "tokenIn" | "tokenOut">,

@@ -1,10 +1,11 @@
 /**
  * A token's verdicts as a search answer shows them: only measurements at or before the answer's block
  * (a verdict measured after the snapshot the answer describes would claim a block it does not show),
- * the best route's verdict as `safety`, every route with its `checkedBlock`, and the tax flags.
+ * the best route's verdict as `safety`, every route with its `checkedBlock`, and the flags.
  *
  * `buy_tax` / `sell_tax`: the shown verdict measured a tax above 0 bp on that side. Nothing else sets
- * them: a token never measured has neither, however its contract looks.
+ * them: a token never measured has neither, however its contract looks. The owner flags are the shown
+ * verdict's own (read from the chain when it was measured).
  */
 import type { RouteSafety, SafetyVerdict, TokenFlag } from "../../schema/Token.js"
 import type { TokenVerdicts } from "../safety/VerdictBook.js"
@@ -25,6 +26,7 @@ export const searchSafety = (verdicts: TokenVerdicts | undefined, block: number)
   const flags: Array<TokenFlag> = []
   if ((safety?.buyTaxBps ?? 0) > 0) flags.push("buy_tax")
   if ((safety?.sellTaxBps ?? 0) > 0) flags.push("sell_tax")
+  flags.push(...(safety?.flags ?? []))
   return {
     safety,
     safetyByRoute: shown.map((route) => ({

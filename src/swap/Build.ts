@@ -20,6 +20,7 @@ import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import {
   encodeExecute,
   encodeExecuteWithPermit,
+  Funding,
   type PermitSingle,
   planValue,
   type RouterPlan
@@ -33,8 +34,9 @@ import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
 import { chooseFunding } from "./Funding.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
+import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
-import { simulateTakerSwap } from "./TakerSimulation.js"
+import { simulateResetting } from "./TakerSimulation.js"
 
 export interface BuildTerms {
   readonly taker: Address
@@ -106,6 +108,8 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
 
+  yield* rejudge(record, market, block)
+
   const sellToken = record.sell as Address
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
   const wallet = yield* readTakerWallet({
@@ -128,7 +132,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
   const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
   const deadline = BigInt(nowSec + terms.deadlineSec)
-  const { approvals, funding, permit } = yield* chooseFunding({
+  const chosen = yield* chooseFunding({
     wallet,
     approval: terms.approval,
     sellToken,
@@ -142,6 +146,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     gasPriceWei: yield* (yield* GasPrice).at(block),
     openPermit: terms.openPermit
   })
+  const { funding, permit } = chosen
 
   const routerPlan: RouterPlan = {
     ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
@@ -155,14 +160,15 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     minAmountOut: record.minAmountOut
   }
   const executeData = encodeExecute(routerPlan)
-  const outcome = yield* simulateTakerSwap({
+  // A token that refuses to change one non-zero allowance into another (USDT's rule) takes a reset to 0 first.
+  const { approvals, outcome } = yield* simulateResetting({
     block: BigInt(block),
     taker: terms.taker,
     router,
-    approvals,
+    approvals: chosen.approvals,
     pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
     swap: { data: executeData, value: planValue(routerPlan) }
-  })
+  }, funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter)
   if (outcome._tag === "Reverted") {
     if (outcome.priceMoved) {
       return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })

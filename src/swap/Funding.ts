@@ -5,7 +5,7 @@
  * amount and the gas of every returned transaction, even to preview.
  */
 import { Either } from "effect"
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256 } from "viem"
+import { type Address, decodeFunctionData, encodeFunctionData, erc20Abi, type Hex, maxUint256 } from "viem"
 import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import { InsufficientBalance } from "../../schema/Errors.js"
 import { permitOf } from "../execution/Permit2.js"
@@ -39,6 +39,13 @@ export interface FundingChoice {
 
 const approveData = (spender: Address, amount: bigint) =>
   encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, amount] })
+
+/** Each approval preceded by one of 0 to the same spender: for tokens that refuse to change a non-zero allowance. */
+export const resetFirst = (approvals: FundingChoice["approvals"]): FundingChoice["approvals"] =>
+  approvals.flatMap((approval) => {
+    const { args } = decodeFunctionData({ abi: erc20Abi, data: approval.data })
+    return [{ to: approval.to, data: approveData(args[0] as Address, 0n) }, approval]
+  })
 
 const permitFor = (input: FundingInput): PermitSingle | undefined => {
   const { openPermit, spend, wallet } = input

@@ -23,11 +23,13 @@ import type { SwapTxRequest } from "../../schema/Swap.js"
 import { permitSigner } from "../execution/Permit2.js"
 import { decodeRouterCall, encodeExecuteWithPermit } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
+import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { swapAnswer } from "./Answer.js"
 import type { BuiltTransaction } from "./Build.js"
 import { gasLimit } from "./Gas.js"
 import { issuedPermit, samePermit, submittedPermit } from "./PermitRound.js"
+import { rejudge } from "./Rejudge.js"
 import { countsAsAttempt, MAX_SWAP_FAILURES } from "./Swap.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
 
@@ -67,6 +69,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
 
   const { snapshot } = yield* (yield* TokenSearch).view
   const block = snapshot.state.block
+  yield* rejudge(record, marketFromIndex(snapshot.state), block)
   const nowSec = Math.max(Math.floor((yield* Clock.currentTimeMillis) / 1000), snapshot.state.time)
   const requested = BigInt(nowSec + request.deadlineSec)
   // The permit cannot be used after its signature deadline: the swap's own deadline never outlasts it.

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import { type Address, encodeFunctionData, type Hex, parseAbi } from "viem"
 import { type SimCall, type SimResult, Simulator } from "../../layers/Simulator.js"
 import { decodeRouterError, type PermitSingle, planExecutedIn } from "../execution/RouterPlan.js"
+import { resetFirst } from "./Funding.js"
 
 const permit2Abi = parseAbi(["function approve(address token, address spender, uint160 amount, uint48 expiration)"])
 
@@ -47,7 +48,13 @@ export type TakerOutcome =
     readonly permitGas: bigint
     readonly swapGas: bigint
   }
-  | { readonly _tag: "Reverted"; readonly reason: string; readonly priceMoved: boolean }
+  | {
+    readonly _tag: "Reverted"
+    readonly reason: string
+    readonly priceMoved: boolean
+    /** Which call reverted. */
+    readonly stage: "approval" | "permit" | "swap"
+  }
 
 const APPROVAL_GAS_LIMIT = 200_000n
 
@@ -89,7 +96,8 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     return {
       _tag: "Reverted",
       reason: `${which}: ${reason}`,
-      priceMoved: name !== undefined && PRICE_ERRORS.has(name)
+      priceMoved: name !== undefined && PRICE_ERRORS.has(name),
+      stage: which
     } satisfies TakerOutcome
   }
   const swap = results[results.length - 1]
@@ -98,7 +106,8 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     return {
       _tag: "Reverted",
       reason: "swap: the router reported no execution",
-      priceMoved: false
+      priceMoved: false,
+      stage: "swap"
     } satisfies TakerOutcome
   }
   const approvals = request.approvals.length
@@ -111,3 +120,20 @@ export const simulateTakerSwap = Effect.fn("Swap.simulateTaker")(function*(reque
     swapGas: swap.gasUsed
   } satisfies TakerOutcome
 })
+
+/**
+ * The swap simulated as above; when an approval reverts while the wallet holds a `leftover` non-zero
+ * allowance (a token that refuses to change one non-zero allowance into another, as USDT does), again
+ * with each approval preceded by one of 0. The approvals that went through are the ones to send.
+ */
+export const simulateResetting = Effect.fn("Swap.simulateResetting")(
+  function*(request: TakerSimulationRequest, leftover: bigint) {
+    const outcome = yield* simulateTakerSwap(request)
+    if (outcome._tag === "Executed" || outcome.stage !== "approval" || leftover === 0n) {
+      return { approvals: request.approvals, outcome }
+    }
+    const approvals = resetFirst(request.approvals)
+    const retried = yield* simulateTakerSwap({ ...request, approvals })
+    return retried._tag === "Executed" ? { approvals, outcome: retried } : { approvals: request.approvals, outcome }
+  }
+)

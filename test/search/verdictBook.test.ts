@@ -68,6 +68,19 @@ describe("verdicts in a search answer", () => {
     expect(searchSafety(book, 8)).toEqual({ safety: null, safetyByRoute: [], flags: [] })
   })
 
+  it("the shown verdict's owner flags join the result's flags, after the tax flags", () => {
+    const book = withScan(undefined, [
+      verdict("a", 10, {
+        verdict: "taxed",
+        buyTaxBps: 0,
+        sellTaxBps: 200,
+        flags: ["upgradeable", "owner_can_set_tax"]
+      }),
+      verdict("b", 10, { flags: ["owner_can_blacklist"] })
+    ])
+    expect(searchSafety(book, 10).flags).toEqual(["sell_tax", "upgradeable", "owner_can_set_tax"])
+  })
+
   it("a cannot_sell verdict without a measured sell tax sets no sell_tax flag", () => {
     const book = withScan(undefined, [verdict("a", 10, { verdict: "cannot_sell", canSell: false, sellTaxBps: null })])
     expect(searchSafety(book, 10).flags).toEqual([])

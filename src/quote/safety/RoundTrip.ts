@@ -1,10 +1,13 @@
 /**
  * The fresh-wallet round trip as transactions, and what its simulation shows. A new random address,
  * funded with native value only by state override (no holder is touched), buys through the router with
- * native funding; in the next block it reads its balance, approves the router and sells back its whole
- * balance (the router's WHOLE_BALANCE amount: exactly what it holds, decided when the sell runs). Both
- * blocks are one `eth_simulateV1` request. What was received is read from the token's Transfer events,
- * independently of `balanceOf`, so a token whose balance disagrees with its transfers is caught.
+ * native funding; in a later block it reads its balance, approves the router and sells back its whole
+ * balance (the router's WHOLE_BALANCE amount: exactly what it holds, decided when the sell runs).
+ *
+ * What moved is what the wallet's balance says moved, read around each trade in the same block, and a
+ * Transfer event witnesses it: some contract's events (the token's own, or a second address that emits
+ * for it) must show the same net amount into or out of the wallet. A balance no transfer witnesses is
+ * a balance the token could be inventing.
  */
 import { randomBytes } from "node:crypto"
 import {
@@ -37,40 +40,64 @@ export const freshWallet = (): Address => `0x${randomBytes(20).toString("hex")}`
 /** The wallet's native balance: what the buy sends plus gas. */
 export const walletFunding = (buy: RouterPlan) => planValue(buy) + GAS_BUDGET_WEI
 
-export const buyCall = (router: Address, wallet: Address, buy: RouterPlan): SimCall => ({
+const buyCall = (router: Address, wallet: Address, buy: RouterPlan): SimCall => ({
   from: wallet,
   to: router,
   data: encodeExecute(buy),
   value: planValue(buy)
 })
 
-/** Block 2 of the round trip: balance read, approval, sell of the whole balance. */
+const balanceCall = (wallet: Address, token: Address): SimCall => ({
+  from: wallet,
+  to: token,
+  data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [wallet] })
+})
+
+/** The buy between two balance reads. */
+export const buyCalls = (router: Address, wallet: Address, token: Address, buy: RouterPlan): Array<SimCall> => [
+  balanceCall(wallet, token),
+  buyCall(router, wallet, buy),
+  balanceCall(wallet, token)
+]
+
+/** The sell-back: balance read, approval, sell of the whole balance, balance read. */
 export const sellCalls = (router: Address, wallet: Address, token: Address, sell: RouterPlan): Array<SimCall> => [
-  { from: wallet, to: token, data: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [wallet] }) },
+  balanceCall(wallet, token),
   {
     from: wallet,
     to: token,
     data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
     gas: 200_000n
   },
-  { from: wallet, to: router, data: encodeExecute(sell) }
+  { from: wallet, to: router, data: encodeExecute(sell) },
+  balanceCall(wallet, token)
 ]
 
-/** Net amount of `token` the Transfer events of `logs` moved into `wallet`. */
-export const transferredTo = (logs: ReadonlyArray<SimLog>, token: Address, wallet: Address): bigint => {
-  let net = 0n
+/** Net amount each emitting contract's Transfer events in `logs` moved into `wallet`. */
+const transfersTo = (logs: ReadonlyArray<SimLog>, wallet: Address): ReadonlyMap<string, bigint> => {
+  const net = new Map<string, bigint>()
+  const to = wallet.toLowerCase()
   for (const log of logs) {
-    if (log.address.toLowerCase() !== token.toLowerCase() || log.topics[0] !== transferTopic) continue
+    if (log.topics[0] !== transferTopic) continue
     try {
       const { args } = decodeEventLog({ abi: transferAbi, data: log.data, topics: log.topics as [Hex, ...Array<Hex>] })
-      if (args.to.toLowerCase() === wallet.toLowerCase()) net += args.value
-      if (args.from.toLowerCase() === wallet.toLowerCase()) net -= args.value
+      const moved = (args.to.toLowerCase() === to ? args.value : 0n) -
+        (args.from.toLowerCase() === to ? args.value : 0n)
+      const emitter = log.address.toLowerCase()
+      net.set(emitter, (net.get(emitter) ?? 0n) + moved)
     } catch {
       // A non-standard event under the Transfer topic moves nothing we can count.
     }
   }
   return net
 }
+
+/** Whether some contract's Transfer events show exactly `amount` moving into the wallet (negative: out). */
+const witnessed = (logs: ReadonlyArray<SimLog>, wallet: Address, amount: bigint) =>
+  [...transfersTo(logs, wallet).values()].includes(amount)
+
+const balanceOf = (result: SimResult | undefined): bigint | null =>
+  result?.ok === true && result.returnData.length === 66 ? BigInt(result.returnData) : null
 
 /** Why a call failed, as readable as the revert data allows. */
 export const failureOf = (result: SimResult): string => {
@@ -84,11 +111,26 @@ const returnedFalse = (result: SimResult) => result.returnData.length === 66 && 
 
 export type BuyOutcome =
   | { readonly _tag: "BuyFailed"; readonly reason: string }
-  | { readonly _tag: "Bought"; readonly received: bigint; readonly gasUsed: bigint }
+  | {
+    readonly _tag: "Bought"
+    /** The wallet's balance change across the buy. */
+    readonly received: bigint
+    /** Whether a Transfer event shows the same amount arriving. */
+    readonly witnessed: boolean
+    readonly gasUsed: bigint
+  }
 
-export const readBuy = (router: Address, wallet: Address, token: Address, buy: SimResult): BuyOutcome => {
+export const readBuy = (
+  router: Address,
+  wallet: Address,
+  [before, buy, after]: ReadonlyArray<SimResult>
+): BuyOutcome => {
+  if (buy === undefined) return { _tag: "BuyFailed", reason: "buy not run" }
   if (!buy.ok || planExecutedIn(router, buy.logs) === undefined) return { _tag: "BuyFailed", reason: failureOf(buy) }
-  return { _tag: "Bought", received: transferredTo(buy.logs, token, wallet), gasUsed: buy.gasUsed }
+  const [from, to] = [balanceOf(before), balanceOf(after)]
+  if (from === null || to === null) return { _tag: "BuyFailed", reason: "balanceOf could not be read around the buy" }
+  const received = to - from
+  return { _tag: "Bought", received, witnessed: witnessed(buy.logs, wallet, received), gasUsed: buy.gasUsed }
 }
 
 export type SellOutcome =
@@ -96,8 +138,10 @@ export type SellOutcome =
   | {
     readonly _tag: "Sold"
     readonly balance: bigint
-    /** Token that left the wallet by its Transfer events. */
+    /** Token that left the wallet: its balance change across the sell. */
     readonly sent: bigint
+    /** Whether a Transfer event shows the same amount leaving. */
+    readonly witnessed: boolean
     /** USDC the wallet's balance rose by (the router's measurement). */
     readonly usdcOut: bigint
     readonly gasUsed: bigint
@@ -106,12 +150,9 @@ export type SellOutcome =
 export const readSell = (
   router: Address,
   wallet: Address,
-  token: Address,
-  [balanceRead, approve, sell]: ReadonlyArray<SimResult>
+  [balanceRead, approve, sell, afterRead]: ReadonlyArray<SimResult>
 ): SellOutcome => {
-  const balance = balanceRead?.ok === true && balanceRead.returnData.length === 66
-    ? BigInt(balanceRead.returnData)
-    : null
+  const balance = balanceOf(balanceRead)
   if (approve === undefined || !approve.ok) {
     return { _tag: "SellFailed", balance, reason: `approve failed: ${approve ? failureOf(approve) : "not run"}` }
   }
@@ -120,13 +161,16 @@ export const readSell = (
     return { _tag: "SellFailed", balance, reason: sell ? failureOf(sell) : "sell not run" }
   }
   const executed = planExecutedIn(router, sell.logs)
-  if (executed === undefined || balance === null) {
+  const left = balanceOf(afterRead)
+  if (executed === undefined || balance === null || left === null) {
     return { _tag: "SellFailed", balance, reason: "sell did not report its execution" }
   }
+  const sent = balance - left
   return {
     _tag: "Sold",
     balance,
-    sent: -transferredTo(sell.logs, token, wallet),
+    sent,
+    witnessed: witnessed(sell.logs, wallet, -sent),
     usdcOut: executed.amountOut,
     gasUsed: sell.gasUsed
   }

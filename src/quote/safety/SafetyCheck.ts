@@ -1,8 +1,9 @@
 /**
  * The safety verdict of a token on one route: a buy and a sell-back from a fresh wallet through the
- * service's own router (the path `swap` would execute), simulated at the quote's block in one
- * `eth_simulateV1` request, with a bounded search for a per-transaction cap. Verdicts are cached per
- * token, route, size and block; a verdict is only ever reported for the block it was measured at.
+ * service's own router (the path `swap` would execute), and the same after longer holds (./Horizons.ts),
+ * simulated at the quote's block in one `eth_simulateV1` request, with a bounded search for a
+ * per-transaction cap, and the owner's powers read beside it (./OwnerPowers.ts). Verdicts are cached
+ * per token, route, size and block; a verdict is only ever reported for the block it was measured at.
  */
 import { Cache, Data, Effect, Layer } from "effect"
 import { type Address, formatUnits } from "viem"
@@ -11,13 +12,14 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
-import { probePlanOf, routerVenuesOf } from "../../execution/FromRoute.js"
-import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
+import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
-import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, reversePath, sellTaxBps } from "./Expected.js"
-import { buyCall, freshWallet, readBuy, readSell, sellCalls, walletFunding } from "./RoundTrip.js"
+import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, sellTaxBps } from "./Expected.js"
+import { HORIZONS } from "./Horizons.js"
+import { readOwnerFlags } from "./OwnerPowers.js"
 import { findCap } from "./SizeLimit.js"
+import { tripsOn } from "./Trips.js"
 import { decide, inconclusive, type Measurement } from "./Verdict.js"
 
 export interface SafetyRequest {
@@ -54,9 +56,6 @@ const hashString = (text: string) => {
 /** Start of an `inconclusive` reason when the node did not answer: worth measuring again later. */
 export const SIMULATION_UNAVAILABLE = "simulation unavailable"
 
-/** Far in the future: the plans are simulated, never sent. */
-const DEADLINE = 2n ** 40n
-
 export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
   effect: Effect.gen(function*() {
     const simulator = yield* Simulator
@@ -67,43 +66,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
     const venues = routerVenuesOf(contracts)
 
-    const plans = (request: SafetyRequest, wallet: Address, amountIn: bigint) => {
-      const terms = { recipient: wallet, deadline: DEADLINE, quoteId: "safety" }
-      return {
-        buy: probePlanOf(request.path, amountIn, request.pools, venues, { ...terms, funding: Funding.native }),
-        sell: probePlanOf(reversePath(request.path), WHOLE_BALANCE, request.pools, venues, {
-          ...terms,
-          funding: Funding.approval
-        })
-      }
-    }
-
-    /** Buy alone, from its own fresh wallet: does a buy of this size go through? */
-    const buyGoesThrough = (request: SafetyRequest, routerAddress: Address) => (amountIn: bigint) => {
-      const wallet = freshWallet()
-      const { buy } = plans(request, wallet, amountIn)
-      return simulator.simulate({
-        block: request.block,
-        blocks: [[buyCall(routerAddress, wallet, buy)]],
-        balances: [{ address: wallet, wei: walletFunding(buy) }]
-      }).pipe(
-        Effect.map(([block]) => readBuy(routerAddress, wallet, request.token as Address, block![0]!)._tag === "Bought")
-      )
-    }
-
-    const roundTrip = (request: SafetyRequest, routerAddress: Address, amountIn: bigint) =>
-      Effect.gen(function*() {
-        const wallet = freshWallet()
-        const token = request.token as Address
-        const { buy, sell } = plans(request, wallet, amountIn)
-        const [buyBlock, sellBlock] = yield* simulator.simulate({
-          block: request.block,
-          blocks: [[buyCall(routerAddress, wallet, buy)], sellCalls(routerAddress, wallet, token, sell)],
-          balances: [{ address: wallet, wei: walletFunding(buy) }]
-        })
-        const bought = readBuy(routerAddress, wallet, token, buyBlock![0]!)
-        return { bought, sold: bought._tag === "Bought" ? readSell(routerAddress, wallet, token, sellBlock!) : null }
-      })
+    const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 
     const measure = Effect.fn("SafetyCheck.measure")(function*(request: SafetyRequest, routerAddress: Address) {
       const fits = buyGoesThrough(request, routerAddress)
@@ -131,6 +94,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       const measurement: Measurement = {
         buy: trip.bought,
         sell: trip.sold,
+        later: trip.later,
         amountIn,
         buyTaxBps: trip.bought._tag === "Bought"
           ? buyTaxBps(request.path, amountIn, trip.bought.received, request.pools)
@@ -175,8 +139,10 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* measure(request, router).pipe(
-        Effect.map((measurement) => decide(base, measurement, safety)),
+      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token as Address, request.block)], {
+        concurrency: "unbounded"
+      }).pipe(
+        Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),
         Effect.catchAll((error) =>
           Effect.succeed(
             inconclusive(

@@ -5,6 +5,7 @@
  * caps and taxes follow, each with the figures that justify it.
  */
 import type { SafetyVerdict } from "../../../schema/Token.js"
+import type { HorizonOutcome } from "./Horizons.js"
 import type { BuyOutcome, SellOutcome } from "./RoundTrip.js"
 
 export interface Thresholds {
@@ -15,6 +16,8 @@ export interface Thresholds {
 export interface Measurement {
   readonly buy: BuyOutcome
   readonly sell: SellOutcome | null
+  /** The same round trip from other fresh wallets that held longer (./Horizons.ts). */
+  readonly later: ReadonlyArray<HorizonOutcome>
   readonly amountIn: bigint
   readonly buyTaxBps: number | undefined
   readonly sellTaxBps: number | undefined
@@ -40,6 +43,23 @@ export const inconclusive = (base: Base, reason: string): SafetyVerdict => ({
 
 const lossBps = (amountIn: bigint, back: bigint) =>
   amountIn <= 0n ? 0 : Number(((amountIn - (back < amountIn ? back : amountIn)) * 10_000n) / amountIn)
+
+/**
+ * The first horizon at which holders are locked: the sell reverts, or returns a confiscatory share
+ * less than the next block's sell did. A horizon whose buy failed says nothing about selling.
+ */
+const lockedLater = (m: Measurement, nextBlockLoss: number, confiscatoryBps: number) => {
+  for (const { horizon, bought, sold } of m.later) {
+    if (bought._tag !== "Bought" || bought.received <= 0n || sold === null) continue
+    if (sold._tag === "SellFailed") return `sells revert ${horizon.label} after the buy: ${sold.reason}`
+    const loss = lossBps(m.amountIn, sold.usdcOut)
+    if (sold.usdcOut === 0n || loss - nextBlockLoss >= confiscatoryBps) {
+      return `a sell ${horizon.label} after the buy returns ${sold.usdcOut} USDC base units of ${m.amountIn} ` +
+        `(a ${loss} bps round-trip loss, ${nextBlockLoss} bps in the next block)`
+    }
+  }
+  return undefined
+}
 
 export const decide = (base: Base, m: Measurement, thresholds: Thresholds): SafetyVerdict => {
   if (m.buy._tag === "BuyFailed") return inconclusive(base, `the buy reverted: ${m.buy.reason}`)
@@ -73,13 +93,23 @@ export const decide = (base: Base, m: Measurement, thresholds: Thresholds): Safe
       reason: `the sell-back returned ${sell.usdcOut} USDC base units: a confiscatory tax (${worstTax} bps)`
     }
   }
+  const locked = lockedLater(m, roundTripLossBps, thresholds.confiscatoryTaxBps)
+  if (locked !== undefined) return { ...measured, verdict: "cannot_sell", canSell: false, reason: locked }
+  if (!m.buy.witnessed || !sell.witnessed) {
+    return {
+      ...measured,
+      verdict: "inconclusive",
+      canSell: true,
+      reason: `no Transfer event shows what balanceOf says moved: ${m.buy.received} in, ${sell.sent} out`
+    }
+  }
   if (sell.balance !== m.buy.received || sell.sent !== m.buy.received) {
     return {
       ...measured,
       verdict: "inconclusive",
       canSell: true,
       reason:
-        `balanceOf reported ${sell.balance} and the sell moved ${sell.sent}, but the buy's transfers delivered ${m.buy.received}`
+        `the wallet held ${sell.balance} when it sold and the sell moved ${sell.sent}, but the buy delivered ${m.buy.received}`
     }
   }
   if (m.depthImpactBps !== undefined && m.depthImpactBps > thresholds.illiquidImpactBps) {

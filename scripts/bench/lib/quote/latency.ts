@@ -1,15 +1,21 @@
 /**
  * Quote latency, in-process: the whole `quote` operation as the HTTP handler runs it. Warm: the same
  * order again at the same block (its sell-back verdict is cached); cold: a new size every call, so the
- * fresh-wallet simulation runs each time.
+ * fresh-wallet simulation runs each time. Cold twice, samples interleaved so both see the same machine
+ * load: with the sell-back horizons (the service's default) and without (`SAFETY_HORIZONS=false`).
  */
+import { Effect, Layer, Schema } from "effect"
+import { AppConfig } from "../../../../layers/AppConfig.js"
+import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
+import { quote } from "../../../../src/quote/Quote.js"
+import { SafetyCheck } from "../../../../src/quote/safety/SafetyCheck.js"
 import { latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 
 const WARM = 1_000
 const COLD = 100
 
-export const quoteLatency = async ({ ask, token }: QuoteBench) => {
+export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
   const time = async (amount: string) => {
     const started = performance.now()
     await ask({ sell: token("USDC"), buy: token("WETH"), amount })
@@ -19,7 +25,32 @@ export const quoteLatency = async ({ ask, token }: QuoteBench) => {
   const warm: Array<number> = []
   for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
   latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
+
+  const withoutHorizons = await runtime.runPromise(Effect.gen(function*() {
+    const config = yield* AppConfig
+    const settings = Layer.succeed(
+      AppConfig,
+      AppConfig.make({ ...config, safety: { ...config.safety, horizons: false } })
+    )
+    return yield* Effect.provide(SafetyCheck, SafetyCheck.Default.pipe(Layer.provide(settings)))
+  }))
+  const timeWithout = async (amount: string) => {
+    const started = performance.now()
+    await runtime.runPromise(
+      Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
+        Effect.orDie,
+        Effect.flatMap(quote),
+        Effect.provideService(SafetyCheck, withoutHorizons)
+      )
+    )
+    return performance.now() - started
+  }
   const cold: Array<number> = []
-  for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
+  const coldWithout: Array<number> = []
+  for (let i = 0; i < COLD; i++) {
+    cold.push(await time(`${2_500 + i + 1}.25`))
+    coldWithout.push(await timeWithout(`${3_500 + i + 1}.25`))
+  }
   latency("quote USDC→WETH, cold (new size: fresh simulation)", cold)
+  latency("… the same without the horizons (before)", coldWithout)
 }

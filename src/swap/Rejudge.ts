@@ -1,0 +1,81 @@
+/**
+ * The quote's sell-back verdict measured again at the block `swap` and `swap/tx` build on, on the
+ * route it was measured on and at the same size: a token whose owner raised a tax, threw a switch or
+ * armed a window since the quote is not handed to the taker on the quote's word. Every build does it:
+ * a verdict is cached per block, so this costs one simulation request per token per block, run beside
+ * the build's own reads (docs/safety.md says what it costs).
+ *
+ * Worse is: a verdict further down the ladder (ok / pinned, taxed, size_limited, illiquid /
+ * inconclusive, cannot_sell), or a buy or sell tax higher by more than rounding. A node that did not
+ * answer says nothing: the build goes on and its own simulation stands.
+ */
+import { Effect } from "effect"
+import type { Hex } from "../../schema/Chain.js"
+import { QuoteStale } from "../../schema/Errors.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { SafetyVerdict } from "../../schema/Token.js"
+import { PROBE_USDC } from "../quote/Safety.js"
+import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../quote/safety/SafetyCheck.js"
+import type { Market } from "../routing/Market.js"
+import { makePath, type Path, type PathHop } from "../routing/Path.js"
+
+const RANK: Record<SafetyVerdict["verdict"], number> = {
+  ok: 0,
+  pinned: 0,
+  taxed: 1,
+  size_limited: 2,
+  illiquid: 3,
+  inconclusive: 3,
+  cannot_sell: 4
+}
+
+/** Tax differences up to this are rounding of one measurement against another. */
+const TAX_TOLERANCE_BPS = 10
+
+export const worsened = (before: SafetyVerdict, now: SafetyVerdict): boolean => {
+  if (RANK[now.verdict] > RANK[before.verdict]) return true
+  const rose = (a: number | null, b: number | null) => b !== null && b - (a ?? 0) > TAX_TOLERANCE_BPS
+  return rose(before.buyTaxBps, now.buyTaxBps) || rose(before.sellTaxBps, now.sellTaxBps)
+}
+
+/** The path a verdict names (`<in>><out>|<venue>:<pool>>…`) on today's pools; none if one is gone. */
+export const pathOfRoute = (routeId: string, market: Market): Path | undefined => {
+  const [ends, hopsText] = routeId.split("|")
+  const tokenIn = ends?.split(">")[0]?.toLowerCase() as Hex | undefined
+  if (tokenIn === undefined || hopsText === undefined) return undefined
+  const hops: Array<PathHop> = []
+  let from = tokenIn
+  for (const hop of hopsText.split(">")) {
+    const cut = hop.lastIndexOf(":")
+    const pool = market.pool(hop.slice(cut + 1).toLowerCase() as Hex)
+    if (pool === undefined || (pool.token0 !== from && pool.token1 !== from)) return undefined
+    const to = pool.token0 === from ? pool.token1 : pool.token0
+    const poolId = hop.slice(cut + 1).toLowerCase() as Hex
+    hops.push({ poolId, venue: hop.slice(0, cut), kind: pool.kind, tokenIn: from, tokenOut: to })
+    from = to
+  }
+  return hops.length === 0 ? undefined : makePath(hops)
+}
+
+/** Fails `quote_stale` when the quote's verdict got worse at `block`. */
+export const rejudge = Effect.fn("Swap.rejudge")(function*(record: QuoteRecord, market: Market, block: number) {
+  const before = record.safety
+  if (before === null || before.verdict === "pinned" || before.verdict === "inconclusive") return
+  const path = pathOfRoute(before.routeId, market)
+  if (path === undefined) return
+  const now = yield* (yield* SafetyCheck).check({
+    token: path.tokenOut,
+    path,
+    amountInUsdc: record.orderUsdMicro > 0n ? record.orderUsdMicro : PROBE_USDC,
+    block: BigInt(block),
+    pools: market.pool
+  })
+  if (now.reason?.startsWith(SIMULATION_UNAVAILABLE) === true || !worsened(before, now)) return
+  return yield* new QuoteStale({
+    message:
+      `the token's sell-back verdict at block ${block} is \`${now.verdict}\`, worse than the quote's \`${before.verdict}\` at block ${before.scope.block}${
+        now.reason === undefined ? "" : `: ${now.reason}`
+      }`,
+    hint: "the token changed since the quote; review the replacement quote's verdict"
+  })
+})
