@@ -35,7 +35,8 @@ abstract contract V3Venue is RouterBase {
             zeroForOne,
             leg.exactOut ? -int256(leg.amount) : int256(leg.amount),
             zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT,
-            abi.encode(leg)
+            // Only a chained step needs itself back in the callback; any other, its input token and source.
+            leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg)
         );
         tCallback = address(0);
         (deltaIn, deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
@@ -44,8 +45,13 @@ abstract contract V3Venue is RouterBase {
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
         if (msg.sender != tCallback) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
-        Leg memory leg = abi.decode(data, (Leg));
         int256 owed = amount0Delta > 0 ? amount0Delta : amount1Delta;
-        if (owed > 0) _payLeg(leg, msg.sender, uint256(owed));
+        if (owed <= 0) return;
+        if (data.length == 64) {
+            (address tokenIn, bool fromRouter) = abi.decode(data, (address, bool));
+            _pay(tokenIn, msg.sender, uint256(owed), fromRouter);
+        } else {
+            _payLeg(abi.decode(data, (Leg)), msg.sender, uint256(owed));
+        }
     }
 }
