@@ -43,9 +43,26 @@ export const BuiltSwap = Schema.Struct({
   taker: Schema.String,
   recipient: Schema.String,
   minAmountOut: Schema.BigInt,
-  amountOutSimulated: Schema.BigInt
+  amountOutSimulated: Schema.BigInt,
+  /** The router's `planHash` of every plan built for this taker and recipient (the latest last, at most
+   * `MAX_PLAN_HASHES`): a fill of any other plan is not this quote's swap. */
+  planHashes: Schema.Array(Schema.String)
 })
 export type BuiltSwap = typeof BuiltSwap.Type
+
+/** A quote rebuilt many times keeps the plans of its latest builds: enough for any a taker still holds. */
+export const MAX_PLAN_HASHES = 8
+
+/** The plan hashes a new build for `parties` records: the earlier ones for the same parties, then its own. */
+export const planHashesAfter = (
+  previous: BuiltSwap | null,
+  parties: { readonly taker: string; readonly recipient: string },
+  planHash: string
+): ReadonlyArray<string> => {
+  const same = previous !== null && previous.taker === parties.taker && previous.recipient === parties.recipient
+  const earlier = same ? previous.planHashes.filter((hash) => hash !== planHash) : []
+  return [...earlier, planHash].slice(-MAX_PLAN_HASHES)
+}
 
 /** A Permit2 `PermitSingle` as issued for signing. */
 export const IssuedPermit = Schema.Struct({

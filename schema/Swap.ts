@@ -14,7 +14,14 @@ export const SwapRequest = Schema.Struct({
   quoteId: QuoteId,
   taker: Address,
   recipient: Schema.optional(Address),
-  approval: Schema.optionalWith(Schema.Literal("permit2", "approve"), { default: () => "permit2" as const }),
+  // No default in the type: naming a flow is what turns native funding off (src/swap/FundedSwap.ts).
+  approval: Schema.optional(
+    Schema.Literal("permit2", "approve").annotations({
+      description: "the ERC-20 flow: `permit2` (the default) or `approve`. Named, it is used as named; left out, a " +
+        "USDC sell the taker's native balance covers is paid with native value, and Permit2 otherwise",
+      default: "permit2"
+    })
+  ),
   deadlineSec: Schema.optionalWith(DeadlineSec, { default: () => 300 })
 }).annotations({ identifier: "SwapRequest" })
 export type SwapRequest = typeof SwapRequest.Type

@@ -2,6 +2,7 @@
 pragma solidity ^0.8.28;
 
 import {IERC20Balance, ILaunchpadCurve} from "./Externals.sol";
+import {Holdings} from "./Holdings.sol";
 import {RouterBase} from "./RouterBase.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 
@@ -10,19 +11,24 @@ import {TokenCalls} from "./TokenCalls.sol";
 /// exact-amount approval that the launchpad spends in full (and that is reset if it ever did not), the
 /// output forwarded as measured by the router's own balance.
 abstract contract CurveVenue is RouterBase {
-    function _swapCurve(address pool, Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
+    function _swapCurve(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
         if (launchpad == address(0)) revert VenueUnavailable(leg.index);
-        if (pool != launchpad) revert ForgedPool(leg.index, pool, launchpad);
+        if (leg.pool != launchpad) revert ForgedPool(leg.index, leg.pool, launchpad);
         bool isBuy = leg.tokenIn == usdc;
         if (leg.exactOut || (!isBuy && leg.tokenOut != usdc)) revert InvalidStep(leg.index);
         paidIn = leg.amount;
-        if (!leg.fromRouter) _pay(leg.tokenIn, address(this), paidIn, false);
+        // Into the router, for the launchpad to pull: the taker's payment, or a debit of the plan's holding.
+        if (leg.fromRouter) Holdings.debit(leg.tokenIn, paidIn);
+        else _pay(leg.tokenIn, address(this), paidIn, false);
         uint256 before = TokenCalls.balanceOf(leg.tokenOut, address(this));
         TokenCalls.approve(leg.tokenIn, launchpad, paidIn);
         if (isBuy) ILaunchpadCurve(launchpad).buy(leg.tokenOut, paidIn, 0);
         else ILaunchpadCurve(launchpad).sell(leg.tokenIn, paidIn, 0);
-        if (IERC20Balance(leg.tokenIn).allowance(address(this), launchpad) != 0) {
+        uint256 unspent = IERC20Balance(leg.tokenIn).allowance(address(this), launchpad);
+        if (unspent != 0) {
+            // What the launchpad did not take is still the plan's: reset the approval and hold it for the sweep.
             TokenCalls.approve(leg.tokenIn, launchpad, 0);
+            Holdings.credit(leg.tokenIn, unspent);
         }
         out = TokenCalls.balanceOf(leg.tokenOut, address(this)) - before;
         if (leg.to != address(this)) TokenCalls.transfer(leg.tokenOut, leg.to, out);

@@ -12,8 +12,10 @@ interface ITradeRouter {
     /// `pool`: the v2 pair, the v3 pool, the PoolManager (v4) or the launchpad (curve); v2/v3 pools must be
     /// the CREATE2 address of the configured factory for (tokenIn, tokenOut, fee).
     /// `fee`: v3 fee tier or v4 key fee (0x800000 for dynamic-fee pools); `tickSpacing`, `hooks`: v4 key.
-    /// `amount`: exact-in from the taker: base units; exact-in from the router: share of the router's
-    /// current holding of tokenIn, 1e18 = all of it; exact-out: the exact output of this step.
+    /// `amount`: exact-in from the taker: base units; exact-in from the router: share of what the plan
+    /// holds of tokenIn, 1e18 = all of it; exact-out: the exact output of this step. An exact-out step
+    /// FROM_ROUTER heads a chain: the steps after it (flags EXACT_OUT|FROM_ROUTER|TO_ROUTER, the last
+    /// EXACT_OUT|TO_ROUTER paid by the taker, `amount` 0) each make exactly the input of the one before.
     /// `limit`: exact-in: the least output of this step; exact-out: the most input.
     struct Step {
         uint8 venue;
@@ -60,7 +62,8 @@ interface ITradeRouter {
     }
 
     /// @notice One per execution. `amountIn`: sell token paid from the taker's funds into pools;
-    /// `amountOut`: the rise of the recipient's buyToken balance.
+    /// `amountOut`: the rise of the recipient's buyToken balance; `planHash`: keccak256 of
+    /// abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps) as the plan gave them.
     event PlanExecuted(
         bytes32 indexed quoteTag,
         address indexed taker,
@@ -68,7 +71,8 @@ interface ITradeRouter {
         address sellToken,
         address buyToken,
         uint256 amountIn,
-        uint256 amountOut
+        uint256 amountOut,
+        bytes32 planHash
     );
 
     error Reentrancy();

@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 import {ITradeRouter} from "./ITradeRouter.sol";
 import {IPermit2Allowance} from "./Externals.sol";
+import {Holdings} from "./Holdings.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 
 /// @notice What every venue of the router shares: the deployment it trusts (set once, immutable), the
@@ -77,15 +78,29 @@ abstract contract RouterBase is ITradeRouter {
     /// @notice One step, validated and with its amount resolved.
     struct Leg {
         uint256 index;
+        uint8 venue;
+        /// @dev the step's pool fields, as in `Step`
+        address pool;
+        uint24 fee;
+        int24 tickSpacing;
+        address hooks;
         address tokenIn;
         address tokenOut;
         /// @dev where the pool sends the output: the recipient or this router
         address to;
         address recipient;
+        /// @dev exact-in: the input is a share of what the plan holds; exact-out: the input is made by
+        /// the next link of `chain`, run for exactly what this step owes
         bool fromRouter;
         bool exactOut;
         /// @dev exact-in: input in base units; exact-out: the wanted output
         uint256 amount;
+        /// @dev exact-in: least output; exact-out: most input
+        uint256 limit;
+        /// @dev an exact-out chain (its head first, down to the taker-paid step); this leg is chain[link].
+        /// Empty outside chains.
+        Step[] chain;
+        uint256 link;
     }
 
     constructor(Config memory config) {
@@ -101,12 +116,14 @@ abstract contract RouterBase is ITradeRouter {
         nativeMode = config.nativeMode;
     }
 
-    /// @notice Moves `amount` of `token` to `to`: from the router's own holdings (what earlier steps
-    /// produced), or from the taker's funds, which is always the caller of `execute` (`tExecution`) and never
-    /// an address taken from calldata, and never more in total than the plan's `amountIn`.
+    /// @notice Moves `amount` of `token` to `to`: from what the plan holds in the router (what earlier
+    /// steps produced, or the native deposit), or from the taker's funds, which is always the caller of
+    /// `execute` (`tExecution`) and never an address taken from calldata, and never more in total than the
+    /// plan's `amountIn`.
     function _pay(address token, address to, uint256 amount, bool fromRouter) internal {
         if (amount == 0) return;
         if (fromRouter) {
+            Holdings.debit(token, amount);
             TokenCalls.transfer(token, to, amount);
             return;
         }
@@ -122,11 +139,22 @@ abstract contract RouterBase is ITradeRouter {
         } else if (funding == FUNDING_PERMIT2) {
             if (amount > type(uint160).max) revert AmountTooLarge(amount);
             IPermit2Allowance(permit2).transferFrom(payer, to, uint160(amount), token);
-        } else if (to != address(this)) {
-            // Native funding: the taker's value was turned into the sell token here at the start.
-            TokenCalls.transfer(token, to, amount);
+        } else {
+            // Native funding: the taker's deposit, held for this plan since it started.
+            Holdings.debit(token, amount);
+            if (to != address(this)) TokenCalls.transfer(token, to, amount);
         }
     }
+
+    /// @notice Pays what a step owes: first, for a chained exact-out step, runs the chain's next link
+    /// for exactly `amount` of the step's input (delivered to the router), then pays it.
+    function _payLeg(Leg memory leg, address to, uint256 amount) internal {
+        _provide(leg, amount);
+        _pay(leg.tokenIn, to, amount, leg.fromRouter);
+    }
+
+    /// @notice Makes `amount` of `leg.tokenIn` held by the plan when `leg` is a chained exact-out step.
+    function _provide(Leg memory leg, uint256 amount) internal virtual;
 
     /// @dev `given` must be the pool the registry would have created; the recipient may not be it
     /// (output sent to a pool is donated to its liquidity providers or skimmed by anyone).

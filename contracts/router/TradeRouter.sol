@@ -3,6 +3,8 @@ pragma solidity ^0.8.28;
 
 import {CurveVenue} from "./CurveVenue.sol";
 import {INativeDeposit, IPermit2Allowance} from "./Externals.sol";
+import {Holdings} from "./Holdings.sol";
+import {PlanRules} from "./PlanRules.sol";
 import {RouterBase} from "./RouterBase.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 import {V2Venue} from "./V2Venue.sol";
@@ -19,8 +21,12 @@ import {V4Venue} from "./V4Venue.sol";
 /// - Callbacks are accepted only from the one contract the current step is swapping with, once.
 /// - One execution at a time (transient lock): a token, hook or pool re-entering any entry point fails.
 /// - The result is judged by the recipient's balance of the buy token, not by what pools report.
-/// - Nothing stays behind: every token the router held during the call is swept back to the taker, and
-///   the only approval it ever gives (to the launchpad) is exact and reset.
+/// - Nothing of a plan stays behind: everything the plan held in the router (its native deposit, outputs
+///   kept for later steps) is swept back to the taker, and the only approval the router ever gives (to
+///   the launchpad) is exact and reset. Only what the plan itself brought in counts: tokens sent to the
+///   router outside a plan change no plan's amounts and are never paid out (`Holdings`).
+/// - An exact-out path runs backwards, nested: each step asks the step before it for exactly its input,
+///   so every step keeps its own limit (`PlanRules.leg`).
 contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
     constructor(Config memory config) RouterBase(config) {}
 
@@ -46,16 +52,15 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
 
     function _run(Plan calldata plan) private returns (uint256 amountIn, uint256 amountOut) {
         _begin(plan);
-        uint256 count = plan.steps.length;
-        // Tokens the router may hold between steps: swept to the taker at the end.
-        address[] memory held = new address[](count + 1);
-        uint256 heldCount;
-        if (plan.funding == FUNDING_NATIVE) held[heldCount++] = plan.sellToken;
         uint256 before = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
-        for (uint256 i; i < count; ++i) {
-            if (_step(plan, i)) held[heldCount++] = plan.steps[i].tokenOut;
+        uint256 count = plan.steps.length;
+        for (uint256 i; i < count;) {
+            Leg memory leg;
+            (leg, i) = PlanRules.leg(plan, i, tMaxIn);
+            _exec(leg);
         }
-        uint256 refunded = _sweep(held, heldCount, plan.sellToken);
+        // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
+        uint256 refunded = Holdings.sweep(msg.sender, plan.sellToken);
         amountIn = plan.funding == FUNDING_NATIVE ? plan.amountIn - refunded : tPaid;
         // tMaxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
         if (!plan.exactOut && amountIn != tMaxIn) revert InputNotSpent(amountIn, tMaxIn);
@@ -63,7 +68,14 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
         emit PlanExecuted(
-            plan.quoteTag, msg.sender, plan.recipient, plan.sellToken, plan.buyToken, amountIn, amountOut
+            plan.quoteTag,
+            msg.sender,
+            plan.recipient,
+            plan.sellToken,
+            plan.buyToken,
+            amountIn,
+            amountOut,
+            PlanRules.planHash(plan)
         );
         tExecution = 0;
         tPaid = 0;
@@ -73,15 +85,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
     function _begin(Plan calldata plan) private {
         if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
-        address recipient = plan.recipient;
-        if (
-            recipient == address(0) || recipient == address(this) || recipient == poolManager
-                || recipient == launchpad || recipient == permit2
-        ) revert InvalidRecipient(recipient);
-        if (plan.steps.length == 0) revert EmptyPlan();
-        if (plan.sellToken == plan.buyToken || plan.sellToken == address(0) || plan.buyToken == address(0)) {
-            revert InvalidPlan();
-        }
+        PlanRules.check(plan, [address(0), address(this), poolManager, launchpad, permit2]);
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
@@ -98,74 +102,34 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         }
         if (nativeMode == NATIVE_NONE || plan.sellToken != usdc) revert NativeFundingUnavailable();
         if (msg.value != plan.amountIn * NATIVE_PER_USDC_UNIT) revert UnexpectedValue(msg.value);
-        // On Arc the value already is the router's USDC balance; on the devnet it is minted into one.
+        // On Arc the value already is the router's USDC balance; on the devnet it is minted into one. Either
+        // way the plan holds exactly the deposit, never whatever else the router's balance contains.
         if (nativeMode == NATIVE_DEPOSIT) INativeDeposit(usdc).deposit{value: msg.value}();
+        Holdings.credit(usdc, plan.amountIn);
     }
 
-    /// @return keeps whether the step's output stayed in the router.
-    function _step(Plan calldata plan, uint256 i) private returns (bool keeps) {
-        Step calldata step = plan.steps[i];
-        Leg memory leg = _leg(plan, step, i);
+    /// @notice Runs one leg on its venue, holds for the plan what it left in the router, checks its limit.
+    function _exec(Leg memory leg) private {
+        bool keeps = leg.to == address(this);
+        uint256 untracked = keeps ? Holdings.untracked(leg.tokenOut) : 0;
         uint256 paidIn;
         uint256 out;
-        uint8 venue = step.venue;
-        if (venue == VENUE_V2) (paidIn, out) = _swapV2(step.pool, leg);
-        else if (venue == VENUE_V3) (paidIn, out) = _swapV3(step.pool, step.fee, leg);
-        else if (venue == VENUE_V4) (paidIn, out) = _swapV4(step.pool, step.fee, step.tickSpacing, step.hooks, leg);
-        else if (venue == VENUE_CURVE) (paidIn, out) = _swapCurve(step.pool, leg);
-        else revert UnknownVenue(i, venue);
+        uint8 venue = leg.venue;
+        if (venue == VENUE_V2) (paidIn, out) = _swapV2(leg);
+        else if (venue == VENUE_V3) (paidIn, out) = _swapV3(leg);
+        else if (venue == VENUE_V4) (paidIn, out) = _swapV4(leg);
+        else if (venue == VENUE_CURVE) (paidIn, out) = _swapCurve(leg);
+        else revert UnknownVenue(leg.index, venue);
+        if (keeps) Holdings.creditSince(leg.tokenOut, untracked);
         if (leg.exactOut) {
-            if (paidIn > step.limit) revert StepInputTooHigh(i, paidIn, step.limit);
-        } else if (out < step.limit) {
-            revert StepOutputTooLow(i, out, step.limit);
+            if (paidIn > leg.limit) revert StepInputTooHigh(leg.index, paidIn, leg.limit);
+        } else if (out < leg.limit) {
+            revert StepOutputTooLow(leg.index, out, leg.limit);
         }
-        return leg.to == address(this);
     }
 
-    function _leg(Plan calldata plan, Step calldata step, uint256 i) private view returns (Leg memory leg) {
-        uint8 flags = step.flags;
-        if (flags > (EXACT_OUT | FROM_ROUTER | TO_ROUTER)) revert InvalidStep(i);
-        address tokenIn = step.tokenIn;
-        address tokenOut = step.tokenOut;
-        if (tokenIn == tokenOut || tokenIn == address(0) || tokenOut == address(0)) revert InvalidStep(i);
-        bool fromRouter = flags & FROM_ROUTER != 0;
-        bool toRouter = flags & TO_ROUTER != 0;
-        bool exactOut = flags & EXACT_OUT != 0;
-        // The taker pays only in the sell token; only the buy token goes to the recipient.
-        if (!fromRouter && tokenIn != plan.sellToken) revert PayerTokenMismatch(i);
-        if (!toRouter && tokenOut != plan.buyToken) revert OutputTokenMismatch(i);
-        uint256 amount = step.amount;
-        if (!fromRouter && !exactOut && amount == WHOLE_BALANCE) amount = tMaxIn;
-        if (fromRouter && !exactOut) {
-            if (amount > SHARE_ONE) revert ShareTooLarge(i);
-            amount = TokenCalls.balanceOf(tokenIn, address(this)) * amount / SHARE_ONE;
-        }
-        if (amount == 0) revert InvalidStep(i);
-        leg = Leg({
-            index: i,
-            tokenIn: tokenIn,
-            tokenOut: tokenOut,
-            to: toRouter ? address(this) : plan.recipient,
-            recipient: plan.recipient,
-            fromRouter: fromRouter,
-            exactOut: exactOut,
-            amount: amount
-        });
-    }
-
-    /// @return refunded how much of the sell token went back to the taker
-    function _sweep(address[] memory held, uint256 count, address sellToken) private returns (uint256 refunded) {
-        for (uint256 i; i < count; ++i) {
-            address token = held[i];
-            bool seen;
-            for (uint256 j; j < i && !seen; ++j) {
-                seen = held[j] == token;
-            }
-            if (seen) continue;
-            uint256 balance = TokenCalls.balanceOf(token, address(this));
-            if (balance == 0) continue;
-            TokenCalls.transfer(token, msg.sender, balance);
-            if (token == sellToken) refunded += balance;
-        }
+    /// @notice A chained exact-out step's input: its next link, run for exactly `amount` into the router.
+    function _provide(Leg memory leg, uint256 amount) internal override {
+        if (leg.exactOut && leg.fromRouter) _exec(PlanRules.link(leg, amount));
     }
 }

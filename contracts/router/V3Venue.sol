@@ -6,14 +6,15 @@ import {PoolAddress} from "./PoolAddress.sol";
 import {RouterBase} from "./RouterBase.sol";
 
 /// @notice Uniswap v3 pools: `swap`, then the pool calls back for payment. Only the pool this step
-/// computed from the factory may call back, once; the payment goes from the taker (or the router's
-/// holdings) straight to that pool.
+/// computed from the factory may call back, once; the payment goes from the taker (or what the plan
+/// holds in the router) straight to that pool. The step travels in the callback data, so a chained
+/// exact-out step can run its next link for exactly what the pool asks.
 abstract contract V3Venue is RouterBase {
-    function _swapV3(address pool, uint24 fee, Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
+    function _swapV3(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
         if (v3Factory == address(0)) revert VenueUnavailable(leg.index);
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
-        address expected = PoolAddress.v3Pool(v3Factory, v3PoolInitCodeHash, token0, token1, fee);
-        _checkPool(leg, pool, expected);
+        address expected = PoolAddress.v3Pool(v3Factory, v3PoolInitCodeHash, token0, token1, leg.fee);
+        _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;
         (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg);
@@ -34,7 +35,8 @@ abstract contract V3Venue is RouterBase {
             zeroForOne,
             leg.exactOut ? -int256(leg.amount) : int256(leg.amount),
             zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT,
-            abi.encode(leg.tokenIn, leg.fromRouter)
+            // Only a chained step needs itself back in the callback; any other, its input token and source.
+            leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg)
         );
         tCallback = address(0);
         (deltaIn, deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
@@ -43,8 +45,13 @@ abstract contract V3Venue is RouterBase {
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
         if (msg.sender != tCallback) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
-        (address tokenIn, bool fromRouter) = abi.decode(data, (address, bool));
         int256 owed = amount0Delta > 0 ? amount0Delta : amount1Delta;
-        if (owed > 0) _pay(tokenIn, msg.sender, uint256(owed), fromRouter);
+        if (owed <= 0) return;
+        if (data.length == 64) {
+            (address tokenIn, bool fromRouter) = abi.decode(data, (address, bool));
+            _pay(tokenIn, msg.sender, uint256(owed), fromRouter);
+        } else {
+            _payLeg(abi.decode(data, (Leg)), msg.sender, uint256(owed));
+        }
     }
 }

@@ -14,43 +14,24 @@ import {RouterBase} from "./RouterBase.sol";
 /// @notice Uniswap v4 through the configured PoolManager: one `unlock` per step, the swap, then settle
 /// what the step owes and take what it is owed. A pool is its key; the PoolManager swaps only
 /// initialized keys, and hooks (dynamic fees, fee-taking return deltas) act inside its accounting, which
-/// the router then settles in full or the PoolManager reverts the whole transaction.
+/// the router then settles in full or the PoolManager reverts the whole transaction. A v4 step nested
+/// in another v4 step's settlement (an exact-out chain) swaps inside the unlock already open.
 abstract contract V4Venue is RouterBase, IUnlockCallback {
-    struct V4Swap {
-        PoolKey key;
-        bool zeroForOne;
-        int256 amountSpecified;
-        address tokenIn;
-        address tokenOut;
-        address to;
-        bool fromRouter;
-        uint256 index;
-    }
+    /// @dev Set while the PoolManager is unlocked for one of our steps.
+    bool internal transient tUnlocked;
 
-    function _swapV4(address pool, uint24 fee, int24 tickSpacing, address hooks, Leg memory leg)
-        internal
-        returns (uint256 paidIn, uint256 out)
-    {
+    function _swapV4(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
         if (poolManager == address(0)) revert VenueUnavailable(leg.index);
-        if (pool != poolManager) revert ForgedPool(leg.index, pool, poolManager);
+        if (leg.pool != poolManager) revert ForgedPool(leg.index, leg.pool, poolManager);
         if (leg.amount > uint256(uint128(type(int128).max))) revert AmountTooLarge(leg.amount);
-        (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
-        bool zeroForOne = leg.tokenIn == token0;
-        V4Swap memory swap = V4Swap({
-            key: PoolKey(Currency.wrap(token0), Currency.wrap(token1), fee, tickSpacing, IHooks(hooks)),
-            zeroForOne: zeroForOne,
-            // v4 signs the other way round from v3: negative is exact input.
-            amountSpecified: leg.exactOut ? int256(leg.amount) : -int256(leg.amount),
-            tokenIn: leg.tokenIn,
-            tokenOut: leg.tokenOut,
-            to: leg.to,
-            fromRouter: leg.fromRouter,
-            index: leg.index
-        });
-        tCallback = poolManager;
-        bytes memory result = IPoolManager(poolManager).unlock(abi.encode(swap));
-        tCallback = address(0);
-        (paidIn, out) = abi.decode(result, (uint256, uint256));
+        if (tUnlocked) {
+            (paidIn, out) = _swapUnlocked(leg);
+        } else {
+            tCallback = poolManager;
+            bytes memory result = IPoolManager(poolManager).unlock(abi.encode(leg));
+            tCallback = address(0);
+            (paidIn, out) = abi.decode(result, (uint256, uint256));
+        }
         if (leg.exactOut && out != leg.amount) revert PartialFill(leg.index, out, leg.amount);
     }
 
@@ -58,31 +39,42 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
         // Only our own `unlock` makes the PoolManager call us; tCallback proves it is that one.
         if (msg.sender != poolManager || tCallback != msg.sender) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
-        V4Swap memory swap = abi.decode(data, (V4Swap));
+        tUnlocked = true;
+        (uint256 paidIn, uint256 out) = _swapUnlocked(abi.decode(data, (Leg)));
+        tUnlocked = false;
+        return abi.encode(paidIn, out);
+    }
+
+    function _swapUnlocked(Leg memory leg) private returns (uint256 paidIn, uint256 out) {
+        (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
+        bool zeroForOne = leg.tokenIn == token0;
         IPoolManager manager = IPoolManager(poolManager);
+        // v4 signs the other way round from v3: negative is exact input.
+        int256 specified = leg.exactOut ? int256(leg.amount) : -int256(leg.amount);
         BalanceDelta delta = manager.swap(
-            swap.key,
+            PoolKey(Currency.wrap(token0), Currency.wrap(token1), leg.fee, leg.tickSpacing, IHooks(leg.hooks)),
             SwapParams({
-                zeroForOne: swap.zeroForOne,
-                amountSpecified: swap.amountSpecified,
-                sqrtPriceLimitX96: swap.zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT
+                zeroForOne: zeroForOne,
+                amountSpecified: specified,
+                sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT
             }),
             ""
         );
         (int128 deltaIn, int128 deltaOut) =
-            swap.zeroForOne ? (delta.amount0(), delta.amount1()) : (delta.amount1(), delta.amount0());
+            zeroForOne ? (delta.amount0(), delta.amount1()) : (delta.amount1(), delta.amount0());
         // A hook's return delta may shrink the output, never turn it into a debt or the input into a credit.
-        if (deltaIn > 0 || deltaOut < 0) revert BadDelta(swap.index);
-        uint256 paidIn = uint256(uint128(-deltaIn));
-        uint256 out = uint256(uint128(deltaOut));
+        if (deltaIn > 0 || deltaOut < 0) revert BadDelta(leg.index);
+        paidIn = uint256(uint128(-deltaIn));
+        out = uint256(uint128(deltaOut));
         // Exact input: nobody (hook included) may charge more than the step specified.
-        if (swap.amountSpecified < 0 && paidIn > uint256(-swap.amountSpecified)) revert BadDelta(swap.index);
+        if (!leg.exactOut && paidIn > leg.amount) revert BadDelta(leg.index);
         if (paidIn != 0) {
-            manager.sync(Currency.wrap(swap.tokenIn));
-            _pay(swap.tokenIn, poolManager, paidIn, swap.fromRouter);
+            // A chained step's input is made first, so the sync below sees only this payment arrive.
+            _provide(leg, paidIn);
+            manager.sync(Currency.wrap(leg.tokenIn));
+            _pay(leg.tokenIn, poolManager, paidIn, leg.fromRouter);
             manager.settle();
         }
-        if (out != 0) manager.take(Currency.wrap(swap.tokenOut), swap.to, out);
-        return abi.encode(paidIn, out);
+        if (out != 0) manager.take(Currency.wrap(leg.tokenOut), leg.to, out);
     }
 }

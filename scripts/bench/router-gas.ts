@@ -9,7 +9,7 @@
 import { type Address, encodePacked, type Hex, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { figure } from "./lib/report.js"
-import { ours, step, swapTest, ur, urExecute, v2Swap, v3Path, v3Single } from "./router/encoders.js"
+import { ours, step, swapTest, ur, urExecute, v2Swap, v3Path, v3PathOut, v3Single } from "./router/encoders.js"
 import {
   balanceOf,
   revertTo,
@@ -45,6 +45,13 @@ const v3TwoHop = encodePacked(["address", "uint24", "address", "uint24", "addres
 const twoHopSteps = [
   step("v3:WBTC/USDC:3000", WBTC, wbtcIn, StepFlag.toRouter),
   step("v3:WETH/USDC:500", USDC, SHARE_ALL, StepFlag.fromRouter)
+]
+// Exact output along the same two pools: the last hop first, asking the first for exactly its input.
+const wethOut = parseUnits("0.2", 18)
+const v3TwoHopOut = encodePacked(["address", "uint24", "address", "uint24", "address"], [WETH, 500, USDC, 3000, WBTC])
+const twoHopOutSteps = [
+  { ...step("v3:WETH/USDC:500", USDC, wethOut, StepFlag.exactOut | StepFlag.fromRouter), limit: 2n ** 128n },
+  { ...step("v3:WBTC/USDC:3000", WBTC, 0n, StepFlag.exactOut | StepFlag.toRouter), limit: wbtcIn }
 ]
 const splitSteps = [step("v2:WETH/USDC", USDC, half), step("v3:WETH/USDC:500", USDC, usdcIn - half)]
 
@@ -124,6 +131,28 @@ const cases: ReadonlyArray<Case> = [
       { name: "v3 SwapRouter (approval)", to: role("v3SwapRouter"), data: v3Path(v3TwoHop, wbtcIn) },
       { name: "router, Permit2", to: router, data: ours(Funding.permit2, WBTC, WETH, wbtcIn, twoHopSteps) },
       { name: "Universal Router (Permit2)", to: universalRouter, data: urExecute([ur.v3(v3TwoHop, wbtcIn)]) }
+    ]
+  },
+  {
+    name: "two-hop v3 exact out (WBTC -> USDC -> 0.2 WETH)",
+    buy: WETH,
+    contenders: [
+      {
+        name: "router, approval",
+        to: router,
+        data: ours(Funding.approval, WBTC, WETH, wbtcIn, twoHopOutSteps, wethOut)
+      },
+      { name: "v3 SwapRouter (approval)", to: role("v3SwapRouter"), data: v3PathOut(v3TwoHopOut, wethOut, wbtcIn) },
+      {
+        name: "router, Permit2",
+        to: router,
+        data: ours(Funding.permit2, WBTC, WETH, wbtcIn, twoHopOutSteps, wethOut)
+      },
+      {
+        name: "Universal Router (Permit2)",
+        to: universalRouter,
+        data: urExecute([ur.v3Out(v3TwoHopOut, wethOut, wbtcIn)])
+      }
     ]
   },
   {

@@ -4,15 +4,17 @@
  * the order's amounts become step amounts, flags and limits. `quote` simulates what this builds and
  * `swap` sends it, so both execute the same steps.
  *
- * Leg layout: each leg's first swap is paid by the taker (exactIn: its exact input; exactOut: its exact
- * output with a most-input limit); every later swap of the leg spends all the router holds of its input
- * (share 1e18), so taxes taken on the way never leave a step short; only a leg's last swap pays the
- * recipient. Legs run in order, so a hub token held by the router belongs to one leg at a time.
+ * Leg layout, exactIn: the leg's first swap is paid by the taker (its exact input); every later swap
+ * spends all the plan holds of its input (share 1e18), so taxes taken on the way never leave a step
+ * short; only the leg's last swap pays the recipient. exactOut: a chain, last swap first, each swap
+ * asking the one before it for exactly its input, every swap with its own most-input limit (through the
+ * launchpad curve, which has no exact output: the first swap exact-out, the rest forward as exactIn).
+ * Legs run in order, so a hub token held by the router belongs to one leg at a time.
  */
 import { type Address, zeroAddress } from "viem"
 import { DYNAMIC_FEE_FLAG, type Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
-import type { Path } from "../routing/Path.js"
+import type { HopFill, Path } from "../routing/Path.js"
 import type { Plan, PlanLegFill } from "../routing/Plan.js"
 import {
   type FundingCode,
@@ -82,7 +84,17 @@ export class UnknownPlanPool extends Error {
   }
 }
 
-const legSteps = (
+const stepOf = (fill: HopFill, poolOf: PoolOf, venues: RouterVenues) => {
+  const pool = poolOf(fill.hop.poolId)
+  if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
+  return {
+    pool,
+    step: { ...stepVenue(pool, venues), tokenIn: fill.hop.tokenIn as Address, tokenOut: fill.hop.tokenOut as Address }
+  }
+}
+
+/** exactIn, or exactOut through the launchpad curve (which has no exact-output trade). */
+const forwardSteps = (
   leg: PlanLegFill,
   side: Plan["side"],
   poolOf: PoolOf,
@@ -90,23 +102,49 @@ const legSteps = (
   slippageBps: bigint
 ): Array<RouterStep> =>
   leg.fills.map((fill, i) => {
-    const pool = poolOf(fill.hop.poolId)
-    if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
+    const { pool, step } = stepOf(fill, poolOf, venues)
     const first = i === 0
     const last = i === leg.fills.length - 1
-    // The launchpad has no exact-output trade: a curve step sends the least input that delivers the amount.
+    // A curve step sends the least input that delivers the amount.
     const exactOut = side === "exactOut" && first && pool.kind !== "curve"
     const flags = (exactOut ? StepFlag.exactOut : 0) | (first ? 0 : StepFlag.fromRouter) |
       (last ? 0 : StepFlag.toRouter)
     return {
-      ...stepVenue(pool, venues),
+      ...step,
       flags,
-      tokenIn: fill.hop.tokenIn as Address,
-      tokenOut: fill.hop.tokenOut as Address,
       amount: exactOut ? fill.amountOut : first ? fill.amountIn : SHARE_ALL,
       limit: exactOut ? plusSlippage(fill.amountIn, slippageBps) : lessSlippage(fill.amountOut, slippageBps)
     }
   })
+
+/**
+ * exactOut: the router's chain, last hop first (exactly the leg's output, to the recipient); each step
+ * after it delivers into the router exactly what the one before needs, down to the hop the taker pays.
+ * Every step's limit is its quoted input plus the slippage.
+ */
+const chainSteps = (leg: PlanLegFill, poolOf: PoolOf, venues: RouterVenues, slippageBps: bigint) =>
+  [...leg.fills].reverse().map((fill, i, reversed): RouterStep => {
+    const { step } = stepOf(fill, poolOf, venues)
+    const head = i === 0
+    const linked = i < reversed.length - 1
+    return {
+      ...step,
+      flags: StepFlag.exactOut | (linked ? StepFlag.fromRouter : 0) | (head ? 0 : StepFlag.toRouter),
+      amount: head ? fill.amountOut : 0n,
+      limit: plusSlippage(fill.amountIn, slippageBps)
+    }
+  })
+
+const legSteps = (
+  leg: PlanLegFill,
+  side: Plan["side"],
+  poolOf: PoolOf,
+  venues: RouterVenues,
+  slippageBps: bigint
+): Array<RouterStep> =>
+  side === "exactOut" && leg.fills.every((fill) => fill.hop.kind !== "curve")
+    ? chainSteps(leg, poolOf, venues, slippageBps)
+    : forwardSteps(leg, side, poolOf, venues, slippageBps)
 
 /** The router plan that executes `plan` (a single path, a split or a graph flow alike). */
 export const routerPlanOf = (plan: Plan, poolOf: PoolOf, venues: RouterVenues, terms: PlanTerms): RouterPlan => ({

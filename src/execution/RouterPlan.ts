@@ -10,10 +10,12 @@ import {
   decodeErrorResult,
   decodeEventLog,
   decodeFunctionData,
+  encodeAbiParameters,
   encodeFunctionData,
   type Hex,
   keccak256,
   parseAbi,
+  parseAbiParameters,
   stringToBytes,
   toEventSelector
 } from "viem"
@@ -25,7 +27,7 @@ export const routerAbi = parseAbi([
   "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
   "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
   "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
-  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut)",
+  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
   "error Reentrancy()",
   "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
   "error InvalidRecipient(address recipient)",
@@ -52,7 +54,8 @@ export const routerAbi = parseAbi([
   "error PermitMismatch()",
   "error UnexpectedCallback(address caller)",
   "error AmountTooLarge(uint256 amount)",
-  "error TokenCallFailed(address token)"
+  "error TokenCallFailed(address token)",
+  "error HoldingShort(address token, uint256 held, uint256 wanted)"
 ])
 
 /** `Step.venue`. */
@@ -180,12 +183,33 @@ export interface PlanExecuted {
   readonly buyToken: Address
   readonly amountIn: bigint
   readonly amountOut: bigint
+  /** `planHashOf` the executed plan */
+  readonly planHash: Hex
 }
 
 /** topic0 of `PlanExecuted`; topic1 is the quote tag, so `eth_getLogs` can find a quote's fills. */
 export const planExecutedTopic: Hex = toEventSelector(
-  "PlanExecuted(bytes32,address,address,address,address,uint256,uint256)"
+  "PlanExecuted(bytes32,address,address,address,address,uint256,uint256,bytes32)"
 )
+
+const planHashParameters = parseAbiParameters([
+  "address sellToken, address buyToken, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
+  "struct Step { uint8 venue; uint8 flags; address pool; address tokenIn; address tokenOut; uint24 fee; int24 tickSpacing; address hooks; uint256 amount; uint256 limit; }"
+])
+
+/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, amounts and steps (not its
+ * tag, recipient, funding or deadline, which say how and when it is sent, not what it trades). */
+export const planHashOf = (plan: RouterPlan): Hex =>
+  keccak256(
+    encodeAbiParameters(planHashParameters, [
+      plan.sellToken,
+      plan.buyToken,
+      plan.exactOut,
+      plan.amountIn,
+      plan.minAmountOut,
+      plan.steps
+    ])
+  )
 
 export const decodePlanExecuted = (log: { readonly data: Hex; readonly topics: ReadonlyArray<Hex> }): PlanExecuted => {
   const { args } = decodeEventLog({

@@ -9,45 +9,13 @@
  * whose exact-input swap delivers at least the amount, and carry what that input actually delivers.
  */
 import type { Hex } from "../../schema/Chain.js"
-import type { ConcentratedPool, Pool } from "../indexer/State.js"
-import { swap } from "./ConcentratedSwap.js"
-import { getAmountIn, getAmountOut } from "./ConstantProduct.js"
 import { hookReturnsSwapDelta } from "./HookFlags.js"
+import type { HopQuote, RoutablePool, SimulationReason, UnfillableReason } from "./HopTypes.js"
 import * as Curve from "./LaunchpadCurve.js"
+import { poolExactIn, poolExactOut, poolInputFor } from "./PoolSwap.js"
 import { afterTax, grossUp } from "./TransferTax.js"
-import { v4SwapFeePips } from "./V4Fees.js"
 
-/** A launchpad token still on its bonding curve, traded against USDC through the launchpad. */
-export interface CurvePool {
-  readonly kind: "curve"
-  /** The launched token's address: one curve per token. */
-  readonly id: Hex
-  /** The launchpad's venue id. */
-  readonly venue: string
-  readonly token0: Hex
-  readonly token1: Hex
-  readonly usdc: Hex
-  readonly token: Hex
-  readonly curve: Curve.CurveState
-}
-
-export type RoutablePool = Pool | CurvePool
-export type HopKind = RoutablePool["kind"]
-
-export type SimulationReason = "dynamic_fee" | "hook_delta" | "fee_on_transfer_input"
-export type UnfillableReason = "insufficient_liquidity" | "curve_complete" | "fee_on_transfer_input" | "zero_amount"
-
-export type HopQuote =
-  | {
-    readonly _tag: "Quoted"
-    /** What the sender sends (before any transfer tax). */
-    readonly amountIn: bigint
-    /** What the recipient receives (after any transfer tax). */
-    readonly amountOut: bigint
-    readonly poolAfter: RoutablePool
-  }
-  | { readonly _tag: "NeedsSimulation"; readonly reason: SimulationReason }
-  | { readonly _tag: "Unfillable"; readonly reason: UnfillableReason }
+export type { CurvePool, HopKind, HopQuote, RoutablePool, SimulationReason, UnfillableReason } from "./HopTypes.js"
 
 export interface HopRequest {
   readonly pool: RoutablePool
@@ -74,84 +42,6 @@ export const simulationReason = (pool: RoutablePool, inputTaxBps: bigint): Simul
   return undefined
 }
 
-const concentratedFeePips = (pool: ConcentratedPool, zeroForOne: boolean): bigint =>
-  pool.kind === "v4" ? v4SwapFeePips(pool.feePips, pool.protocolFee, zeroForOne) : BigInt(pool.feePips)
-
-/** The pool's own exact-input swap of `received` (what reached it); undefined when it cannot take all of it. */
-const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuote => {
-  switch (pool.kind) {
-    case "v2": {
-      const zeroForOne = tokenIn === pool.token0
-      const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-      const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feeBps))
-      const [reserve0, reserve1] = zeroForOne
-        ? [reserveIn + received, reserveOut - out]
-        : [reserveOut - out, reserveIn + received]
-      return { _tag: "Quoted", amountIn: received, amountOut: out, poolAfter: { ...pool, reserve0, reserve1 } }
-    }
-    case "v3":
-    case "v4": {
-      if (pool.sqrtPriceX96 === 0n) return unfillable("insufficient_liquidity")
-      const zeroForOne = tokenIn === pool.token0
-      const feePips = concentratedFeePips(pool, zeroForOne)
-      const result = swap(pool, { zeroForOne, amountSpecified: received, feePips })
-      if (result.amountIn < received) return unfillable("insufficient_liquidity")
-      const { sqrtPriceX96, tick, liquidity } = result
-      return {
-        _tag: "Quoted",
-        amountIn: received,
-        amountOut: result.amountOut,
-        poolAfter: { ...pool, sqrtPriceX96, tick, liquidity }
-      }
-    }
-    case "curve": {
-      if (!Curve.curveTradable(pool.curve)) return unfillable("curve_complete")
-      const buying = tokenIn === pool.usdc
-      if (buying && received > Curve.usdcBeforeGraduation(pool.curve)) return unfillable("curve_complete")
-      const out = buying ? Curve.buyExactIn(pool.curve, received) : Curve.sellExactIn(pool.curve, received)
-      const curve = buying ? Curve.afterBuy(pool.curve, received, out) : Curve.afterSell(pool.curve, received, out)
-      return { _tag: "Quoted", amountIn: received, amountOut: out, poolAfter: { ...pool, curve } }
-    }
-  }
-}
-
-/** Smallest amount reaching the pool that makes it pay at least `out`. */
-const poolInputFor = (pool: RoutablePool, tokenIn: Hex, out: bigint): bigint | undefined => {
-  switch (pool.kind) {
-    case "v2": {
-      const zeroForOne = tokenIn === pool.token0
-      const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-      return getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
-    }
-    case "v3":
-    case "v4": {
-      if (pool.sqrtPriceX96 === 0n) return undefined
-      const zeroForOne = tokenIn === pool.token0
-      const feePips = concentratedFeePips(pool, zeroForOne)
-      const exactOut = swap(pool, { zeroForOne, amountSpecified: -out, feePips })
-      if (exactOut.amountOut < out) return undefined
-      // The pool's exact-output charge rounds its own way; the least exact input can be a few units lower.
-      const delivers = (input: bigint) =>
-        input > 0n && swap(pool, { zeroForOne, amountSpecified: input, feePips }).amountOut >= out
-      let high = exactOut.amountIn
-      let step = 1n
-      while (step < high && delivers(high - step)) {
-        high -= step
-        step *= 2n
-      }
-      let low = high - step < 0n ? 0n : high - step // does not deliver (or is zero)
-      while (high - low > 1n) {
-        const middle = (low + high) / 2n
-        if (delivers(middle)) high = middle
-        else low = middle
-      }
-      return high
-    }
-    case "curve":
-      return tokenIn === pool.usdc ? Curve.buyExactOut(pool.curve, out) : Curve.sellExactOut(pool.curve, out)
-  }
-}
-
 /** Why the hop cannot be priced at all, before any amount is considered. */
 const refusal = (request: HopRequest): HopQuote | undefined => {
   const { pool } = request
@@ -175,6 +65,19 @@ export const leastHopInput = (request: HopRequest): bigint | HopQuote => {
   const poolIn = poolOut === undefined ? undefined : poolInputFor(request.pool, request.tokenIn, poolOut)
   const toSend = poolIn === undefined ? undefined : grossUp(poolIn, request.inputTaxBps ?? 0n)
   return toSend ?? unfillable("insufficient_liquidity")
+}
+
+/**
+ * An exact output as the router's exact-out step executes it: the pool delivers exactly `amount` and is
+ * paid what it charges. A taxed transfer or the launchpad curve (no exact-output trade) cannot deliver
+ * an exact amount: there, the least input that delivers at least `amount` (`quoteHop`).
+ */
+export const quoteExactOutput = (request: HopRequest): HopQuote => {
+  const refused = refusal(request)
+  if (refused !== undefined) return refused
+  const taxed = (request.inputTaxBps ?? 0n) > 0n || (request.outputTaxBps ?? 0n) > 0n
+  if (taxed || request.pool.kind === "curve") return quoteHop({ ...request, side: "exactOut" })
+  return poolExactOut(request.pool, request.tokenIn, request.amount)
 }
 
 export const quoteHop = (request: HopRequest): HopQuote => {

@@ -5,10 +5,12 @@
  * moved (`quote_stale`), the wallet cannot pay (`insufficient_balance`), the chain refuses the swap
  * (`swap_reverts`), the plan cannot run through the router (`not_executable`).
  *
- * Funding: a USDC sell is paid with native value when the native balance covers it and the gas (no
- * approval at all); otherwise `approve` approves the router for the exact amount, and `permit2`
+ * Funding (./FundedSwap.ts): when the caller names no `approval`, a USDC sell is paid with native value
+ * when the native balance covers it and the gas (no approval at all), falling back to Permit2 when that
+ * simulation reverts; otherwise `approve` approves the router for the exact amount, and `permit2`
  * approves Permit2 once (unlimited) and asks for a `PermitSingle` signature for the exact amount
- * unless Permit2 already allows the router enough until the deadline.
+ * unless Permit2 already allows the router enough until the deadline. With `approve`, an exact-out swap
+ * that spends less than the maximum leaves the rest of that approval to the router (docs/router.md).
  */
 import { Clock, Effect } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
@@ -17,14 +19,7 @@ import { Venues } from "../../layers/Venues.js"
 import { invalidField, NotExecutable, QuoteStale, SwapReverts } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
-import {
-  encodeExecute,
-  encodeExecuteWithPermit,
-  Funding,
-  type PermitSingle,
-  planValue,
-  type RouterPlan
-} from "../execution/RouterPlan.js"
+import { encodeExecuteWithPermit, type PermitSingle, planHashOf, planValue } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
 import { Launchpads } from "../indexer/Launchpads.js"
 import { GasPrice } from "../quote/GasPrice.js"
@@ -32,16 +27,16 @@ import { curvePoolsOf } from "../routing/CurvePools.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import { executableRecord } from "./Fallback.js"
-import { chooseFunding } from "./Funding.js"
+import { fundedSwap } from "./FundedSwap.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
 import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
-import { simulateResetting } from "./TakerSimulation.js"
 
 export interface BuildTerms {
   readonly taker: Address
   readonly recipient: Address
-  readonly approval: "permit2" | "approve"
+  /** The flow the caller named; none lets native value pay a USDC sell the native balance covers. */
+  readonly approval: "permit2" | "approve" | undefined
   readonly deadlineSec: number
   /** An open permit round's permit, reused when it still fits, so repeated swaps ask for one signature. */
   readonly openPermit: PermitSingle | undefined
@@ -66,6 +61,8 @@ export interface Built {
   readonly executeData: Hex
   readonly amountOutSimulated: bigint
   readonly minAmountOut: bigint
+  /** The router's `planHash` of the plan built: what `receipt` binds a fill to. */
+  readonly planHash: Hex
 }
 
 export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, terms: BuildTerms) {
@@ -74,7 +71,9 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   const usdc = usdcOf(deployment)
   const router = deployment.contracts["router"]
   const permit2 = deployment.contracts["permit2"]
-  if (router === undefined || (terms.approval === "permit2" && permit2 === undefined)) {
+  // Permit2 is the flow when the caller names none.
+  const flow = terms.approval ?? "permit2"
+  if (router === undefined || (flow === "permit2" && permit2 === undefined)) {
     return yield* new NotExecutable({ message: "no router contract is configured on this deployment" })
   }
   const record = executableRecord(quoted, (id) => {
@@ -132,43 +131,38 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
   const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
   const deadline = BigInt(nowSec + terms.deadlineSec)
-  const chosen = yield* chooseFunding({
-    wallet,
-    approval: terms.approval,
-    sellToken,
-    usdc,
-    spend,
-    router,
-    permit2,
-    deadline,
-    nowSec,
-    gasUnits: record.gasUnits,
-    gasPriceWei: yield* (yield* GasPrice).at(block),
-    openPermit: terms.openPermit
-  })
-  const { funding, permit } = chosen
-
-  const routerPlan: RouterPlan = {
-    ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
-      recipient: terms.recipient,
-      funding,
+  const funded = yield* fundedSwap({
+    funding: {
+      wallet,
+      approval: flow,
+      sellToken,
+      usdc,
+      spend,
+      router,
+      permit2,
       deadline,
-      quoteId: record.quoteId,
-      slippageBps: BigInt(record.request.slippageBps)
+      nowSec,
+      gasUnits: record.gasUnits,
+      gasPriceWei: yield* (yield* GasPrice).at(block),
+      openPermit: terms.openPermit
+    },
+    nativeAllowed: terms.approval === undefined,
+    planFor: (funding) => ({
+      ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.contracts), {
+        recipient: terms.recipient,
+        funding,
+        deadline,
+        quoteId: record.quoteId,
+        slippageBps: BigInt(record.request.slippageBps)
+      }),
+      amountIn: spend,
+      minAmountOut: record.minAmountOut
     }),
-    amountIn: spend,
-    minAmountOut: record.minAmountOut
-  }
-  const executeData = encodeExecute(routerPlan)
-  // A token that refuses to change one non-zero allowance into another (USDT's rule) takes a reset to 0 first.
-  const { approvals, outcome } = yield* simulateResetting({
     block: BigInt(block),
     taker: terms.taker,
-    router,
-    approvals: chosen.approvals,
-    pendingPermit: permit === undefined ? undefined : { permit2: permit2!, permit },
-    swap: { data: executeData, value: planValue(routerPlan) }
-  }, funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter)
+    router
+  })
+  const { approvals, executeData, outcome, permit, routerPlan } = funded
   if (outcome._tag === "Reverted") {
     if (outcome.priceMoved) {
       return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })
@@ -203,7 +197,8 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     permit,
     executeData,
     amountOutSimulated: outcome.amountOut,
-    minAmountOut: record.minAmountOut
+    minAmountOut: record.minAmountOut,
+    planHash: planHashOf(routerPlan)
   }
   return built
 })

@@ -1,6 +1,7 @@
 /**
  * How the taker pays for a swap, from its wallet as read at the current block: native value for a USDC
- * sell the native balance covers with the gas (no approval at all); otherwise the chosen flow's
+ * sell the native balance covers with the gas (no approval at all), unless the caller named its
+ * `approval` flow; otherwise that flow's
  * approvals and, for Permit2, the permit still to sign. Then whether the wallet can pay: the sell
  * amount and the gas of every returned transaction, even to preview.
  */
@@ -15,6 +16,8 @@ import { APPROVE_GAS, swapGasWeiOf } from "../quote/Readiness.js"
 
 export interface FundingInput {
   readonly wallet: TakerWallet
+  /** Whether native value may pay (the caller named no `approval`). */
+  readonly allowNative: boolean
   readonly approval: "permit2" | "approve"
   readonly sellToken: Address
   readonly usdc: Address
@@ -66,7 +69,7 @@ const permitFor = (input: FundingInput): PermitSingle | undefined => {
 export const chooseFunding = (input: FundingInput): Either.Either<FundingChoice, InsufficientBalance> => {
   const { spend, wallet } = input
   const swapGasWei = swapGasWeiOf(input.gasUnits, input.gasPriceWei)
-  const native = fundsNatively(wallet, input.sellToken === input.usdc, spend, swapGasWei)
+  const native = input.allowNative && fundsNatively(wallet, input.sellToken === input.usdc, spend, swapGasWei)
   const choice: FundingChoice = native
     ? { funding: Funding.native, approvals: [], permit: undefined }
     : input.approval === "approve"

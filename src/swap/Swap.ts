@@ -25,7 +25,7 @@ import {
   SwapAttemptsExhausted,
   type TradeError
 } from "../../schema/Errors.js"
-import type { PermitRound, QuoteRecord } from "../../schema/QuoteRecord.js"
+import { type PermitRound, planHashesAfter, type QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapRequest } from "../../schema/Swap.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
 import { CallCharge } from "../operations/Operation.js"
@@ -113,7 +113,8 @@ const finish = (
               block: built.block,
               ...parties,
               minAmountOut: built.minAmountOut,
-              amountOutSimulated: built.amountOutSimulated
+              amountOutSimulated: built.amountOutSimulated,
+              planHashes: planHashesAfter(current.swap, parties, built.planHash)
             }
           }]
         }

@@ -18,10 +18,10 @@ import {
   SwapAttemptsExhausted,
   SwapReverts
 } from "../../schema/Errors.js"
-import type { PermitRound, QuoteRecord } from "../../schema/QuoteRecord.js"
+import { type PermitRound, planHashesAfter, type QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapTxRequest } from "../../schema/Swap.js"
 import { permitSigner } from "../execution/Permit2.js"
-import { decodeRouterCall, encodeExecuteWithPermit } from "../execution/RouterPlan.js"
+import { decodeRouterCall, encodeExecuteWithPermit, planHashOf } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { TokenSearch } from "../search/TokenSearch.js"
@@ -115,7 +115,14 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
     })),
     { to: router, data, value: 0n, gas: gasLimit(outcome.swapGas), purpose: "swap" }
   ]
-  return { block, deadline, transactions, amountOutSimulated: outcome.amountOut, minAmountOut: record.minAmountOut }
+  return {
+    block,
+    deadline,
+    transactions,
+    amountOutSimulated: outcome.amountOut,
+    minAmountOut: record.minAmountOut,
+    planHash: planHashOf(plan)
+  }
 })
 
 export const swapTx = Effect.fn("SwapTx.run")(function*(request: SwapTxRequest) {
@@ -156,7 +163,8 @@ export const swapTx = Effect.fn("SwapTx.run")(function*(request: SwapTxRequest) 
         taker,
         recipient,
         minAmountOut: final.minAmountOut,
-        amountOutSimulated: final.amountOutSimulated
+        amountOutSimulated: final.amountOutSimulated,
+        planHashes: planHashesAfter(current.swap, { taker, recipient }, final.planHash)
       }
     }]
   })

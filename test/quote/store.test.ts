@@ -123,7 +123,8 @@ describe("QuoteStore (in memory)", () => {
         taker: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
         recipient: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
         minAmountOut: 3_267_000_000_000_000n,
-        amountOutSimulated: 3_300_000_000_000_000n
+        amountOutSimulated: 3_300_000_000_000_000n,
+        planHashes: [`0x${"cd".repeat(32)}`]
       },
       receiptReads: {
         count: 2,

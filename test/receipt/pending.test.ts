@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import type { Hex } from "viem"
 import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
+import { planHashOf } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
 import { type Env, envOf, poolStep } from "../router/support.js"
 import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -52,14 +53,21 @@ describe("a swap not mined yet", () => {
     const WETH = env.token("WETH")
     const approval = (await trader.approve(env.usdc, env.router, 10_000_000n)).transactionHash
     const block = Number(await trader.public.getBlockNumber())
+    const quoteId = newQuoteId()
+    const neverSeen = newQuoteId()
+    const plan = taggedPlan(quoteId, {
+      sellToken: env.usdc,
+      buyToken: WETH,
+      recipient: trader.address,
+      amountIn: 10_000_000n,
+      steps: [poolStep(env.manifest, "v2:WETH/USDC", env.usdc, 10_000_000n)]
+    })
     const store = (quoteId: string) =>
       runtime.runPromise(putRecord(recordWith(quoteId, {
         sell: env.usdc.toLowerCase(),
         buy: WETH.toLowerCase(),
-        swap: builtSwap({ block, taker: trader.address.toLowerCase() })
+        swap: builtSwap({ block, taker: trader.address.toLowerCase(), planHashes: [planHashOf(plan)] })
       })))
-    const quoteId = newQuoteId()
-    const neverSeen = newQuoteId()
     await store(quoteId)
     await store(neverSeen)
     const before = await trader.balanceOf(WETH)
@@ -67,17 +75,7 @@ describe("a swap not mined yet", () => {
     await trader.test.setAutomine(false)
     let swapHash: Hex
     try {
-      swapHash = await sendTagged(
-        trader,
-        env.router,
-        taggedPlan(quoteId, {
-          sellToken: env.usdc,
-          buyToken: WETH,
-          recipient: trader.address,
-          amountIn: 10_000_000n,
-          steps: [poolStep(env.manifest, "v2:WETH/USDC", env.usdc, 10_000_000n)]
-        })
-      )
+      swapHash = await sendTagged(trader, env.router, plan)
       const pending = await ask({ quoteId, txHashes: [approval, swapHash] })
       expect(pending).toMatchObject({
         result: "pending",

@@ -14,7 +14,7 @@ import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
-import { Venue } from "../../src/execution/RouterPlan.js"
+import { planHashOf, Venue } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
 import { walletOf } from "../router/support.js"
 import { atInstant } from "../support/clock.js"
@@ -86,8 +86,18 @@ const newTaker = async () => {
   return { wallet, approval }
 }
 
-/** USDC -> this file's token on its pair, tagged with `quoteId`. */
-const plan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0n, recipient?: Address) =>
+/** The plans made for each quote id: what `swap` would have built for it (their hashes are stored). */
+const planned = new Map<string, Array<Hex>>()
+
+/** USDC -> this file's token on its pair, tagged with `quoteId`, recorded as built for it. */
+const plan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0n, recipient?: Address) => {
+  const made = unbuiltPlan(quoteId, taker, amountIn, minAmountOut, recipient)
+  planned.set(quoteId, [...(planned.get(quoteId) ?? []), planHashOf(made)])
+  return made
+}
+
+/** The same trade, not recorded as built: a plan the taker made up with the quote's tag. */
+const unbuiltPlan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0n, recipient?: Address) =>
   taggedPlan(quoteId, {
     sellToken: USDC,
     buyToken: token,
@@ -108,12 +118,12 @@ const plan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0
     }]
   })
 
-/** Stores the quote `swap` would have built for `taker`, from `block` on. */
+/** Stores the quote `swap` would have built for `taker`, from `block` on, with the plans made for it. */
 const store = (quoteId: string, swap: Partial<BuiltSwap> & Pick<BuiltSwap, "block" | "taker">, reads?: object) =>
   runtime.runPromise(putRecord(recordWith(quoteId, {
     sell: USDC.toLowerCase(),
     buy: token.toLowerCase(),
-    swap: builtSwap({ ...swap, taker: swap.taker.toLowerCase() }),
+    swap: builtSwap({ planHashes: planned.get(quoteId) ?? [], ...swap, taker: swap.taker.toLowerCase() }),
     ...(reads === undefined ? {} : { receiptReads: { count: 0, lastAtMs: 0, final: null, ...reads } })
   })))
 
@@ -230,6 +240,22 @@ describe("a swap that filled", () => {
     const answer = await ask({ quoteId, txHashes: [swapHash] })
     expect(answer).toMatchObject({ result: "fail", next: "stop", delivered: "0", swapTxHash: swapHash })
     expect(answer.reason).toContain(`to ${elsewhere}, not ${getAddress(token)} to ${wallet.address}`)
+  })
+
+  it("fails and stops when the fill executed a plan `swap` did not build: another amount in, the same tag", async () => {
+    const { wallet } = await newTaker()
+    const quoteId = newQuoteId()
+    const block = await head()
+    plan(quoteId, wallet, 5_000_000n)
+    const made = unbuiltPlan(quoteId, wallet, 7_000_000n)
+    const swapHash = await sendTagged(wallet, router, made)
+    await mined(wallet, swapHash)
+    await store(quoteId, { block, taker: wallet.address })
+    const answer = await ask({ quoteId, txHashes: [swapHash] })
+    expect(answer).toMatchObject({ result: "fail", next: "stop", delivered: "0", swapTxHash: swapHash })
+    expect(answer.reason).toContain(
+      `executed a plan \`swap\` did not build for this quote (planHash ${planHashOf(made)})`
+    )
   })
 
   it("a fill for this quote tag by another wallet is not the taker's and does not count", async () => {

@@ -57,7 +57,10 @@ export const recordWith = (
   }
 }
 
-export const builtSwap = (fields: Partial<BuiltSwap> & Pick<BuiltSwap, "block" | "taker">): BuiltSwap => ({
+/** What `swap` records; `planHashes` are the plans it built (`planHashOf`), which alone count as fills. */
+export const builtSwap = (
+  fields: Partial<BuiltSwap> & Pick<BuiltSwap, "block" | "taker" | "planHashes">
+): BuiltSwap => ({
   builtAtMs: Date.now() - 150_000,
   recipient: fields.taker,
   minAmountOut: 1n,

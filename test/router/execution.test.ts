@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits } from "viem"
-import { encodeExecuteWithPermit, Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
+import { encodeExecuteWithPermit, Funding, planHashOf, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { launchpadAbi } from "../support/abis.js"
 import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { signPermit } from "./permit.js"
@@ -63,7 +63,8 @@ describe("single-pool plans on every venue kind", () => {
             sellToken: USDC,
             buyToken: WETH,
             amountIn,
-            amountOut: expected
+            amountOut: expected,
+            planHash: planHashOf(plan)
           })
         })
     )

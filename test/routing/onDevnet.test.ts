@@ -2,7 +2,7 @@
  * Route search over the shared devnet's index, checked against the chain: a large USDC→WETH order
  * splits, beats the best single path and is within 1 bp of a 1 % brute-force grid; executing the plan's
  * swaps one after another on the real pools (v2 pair, v3 SwapRouter, v4 PoolSwapTest) in one
- * `eth_simulateV1` block delivers exactly the quoted output; exactOut delivers at least the amount;
+ * `eth_simulateV1` block delivers exactly the quoted output; exactOut delivers exactly the amount;
  * a pair without USDC comes out as a graph whose edges chain token to token.
  * One file, longer than most, because every case prices from one synced index of the shared devnet.
  */
@@ -90,6 +90,8 @@ const swapCalls = (plan: Plan) =>
           fill.hop.tokenIn,
           encodeFunctionData({ abi: erc20, functionName: "approve", args: [spender as Address, maxUint256] })
         )
+      // exactOut fills are exact outputs: each pool delivers exactly the fill's output for what it charges.
+      const exactOut = plan.side === "exactOut"
       switch (pool.kind) {
         case "v2": {
           // Untaxed tokens: the pair's output for what it receives is the fill's output.
@@ -117,15 +119,16 @@ const swapCalls = (plan: Plan) =>
               router,
               encodeFunctionData({
                 abi: loadArtifact("SwapRouter").abi,
-                functionName: "exactInputSingle",
+                functionName: exactOut ? "exactOutputSingle" : "exactInputSingle",
                 args: [{
                   tokenIn: fill.hop.tokenIn,
                   tokenOut: fill.hop.tokenOut,
                   fee: pool.feePips,
                   recipient: holder.address,
                   deadline: 2n ** 40n,
-                  amountIn: fill.amountIn,
-                  amountOutMinimum: 0n,
+                  ...(exactOut
+                    ? { amountOut: fill.amountOut, amountInMaximum: fill.amountIn }
+                    : { amountIn: fill.amountIn, amountOutMinimum: 0n }),
                   sqrtPriceLimitX96: 0n
                 }]
               })
@@ -151,7 +154,7 @@ const swapCalls = (plan: Plan) =>
                   },
                   {
                     zeroForOne,
-                    amountSpecified: -fill.amountIn,
+                    amountSpecified: exactOut ? fill.amountOut : -fill.amountIn,
                     sqrtPriceLimitX96: zeroForOne ? MIN_SQRT_PRICE + 1n : MAX_SQRT_PRICE - 1n
                   },
                   { takeClaims: false, settleUsingBurn: false },
@@ -217,11 +220,12 @@ describe("route search on the devnet's index", () => {
     for (const leg of shape.legs) Schema.decodeUnknownSync(PlanLeg)(leg)
   })
 
-  it("exactOut: the plan delivers at least the amount, for the input it quotes", async () => {
+  it("exactOut: the plan buys exactly the amount, each pool paid what it charges for its exact output", async () => {
     const want = 150n * E18
     const best = findRoute(request(USDC, WETH, "exactOut", want)).best!
-    expect(best.amountOut).toBeGreaterThanOrEqual(want)
-    expect(await executeOnChain(best)).toBe(best.amountOut)
+    expect(best.amountOut).toBe(want)
+    expect(best.legs.reduce((sum, leg) => sum + leg.amountOut, 0n)).toBe(want)
+    expect(await executeOnChain(best)).toBe(want)
   })
 
   it("WETH→WBTC, neither side USDC: a graph whose edges chain token to token and execute as quoted", async () => {

@@ -46,7 +46,13 @@ describe("request schemas", () => {
   it("swap checksums addresses given in any case and refuses a permit field", () => {
     const ok = Either.getOrThrow(decode(SwapRequest, { quoteId: "q_0123456789abcdef", taker: lower }))
     expect(ok.taker).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3")
-    expect(ok).toMatchObject({ approval: "permit2", deadlineSec: 300 })
+    // No approval named stays unnamed (native funding may then pay); named, it is kept as named.
+    expect(ok).toMatchObject({ deadlineSec: 300 })
+    expect(ok.approval).toBeUndefined()
+    const named = Either.getOrThrow(
+      decode(SwapRequest, { quoteId: "q_0123456789abcdef", taker: lower, approval: "approve" })
+    )
+    expect(named.approval).toBe("approve")
     expect(issuesOf(decode(SwapRequest, { quoteId: "q_0123456789abcdef", taker: lower, permit: {} }))).toEqual([
       { code: "unrecognized_key", path: ["permit"] }
     ])

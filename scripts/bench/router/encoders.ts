@@ -1,7 +1,8 @@
 /**
  * One calldata encoder per router in the gas benchmark: ours (through src/execution/RouterPlan.ts),
  * Uniswap's v2 Router02 and v3 SwapRouter, v4-core's PoolSwapTest, and the Universal Router's commands
- * (V2_SWAP_EXACT_IN, V3_SWAP_EXACT_IN, V4_SWAP with SWAP_EXACT_IN_SINGLE + SETTLE_ALL + TAKE_ALL).
+ * (V2_SWAP_EXACT_IN, V3_SWAP_EXACT_IN, V3_SWAP_EXACT_OUT, V4_SWAP with SWAP_EXACT_IN_SINGLE + SETTLE_ALL +
+ * TAKE_ALL).
  */
 import {
   type Address,
@@ -33,12 +34,14 @@ export const step = (label: string, tokenIn: Address, amount: bigint, flags = 0)
     limit: 0n
   }
 }
+/** `exactOut`: the amount to buy (then `amountIn` is the most to spend). */
 export const ours = (
   funding: RouterPlan["funding"],
   sell: Address,
   buy: Address,
   amountIn: bigint,
-  steps: ReadonlyArray<RouterStep>
+  steps: ReadonlyArray<RouterStep>,
+  exactOut?: bigint
 ) =>
   encodeExecute({
     quoteTag: quoteTag("q_gasbench"),
@@ -46,9 +49,9 @@ export const ours = (
     buyToken: buy,
     recipient: account.address,
     funding,
-    exactOut: false,
+    exactOut: exactOut !== undefined,
     amountIn,
-    minAmountOut: 1n,
+    minAmountOut: exactOut ?? 1n,
     deadline,
     steps
   })
@@ -83,6 +86,14 @@ export const v3Path = (path: Hex, amountIn: bigint) =>
     abi: swapRouterAbi,
     functionName: "exactInput",
     args: [{ path, recipient: account.address, deadline, amountIn, amountOutMinimum: 1n }]
+  })
+
+/** `path` from the output back to the input, as exact-output paths are written. */
+export const v3PathOut = (path: Hex, amountOut: bigint, amountInMaximum: bigint) =>
+  encodeFunctionData({
+    abi: swapRouterAbi,
+    functionName: "exactOutput",
+    args: [{ path, recipient: account.address, deadline, amountOut, amountInMaximum }]
   })
 
 const poolKey = (label: string) => {
@@ -127,6 +138,14 @@ export const ur = {
     input: encodeAbiParameters(
       [{ type: "address" }, { type: "uint256" }, { type: "uint256" }, { type: "bytes" }, { type: "bool" }],
       [account.address, amountIn, 1n, path, true]
+    )
+  }),
+  /** V3_SWAP_EXACT_OUT; `path` from the output back to the input. */
+  v3Out: (path: Hex, amountOut: bigint, amountInMaximum: bigint) => ({
+    command: 0x01,
+    input: encodeAbiParameters(
+      [{ type: "address" }, { type: "uint256" }, { type: "uint256" }, { type: "bytes" }, { type: "bool" }],
+      [account.address, amountOut, amountInMaximum, path, true]
     )
   }),
   v4: (label: string, tokenIn: Address, tokenOut: Address, amountIn: bigint) => {

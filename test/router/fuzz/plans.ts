@@ -76,7 +76,7 @@ export const generatePlan = (random: Random, world: World, balances: ReadonlyMap
 
   const balance = balances.get(sell) ?? 0n
   const amountIn = random() < 0.05 ? balance * 2n : fraction(random, balance, 2, 4) + 1n
-  const exactOut = paths.length === 1 && hops.length === 1 && random() < 0.2
+  const exactOut = paths.length === 1 && random() < 0.25
   const steps: Array<RouterStep> = []
   let left = amountIn
   for (const [i, path] of paths.entries()) {
@@ -105,12 +105,14 @@ export const generatePlan = (random: Random, world: World, balances: ReadonlyMap
   })
   if (exactOut) {
     const wanted = fraction(random, amountIn, 0, 3) + 1n
-    plan = {
-      ...plan,
-      exactOut: true,
-      minAmountOut: wanted,
-      steps: [{ ...steps[0]!, flags: StepFlag.exactOut, amount: wanted, limit: amountIn }]
-    }
+    // Two hops run as a chain: the last hop first, asking the first (paid by the taker) for its input.
+    const chain = steps.length === 1
+      ? [{ ...steps[0]!, flags: StepFlag.exactOut, amount: wanted, limit: amountIn }]
+      : [
+        { ...steps[1]!, flags: StepFlag.exactOut | StepFlag.fromRouter, amount: wanted, limit: 2n ** 200n },
+        { ...steps[0]!, flags: StepFlag.exactOut | StepFlag.toRouter, amount: 0n, limit: amountIn }
+      ]
+    plan = { ...plan, exactOut: true, minAmountOut: wanted, steps: chain }
   }
   const corruption = random() < 0.2 ? pick(random, corruptions) : undefined
   if (corruption !== undefined) plan = corrupt[corruption](random, world, plan)

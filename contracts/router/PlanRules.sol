@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.28;
+
+import {Holdings} from "./Holdings.sol";
+import {ITradeRouter} from "./ITradeRouter.sol";
+import {RouterBase} from "./RouterBase.sol";
+
+/// @notice The checks a plan passes before anything moves, each step turned into the leg it executes,
+/// and the hash that binds a fill to its plan. Pure rules, apart from reading what the plan holds.
+library PlanRules {
+    uint8 internal constant EXACT_OUT = 1;
+    uint8 internal constant FROM_ROUTER = 2;
+    uint8 internal constant TO_ROUTER = 4;
+    uint8 internal constant LINK = EXACT_OUT | FROM_ROUTER | TO_ROUTER;
+    uint8 internal constant LAST_LINK = EXACT_OUT | TO_ROUTER;
+    uint256 internal constant SHARE_ONE = 1e18;
+    uint256 internal constant WHOLE_BALANCE = type(uint256).max;
+
+    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the amounts and every step.
+    /// The quote tag, recipient, funding and deadline are left out: they are how and when a plan is sent,
+    /// not what it trades (`swap/tx` changes the deadline of a plan `swap` built).
+    function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32) {
+        return keccak256(
+            abi.encode(plan.sellToken, plan.buyToken, plan.exactOut, plan.amountIn, plan.minAmountOut, plan.steps)
+        );
+    }
+
+    /// @notice Refuses a plan whose recipient is one of `refused` (the router and the contracts it
+    /// trusts), or that has no steps, or whose tokens are missing or equal.
+    function check(ITradeRouter.Plan calldata plan, address[5] memory refused) internal pure {
+        address recipient = plan.recipient;
+        for (uint256 i; i < refused.length; ++i) {
+            if (recipient == refused[i]) revert ITradeRouter.InvalidRecipient(recipient);
+        }
+        if (plan.steps.length == 0) revert ITradeRouter.EmptyPlan();
+        if (plan.sellToken == plan.buyToken || plan.sellToken == address(0) || plan.buyToken == address(0)) {
+            revert ITradeRouter.InvalidPlan();
+        }
+    }
+
+    /// @notice Step `i` as a leg, and the index of the next step the plan loop runs. An exact-out step
+    /// from the router heads a chain: the steps after it, each exact-out into the router and making the
+    /// input of the one before, down to one the taker pays, run nested inside it, each for exactly what
+    /// the step above owes, so every step keeps its own limit however the pools moved.
+    /// @param maxIn the plan's resolved `amountIn`
+    function leg(ITradeRouter.Plan calldata plan, uint256 i, uint256 maxIn)
+        internal
+        view
+        returns (RouterBase.Leg memory step, uint256 next)
+    {
+        step = _leg(plan.steps[i], i, plan.recipient);
+        if (!step.fromRouter && step.tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
+        if (step.to != address(this) && step.tokenOut != plan.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
+        next = i + 1;
+        if (step.exactOut && step.fromRouter) {
+            step.chain = _chain(plan, i);
+            next = i + step.chain.length;
+        } else if (!step.fromRouter && !step.exactOut && step.amount == WHOLE_BALANCE) {
+            step.amount = maxIn;
+        } else if (step.fromRouter) {
+            if (step.amount > SHARE_ONE) revert ITradeRouter.ShareTooLarge(i);
+            step.amount = Holdings.amountOf(step.tokenIn) * step.amount / SHARE_ONE;
+        }
+        if (step.amount == 0) revert ITradeRouter.InvalidStep(i);
+    }
+
+    /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
+    function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
+        uint256 position = above.link + 1;
+        step = _leg(above.chain[position], above.index + 1, above.recipient);
+        step.amount = amount;
+        step.chain = above.chain;
+        step.link = position;
+    }
+
+    /// @dev Steps i.. of the chain headed by step i, checked link by link: each exact-out into the router
+    /// with no amount of its own, making the token the step above spends; the last one paid by the taker.
+    function _chain(ITradeRouter.Plan calldata plan, uint256 i)
+        private
+        pure
+        returns (ITradeRouter.Step[] memory chain)
+    {
+        uint256 end = i + 1;
+        uint256 count = plan.steps.length;
+        while (end < count && plan.steps[end].flags == LINK) ++end;
+        if (end == count || plan.steps[end].flags != LAST_LINK) revert ITradeRouter.InvalidStep(end);
+        if (plan.steps[end].tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(end);
+        chain = new ITradeRouter.Step[](end - i + 1);
+        for (uint256 k; k < chain.length; ++k) {
+            chain[k] = plan.steps[i + k];
+            if (k == 0) continue;
+            if (chain[k].amount != 0 || chain[k].tokenOut != chain[k - 1].tokenIn) {
+                revert ITradeRouter.InvalidStep(i + k);
+            }
+        }
+    }
+
+    function _leg(ITradeRouter.Step memory s, uint256 index, address recipient)
+        private
+        view
+        returns (RouterBase.Leg memory step)
+    {
+        uint8 flags = s.flags;
+        if (flags > LINK) revert ITradeRouter.InvalidStep(index);
+        if (s.tokenIn == s.tokenOut || s.tokenIn == address(0) || s.tokenOut == address(0)) {
+            revert ITradeRouter.InvalidStep(index);
+        }
+        step.index = index;
+        step.venue = s.venue;
+        step.pool = s.pool;
+        step.fee = s.fee;
+        step.tickSpacing = s.tickSpacing;
+        step.hooks = s.hooks;
+        step.tokenIn = s.tokenIn;
+        step.tokenOut = s.tokenOut;
+        step.to = flags & TO_ROUTER != 0 ? address(this) : recipient;
+        step.recipient = recipient;
+        step.fromRouter = flags & FROM_ROUTER != 0;
+        step.exactOut = flags & EXACT_OUT != 0;
+        step.amount = s.amount;
+        step.limit = s.limit;
+    }
+}

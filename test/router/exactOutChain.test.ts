@@ -1,0 +1,211 @@
+/**
+ * Multi-hop exact output (issue 19, item 2): the path runs backwards as a chain, the last hop first, each
+ * hop asking the one before it for exactly its input, so every hop keeps the slippage the quote promised.
+ * A move on a later pool, well inside the slippage, still fills exactly the amount asked; a hop whose
+ * input rises past its own limit reverts with that hop's index; a chain that does not end with a step
+ * the taker pays is refused. The v3 + v2, v3 + v4 and v4-headed chains cover each venue's nesting.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Address, getAddress, type Hex, parseUnits } from "viem"
+import { Funding, planHashOf, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
+import { swap } from "../../src/math/ConcentratedSwap.js"
+import { getAmountIn } from "../../src/math/ConstantProduct.js"
+import { v4SwapFeePips } from "../../src/math/V4Fees.js"
+import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { v2Reserves, v3Swap, v4State } from "./poolState.js"
+import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+
+let devnet: PrivateDevnet
+let env: Env
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  env = envOf(devnet.manifest)
+})
+afterAll(() => devnet?.stop())
+
+const pool = (label: string) => poolByLabel(env.manifest, label)
+const zeroForOne = (label: string, tokenIn: Address) => getAddress(pool(label).token0) === getAddress(tokenIn)
+/** One per cent more, rounded up: the limit a 1 % slippage puts on a step's input. */
+const plusOnePercent = (amount: bigint) => (amount * 101n + 99n) / 100n
+const { exactOut, fromRouter, toRouter } = StepFlag
+
+/** The least input of an exact output on a pool, by the pool's own math at the current state. */
+const inputFor = async (label: string, tokenIn: Address, out: bigint): Promise<bigint> => {
+  const trader = env.trader(0)
+  const { venue, address, id, tickSpacing } = pool(label)
+  if (venue === "v2") {
+    const { reserveIn, reserveOut } = await v2Reserves(trader, address as Address, tokenIn)
+    return getAmountIn(out, reserveIn, reserveOut)!
+  }
+  if (venue === "v3") return (await v3Swap(trader, address as Address, zeroForOne(label, tokenIn), -out)).amountIn
+  const stateView = contractAddress(env.manifest, "v4StateView")
+  const { state, protocolFee, lpFee } = await v4State(trader, stateView, id as Hex, tickSpacing!)
+  const direction = zeroForOne(label, tokenIn)
+  return swap(state, {
+    zeroForOne: direction,
+    amountSpecified: -out,
+    feePips: v4SwapFeePips(lpFee, protocolFee, direction)
+  })
+    .amountIn
+}
+
+/** A two-hop exact-output chain `sell -(first)-> middle -(second)-> buy`, limits 1 % over the model. */
+const chainOf = async (
+  first: string,
+  second: string,
+  tokens: { readonly sell: Address; readonly middle: Address; readonly buy: Address },
+  wanted: bigint
+) => {
+  const middle = await inputFor(second, tokens.middle, wanted)
+  const paid = await inputFor(first, tokens.sell, middle)
+  const steps: Array<RouterStep> = [
+    poolStep(env.manifest, second, tokens.middle, wanted, {
+      flags: exactOut | fromRouter,
+      limit: plusOnePercent(middle)
+    }),
+    poolStep(env.manifest, first, tokens.sell, 0n, { flags: exactOut | toRouter, limit: plusOnePercent(paid) })
+  ]
+  return { middle, paid, steps }
+}
+
+describe("multi-hop exact output runs backwards, every hop within its own limit", () => {
+  it("USDC -> WETH (v2) -> WBTC (v3): a move on the second pool inside the slippage still buys exactly the amount", async () => {
+    const trader = env.trader(1)
+    const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
+    const wanted = parseUnits("0.05", 8)
+    const { paid, steps } = await chainOf("v2:WETH/USDC", "v3:WETH/WBTC:500", {
+      sell: USDC,
+      middle: WETH,
+      buy: WBTC
+    }, wanted)
+    const maxIn = plusOnePercent(paid)
+    const plan = makePlan({
+      sellToken: USDC,
+      buyToken: WBTC,
+      recipient: trader.address,
+      amountIn: maxIn,
+      exactOut: true,
+      minAmountOut: wanted,
+      steps
+    })
+    await trader.approve(USDC, env.router, maxIn)
+
+    // Someone else buys WBTC on the second pool first: it now costs more WETH, well inside 1 %.
+    const mover = env.trader(3)
+    const moveIn = parseUnits("0.5", 18)
+    await mover.approve(WETH, env.router, moveIn)
+    await sendPlan(
+      mover,
+      env.router,
+      makePlan({
+        sellToken: WETH,
+        buyToken: WBTC,
+        recipient: mover.address,
+        amountIn: moveIn,
+        steps: [poolStep(env.manifest, "v3:WETH/WBTC:500", WETH, moveIn)]
+      })
+    )
+    const middleNow = await inputFor("v3:WETH/WBTC:500", WETH, wanted)
+    const paidNow = await inputFor("v2:WETH/USDC", USDC, middleNow)
+    expect(paidNow).toBeGreaterThan(paid)
+    expect(paidNow).toBeLessThanOrEqual(maxIn)
+
+    const [usdcChange, wbtcChange] = await trader.changes(
+      [[USDC, trader.address], [WBTC, trader.address]],
+      async () => {
+        const { event } = await sendPlan(trader, env.router, plan)
+        expect(event.amountOut).toBe(wanted)
+        expect(event.amountIn).toBe(paidNow)
+        expect(event.planHash).toBe(planHashOf(plan))
+      }
+    )
+    expect(wbtcChange).toBe(wanted)
+    expect(usdcChange).toBe(-paidNow)
+    for (const token of [USDC, WETH, WBTC]) expect(await trader.balanceOf(token, env.router)).toBe(0n)
+  })
+
+  it("WBTC -> WETH (v3) -> USDC (v4), approval funding: a v4 head pays with a nested v3 hop", async () => {
+    const trader = env.trader(2)
+    const [WBTC, WETH, USDC] = [env.token("WBTC"), env.token("WETH"), env.usdc]
+    const wanted = parseUnits("700", 6)
+    const { paid, steps } = await chainOf("v3:WETH/WBTC:500", "v4:WETH/USDC:500", {
+      sell: WBTC,
+      middle: WETH,
+      buy: USDC
+    }, wanted)
+    const maxIn = plusOnePercent(paid)
+    await trader.approve(WBTC, env.router, maxIn)
+    const plan = makePlan({
+      sellToken: WBTC,
+      buyToken: USDC,
+      recipient: trader.address,
+      amountIn: maxIn,
+      exactOut: true,
+      minAmountOut: wanted,
+      steps
+    })
+    const [wbtcChange, usdcChange] = await trader.changes(
+      [[WBTC, trader.address], [USDC, trader.address]],
+      () => sendPlan(trader, env.router, plan)
+    )
+    expect(usdcChange).toBe(wanted)
+    expect(wbtcChange).toBe(-paid)
+  })
+
+  it("USDC -> WETH (v4) -> WBTC (v3), native funding: a v3 head pays with a nested v4 hop and the rest is refunded", async () => {
+    const trader = env.trader(4)
+    const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
+    const wanted = parseUnits("0.02", 8)
+    const { paid, steps } = await chainOf("v4:WETH/USDC:500", "v3:WETH/WBTC:500", {
+      sell: USDC,
+      middle: WETH,
+      buy: WBTC
+    }, wanted)
+    const maxIn = plusOnePercent(paid)
+    const plan = makePlan({
+      sellToken: USDC,
+      buyToken: WBTC,
+      recipient: trader.address,
+      amountIn: maxIn,
+      exactOut: true,
+      minAmountOut: wanted,
+      funding: Funding.native,
+      steps
+    })
+    const [usdcChange, wbtcChange] = await trader.changes(
+      [[USDC, trader.address], [WBTC, trader.address]],
+      async () => expect((await sendPlan(trader, env.router, plan)).event.amountIn).toBe(paid)
+    )
+    expect(wbtcChange).toBe(wanted)
+    // The deposit was maxIn in native value; what the chain did not use comes back as ERC-20 USDC.
+    expect(usdcChange).toBe(maxIn - paid)
+    expect(await trader.balanceOf(USDC, env.router)).toBe(0n)
+  })
+
+  it("a hop whose input rises past its own limit reverts, naming that hop", async () => {
+    const trader = env.trader(5)
+    const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
+    const wanted = parseUnits("0.01", 8)
+    const { paid, steps } = await chainOf("v2:WETH/USDC", "v3:WETH/WBTC:500", {
+      sell: USDC,
+      middle: WETH,
+      buy: WBTC
+    }, wanted)
+    await trader.approve(USDC, env.router, plusOnePercent(paid))
+    const base = {
+      sellToken: USDC,
+      buyToken: WBTC,
+      recipient: trader.address,
+      amountIn: plusOnePercent(paid),
+      exactOut: true,
+      minAmountOut: wanted
+    }
+    const tightHead = [{ ...steps[0]!, limit: 1n }, steps[1]!]
+    expect(await revertOf(trader, env.router, makePlan({ ...base, steps: tightHead }))).toBe("StepInputTooHigh")
+    // No link at all, or a link that does not make the head's input: refused before any pool is called.
+    expect(await revertOf(trader, env.router, makePlan({ ...base, steps: [steps[0]!] }))).toBe("InvalidStep")
+    const wrongLink = [steps[0]!, { ...steps[1]!, amount: 1n }]
+    expect(await revertOf(trader, env.router, makePlan({ ...base, steps: wrongLink }))).toBe("InvalidStep")
+  })
+})

@@ -1,0 +1,124 @@
+/**
+ * How `swap` funds a trade (issue 19, items 1 and 3): an `approval` the caller names is honoured even
+ * when the native balance would cover a USDC sell; with none named, a native-funded plan that reverts
+ * in the taker's simulation falls back to the Permit2 plan (here on a router deployed without native
+ * funding, as on a chain where native value cannot pay); and an exactOut trade states and delivers
+ * exactly the amount asked.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { type Address, getAddress, type Hex, parseAbi } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
+import { indexRuntime, synced } from "../support/services.js"
+import { type Harness, operationsOf, type Runtime, startHarness, takerOn, tradingWith } from "./harness.js"
+
+let harness: Harness
+let ops: ReturnType<typeof operationsOf>
+let USDC: Address
+let WETH: Address
+let router: Address
+
+beforeAll(async () => {
+  harness = await startHarness()
+  ops = operationsOf(harness.runtime)
+  USDC = tokenAddress(harness.devnet.manifest, "USDC")
+  WETH = tokenAddress(harness.devnet.manifest, "WETH")
+  router = contractAddress(harness.devnet.manifest, "router")
+}, 120_000)
+afterAll(() => harness?.stop())
+
+const { trade } = tradingWith(() => ops)
+
+describe("the approval flow the caller names", () => {
+  it("`approve` named: an exact ERC-20 approval and no native value, though the native balance covers the sell", async () => {
+    const taker = await takerOn(harness, "100000", 2_000n)
+    const { built, delivered } = await trade(taker, { sell: USDC, buy: WETH, amount: "1500" }, { approval: "approve" })
+    expect(built.transactions.map((tx) => tx.purpose)).toEqual(["approve", "swap"])
+    expect(built.transactions[0]!.to).toBe(getAddress(USDC))
+    expect(built.transactions.map((tx) => tx.value)).toEqual(["0", "0"])
+    expect(delivered).toBe(BigInt(built.amountOutSimulated))
+  })
+
+  it("`permit2` named: the Permit2 flow, with its signature", async () => {
+    const taker = await takerOn(harness, "100000", 2_000n)
+    const { built, final } = await trade(taker, { sell: USDC, buy: WETH, amount: "1200" }, { approval: "permit2" })
+    expect(built.next).toBe("sign_permit")
+    expect(final.transactions.every((tx) => tx.value === "0")).toBe(true)
+  })
+})
+
+const routerAbi = parseAbi([
+  "function v2Factory() view returns (address)",
+  "function v2PairInitCodeHash() view returns (bytes32)",
+  "function v3Factory() view returns (address)",
+  "function v3PoolInitCodeHash() view returns (bytes32)",
+  "function poolManager() view returns (address)",
+  "function launchpad() view returns (address)",
+  "function permit2() view returns (address)",
+  "function usdc() view returns (address)"
+])
+
+/** The devnet's router again, but deployed with native funding off (`NATIVE_NONE`). */
+const routerWithoutNative = async (): Promise<Address> => {
+  const { manifest } = harness.devnet
+  const account = await freshAccount(manifest, "10")
+  const clients = clientsFor(manifest, account)
+  const read = (functionName: (typeof routerAbi)[number]["name"]) =>
+    clients.public.readContract({ address: router, abi: routerAbi, functionName }) as Promise<Hex>
+  const config = {
+    v2Factory: await read("v2Factory"),
+    v2PairInitCodeHash: await read("v2PairInitCodeHash"),
+    v3Factory: await read("v3Factory"),
+    v3PoolInitCodeHash: await read("v3PoolInitCodeHash"),
+    poolManager: await read("poolManager"),
+    launchpad: await read("launchpad"),
+    permit2: await read("permit2"),
+    usdc: await read("usdc"),
+    nativeMode: 0
+  }
+  const artifact = loadArtifact("TradeRouter")
+  const hash = await clients.wallet.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode as Hex,
+    args: [config],
+    account,
+    chain: clients.chain
+  })
+  return (await clients.public.waitForTransactionReceipt({ hash })).contractAddress!
+}
+
+describe("a native-funded plan that reverts", () => {
+  let runtime: Runtime
+  afterAll(() => runtime?.dispose())
+
+  it("falls back to the Permit2 plan when the caller named no approval, and that plan fills", async () => {
+    const noNative = await routerWithoutNative()
+    const { manifest } = harness.devnet
+    runtime = indexRuntime({ ...manifest, contracts: { ...manifest.contracts, router: noNative } })
+    await runtime.runPromise(synced)
+    const other = operationsOf(runtime)
+    const taker = await takerOn(harness, "100000", 2_000n)
+    await other.indexed(await clientsFor(harness.devnet.manifest).public.getBlockNumber())
+    const { built, delivered, final } = await tradingWith(() => other).trade(taker, {
+      sell: USDC,
+      buy: WETH,
+      amount: "1500"
+    })
+    expect(built.next).toBe("sign_permit")
+    expect(final.transactions.at(-1)!.to).toBe(getAddress(noNative))
+    expect(final.transactions.every((tx) => tx.value === "0")).toBe(true)
+    expect(delivered).toBe(BigInt(final.amountOutSimulated))
+  })
+})
+
+describe("exactOut states and delivers exactly the amount asked", () => {
+  it("0.5 WETH asked: quoted as 0.5, simulated as 0.5, and 0.5 arrives", async () => {
+    const taker = await takerOn(harness)
+    const { built, delivered, quoted } = await trade(taker, { sell: USDC, buy: WETH, amount: "0.5", side: "exactOut" })
+    expect(quoted.best.amountOutQuoted).toBe("0.5")
+    expect(quoted.best.amountOutQuotedRaw).toBe("500000000000000000")
+    expect(quoted.best.minAmountOutRaw).toBe("500000000000000000")
+    expect(built.amountOutSimulated).toBe("500000000000000000")
+    expect(delivered).toBe(500_000_000_000_000_000n)
+  })
+})
