@@ -22,7 +22,7 @@ const fakeOf = <S extends object>(service: string, effectful: ReadonlyArray<stri
   }) as S
 
 export const fakeChainRpc = (implemented: Partial<Context.Tag.Service<ChainRpc>>): Context.Tag.Service<ChainRpc> =>
-  fakeOf("ChainRpc", ["use", "request"], implemented)
+  fakeOf("ChainRpc", ["use", "request", "requestNow"], implemented)
 
 /**
  * A payment gate for the gate's own failures, which a real gate cannot be made to produce on demand
