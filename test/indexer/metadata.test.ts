@@ -16,14 +16,14 @@ const rpc = ChainRpc.make({ rpcUrl: manifest.rpcUrl, chainId: manifest.chainId }
 const answering = (word: Hex) => `0x7f${word.slice(2)}60005260206000f3` as Hex
 const reverting = "0x60006000fd" as Hex
 
-const plant = async (code: Hex): Promise<Hex> => {
-  const address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString("hex")}` as Hex
-  await clientsFor(manifest).test.setCode({ address, bytecode: code })
-  return address
-}
+const plant = (code: Hex) =>
+  Effect.promise(async () => {
+    const address = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString("hex")}` as Hex
+    await clientsFor(manifest).test.setCode({ address, bytecode: code })
+    return address
+  })
 
-const read = (token: Hex) =>
-  Effect.runPromise(readMetadata(token.toLowerCase()).pipe(Effect.provideService(ChainRpc, rpc)))
+const read = (token: Hex) => readMetadata(token.toLowerCase()).pipe(Effect.provideService(ChainRpc, rpc))
 
 describe("token metadata", () => {
   it("decodes ABI strings, bytes32 text and decimals, and refuses garbage", () => {
@@ -34,18 +34,20 @@ describe("token metadata", () => {
     expect(decodeDecimals(`0x${"ff".repeat(32)}`)).toBeUndefined()
   })
 
-  it("reads bytes32 symbols; decimals that are not a uint8 make the metadata not ok", async () => {
-    const metadata = await read(await plant(answering(stringToHex("MKR", { size: 32 }))))
-    expect(metadata).toEqual({ symbol: "MKR", name: "MKR", decimals: 18, ok: false })
-  })
+  it.effect("reads bytes32 symbols; decimals that are not a uint8 make the metadata not ok", () =>
+    Effect.gen(function*() {
+      const metadata = yield* read(yield* plant(answering(stringToHex("MKR", { size: 32 }))))
+      expect(metadata).toEqual({ symbol: "MKR", name: "MKR", decimals: 18, ok: false })
+    }))
 
-  it("a contract that reverts, and an address without code, are indexed with placeholders", async () => {
-    expect(await read(await plant(reverting))).toEqual({ symbol: "", name: "", decimals: 18, ok: false })
-    expect(await read("0x000000000000000000000000000000000000c0de")).toEqual({
-      symbol: "",
-      name: "",
-      decimals: 18,
-      ok: false
-    })
-  })
+  it.effect("a contract that reverts, and an address without code, are indexed with placeholders", () =>
+    Effect.gen(function*() {
+      expect(yield* read(yield* plant(reverting))).toEqual({ symbol: "", name: "", decimals: 18, ok: false })
+      expect(yield* read("0x000000000000000000000000000000000000c0de")).toEqual({
+        symbol: "",
+        name: "",
+        decimals: 18,
+        ok: false
+      })
+    }))
 })

@@ -4,10 +4,10 @@
  * facilitator that fails (named `failingFacilitator`) and a ledger that fails (named `brokenLedger`).
  * The payment itself is real: signed by the public x402 client for the gate's own offer.
  */
+import { expect, it } from "@effect/vitest"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
-import { Effect, Option } from "effect"
+import { Effect, Option, TestClock } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { expect, it } from "vitest"
 import { type AuthorizationLedgerShape, LedgerUnavailable } from "../../layers/payment/AuthorizationLedger.js"
 import { type Facilitator, PaymentLibraryFailure } from "../../layers/payment/Facilitator.js"
 import { makeGate } from "../../layers/payment/Gate.js"
@@ -50,26 +50,33 @@ const brokenLedger: AuthorizationLedgerShape = {
 
 const signed = (offer: unknown) => pay(privateKeyToAccount(generatePrivateKey()), offer as LibraryOffer)
 
-it("answers 500 internal when the payment library fails, runs nothing and releases the authorization", async () => {
-  const { calls, ledger } = recordingLedger()
-  const gate = makeGate(terms, failingFacilitator, ledger)
-  const { header } = await signed(gate.offer(search))
-  let runs = 0
-  const outcome = await Effect.runPromise(
-    Effect.either(gate.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs)))
-  )
-  expect(outcome).toMatchObject({ _tag: "Left", left: { _tag: "Internal" } })
-  expect(runs).toBe(0)
-  expect(calls.map((call) => call.split(" ")[0])).toEqual(["claim", "release"])
-})
+/** A real payment for the gate's offer; the test's clock then stands at the instant it was signed (the
+ * gate checks the authorization's validity window against the clock). */
+const signedNow = (offer: unknown) =>
+  Effect.promise(() => signed(offer)).pipe(Effect.tap(() => TestClock.setTime(Date.now())))
 
-it("answers payment_unavailable when the ledger cannot lock the authorization, and runs nothing", async () => {
-  const gate = makeGate(terms, failingFacilitator, brokenLedger)
-  const { header } = await signed(gate.offer(search))
-  let runs = 0
-  const outcome = await Effect.runPromise(
-    Effect.either(gate.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs)))
-  )
-  expect(outcome).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
-  expect(runs).toBe(0)
-})
+it.effect("answers 500 internal when the payment library fails, runs nothing and releases the authorization", () =>
+  Effect.gen(function*() {
+    const { calls, ledger } = recordingLedger()
+    const gate = makeGate(terms, failingFacilitator, ledger)
+    const { header } = yield* signedNow(gate.offer(search))
+    let runs = 0
+    const outcome = yield* Effect.either(
+      gate.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs))
+    )
+    expect(outcome).toMatchObject({ _tag: "Left", left: { _tag: "Internal" } })
+    expect(runs).toBe(0)
+    expect(calls.map((call) => call.split(" ")[0])).toEqual(["claim", "release"])
+  }))
+
+it.effect("answers payment_unavailable when the ledger cannot lock the authorization, and runs nothing", () =>
+  Effect.gen(function*() {
+    const gate = makeGate(terms, failingFacilitator, brokenLedger)
+    const { header } = yield* signedNow(gate.offer(search))
+    let runs = 0
+    const outcome = yield* Effect.either(
+      gate.charge(search, Option.some(SubmittedPayment.header(header)), Effect.sync(() => ++runs))
+    )
+    expect(outcome).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
+    expect(runs).toBe(0)
+  }))

@@ -74,22 +74,24 @@ describe("the router in the deployment", () => {
       ),
       Layer.provide(NodeContext.layer)
     )
-    return Effect.runPromise(Effect.either(Effect.provide(Deployment, layer)))
+    return Effect.either(Effect.provide(Deployment, layer))
   }
 
-  it("ROUTER_ADDRESS names the router of another chain, over the manifest or where it has none", async () => {
-    const { router: _router, ...withoutRouter } = sharedManifest().contracts
-    const elsewhere = "0x00000000000000000000000000000000000c0ffe"
-    const configured = await deploymentWith({ ROUTER_ADDRESS: elsewhere }, withoutRouter)
-    expect(configured._tag === "Right" && configured.right.contracts["router"]).toBe(getAddress(elsewhere))
-    const overriding = await deploymentWith({ ROUTER_ADDRESS: elsewhere }, sharedManifest().contracts)
-    expect(overriding._tag === "Right" && overriding.right.contracts["router"]).toBe(getAddress(elsewhere))
-    const unset = await deploymentWith({}, withoutRouter)
-    expect(unset._tag === "Right" && unset.right.contracts["router"]).toBe(undefined)
-  })
+  it.effect("ROUTER_ADDRESS names the router of another chain, over the manifest or where it has none", () =>
+    Effect.gen(function*() {
+      const { router: _router, ...withoutRouter } = sharedManifest().contracts
+      const elsewhere = "0x00000000000000000000000000000000000c0ffe"
+      const configured = yield* deploymentWith({ ROUTER_ADDRESS: elsewhere }, withoutRouter)
+      expect(configured._tag === "Right" && configured.right.contracts["router"]).toBe(getAddress(elsewhere))
+      const overriding = yield* deploymentWith({ ROUTER_ADDRESS: elsewhere }, sharedManifest().contracts)
+      expect(overriding._tag === "Right" && overriding.right.contracts["router"]).toBe(getAddress(elsewhere))
+      const unset = yield* deploymentWith({}, withoutRouter)
+      expect(unset._tag === "Right" && unset.right.contracts["router"]).toBe(undefined)
+    }))
 
-  it("a malformed ROUTER_ADDRESS fails at start-up instead of being used", async () => {
-    const result = await deploymentWith({ ROUTER_ADDRESS: "0x1234" }, sharedManifest().contracts)
-    expect(result._tag).toBe("Left")
-  })
+  it.effect("a malformed ROUTER_ADDRESS fails at start-up instead of being used", () =>
+    Effect.gen(function*() {
+      const result = yield* deploymentWith({ ROUTER_ADDRESS: "0x1234" }, sharedManifest().contracts)
+      expect(result._tag).toBe("Left")
+    }))
 })
