@@ -41,7 +41,8 @@ export const PaymentRequired = Schema.Struct({
   x402Version: Schema.Literal(2),
   error: Schema.optionalWith(Schema.String, { exact: true }),
   resource: ResourceInfo,
-  accepts: Schema.Array(PaymentRequirements)
+  accepts: Schema.Array(PaymentRequirements),
+  extensions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { exact: true })
 }).annotations({ identifier: "PaymentRequired" })
 export type PaymentRequired = typeof PaymentRequired.Type
 
@@ -95,6 +96,17 @@ export class PaymentDemanded extends Schema.TaggedError<PaymentDemanded>()("Paym
     })
   }
 }
+
+/**
+ * The payment's settlement was sent (`settlement.transaction`) but not confirmed in time. Answered as
+ * the x402 reference server answers a failed settlement: 402, `PAYMENT-RESPONSE` with `success: false`,
+ * `errorReason: "settlement_pending"` and the transaction, an empty `{}` body, and no offer, since paying
+ * again could pay twice. The same payment resent is served once the transaction is mined.
+ */
+export class SettlementPending extends Schema.TaggedError<SettlementPending>()("SettlementPending", {
+  message: Schema.String,
+  settlement: SettlementReceipt
+}) {}
 
 /**
  * The payment layer refused a payment (wrong amount, asset or network, failed verification, an

@@ -29,6 +29,8 @@ export interface Charge {
    * run and the settlement to be mined. Defaults to `PAYMENT_TIMEOUT_SEC`.
    */
   readonly maxTimeoutSeconds?: number
+  /** x402 extensions the offer advertises (the `bazaar` discovery extension), by identifier. */
+  readonly extensions?: Readonly<Record<string, unknown>>
 }
 
 export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentRequirements => ({
@@ -41,12 +43,19 @@ export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentReq
   extra: { name: terms.eip712.name, version: terms.eip712.version }
 })
 
-/** The `PAYMENT-REQUIRED` body; `error` says why a payment was refused. */
+/** Every answer of this service is JSON. */
+const MIME_TYPE = "application/json"
+
+/**
+ * The `PAYMENT-REQUIRED` body, the one place an offer is built; `error` says why payment is asked for
+ * (none sent, or why the one sent was refused).
+ */
 export const offerFor = (terms: PaymentTerms, charge: Charge, error?: string): PaymentRequired => ({
   x402Version: 2,
   ...(error === undefined ? {} : { error }),
-  resource: charge.resource,
-  accepts: [requirementsFor(terms, charge)]
+  resource: { ...charge.resource, mimeType: charge.resource.mimeType ?? MIME_TYPE },
+  accepts: [requirementsFor(terms, charge)],
+  ...(charge.extensions === undefined ? {} : { extensions: charge.extensions })
 })
 
 /** Base64 JSON, as the `PAYMENT-REQUIRED` header carries it. */

@@ -9,10 +9,10 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { PaymentDemanded, PaymentGate, type PaymentReceipt, PaymentRejected } from "../../layers/PaymentGate.js"
+import { PaymentGate, type PaymentReceipt } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { chargedAt, type Operation, priceOf } from "../operations/Operation.js"
-import { receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
+import { isPaymentRefusal, receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
 
@@ -56,9 +56,6 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     )
   )
 }
-
-const isPaymentRefusal = (failure: unknown): failure is PaymentDemanded | PaymentRejected =>
-  failure instanceof PaymentDemanded || failure instanceof PaymentRejected
 
 const refusalResponse = ({ body, headers, status }: ReturnType<typeof refusalAnswer>) =>
   HttpServerResponse.unsafeJson(body, { status, headers })

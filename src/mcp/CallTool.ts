@@ -81,6 +81,9 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
           return Effect.succeed(paymentResult(failure.offer))
         case "PaymentRejected":
           return Effect.succeed(paymentResult(failure.offer, failure.settlement))
+        case "SettlementPending":
+          // No offer: paying again could pay twice. The same payment resent is served once it is mined.
+          return Effect.succeed(result(failure.settlement, true, failure.settlement))
         case "Internal":
           // The payment library failed mid-call (the payment was not settled): as the x402 MCP transport
           // writes it, text only and no `next`.

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto"
 import { createConnection } from "node:net"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AuthorizationLedger } from "../../layers/payment/AuthorizationLedger.js"
+import { AuthorizationLedger, type Claim } from "../../layers/payment/AuthorizationLedger.js"
 import { redisLedger } from "../../layers/payment/RedisLedger.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -33,17 +33,19 @@ const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unkno
     const use = <A, E>(run: (ledger: AuthorizationLedger["Type"]) => Effect.Effect<A, E>) =>
       Effect.runPromise(Effect.flatMap(AuthorizationLedger, run).pipe(Effect.provide(layer())))
 
+    const tokenOf = (claim: Claim) => claim._tag === "Taken" ? expect.fail("the claim was taken") : claim.token
+
     it("lets one claim win, until its holder releases it", () =>
       use((ledger) =>
         Effect.gen(function*() {
           const k = key()
           const first = yield* ledger.claim(k, inAMinute())
-          expect(first).toBeTypeOf("string")
-          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
+          expect(first._tag).toBe("Fresh")
+          expect(yield* ledger.claim(k, inAMinute())).toEqual({ _tag: "Taken" })
           yield* ledger.release(k, "someone else's claim")
-          expect(yield* ledger.claim(k, inAMinute())).toBeUndefined()
-          yield* ledger.release(k, first!)
-          expect(yield* ledger.claim(k, inAMinute())).toBeTypeOf("string")
+          expect(yield* ledger.claim(k, inAMinute())).toEqual({ _tag: "Taken" })
+          yield* ledger.release(k, tokenOf(first))
+          expect((yield* ledger.claim(k, inAMinute()))._tag).toBe("Fresh")
         })
       ))
 
@@ -53,12 +55,44 @@ const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unkno
           const spent = key()
           const claim = yield* ledger.claim(spent, inAMinute())
           yield* ledger.spend(spent, inAMinute())
-          yield* ledger.release(spent, claim!)
-          expect(yield* ledger.claim(spent, inAMinute())).toBeUndefined()
+          yield* ledger.release(spent, tokenOf(claim))
+          expect(yield* ledger.claim(spent, inAMinute())).toEqual({ _tag: "Taken" })
           const expiring = key()
           yield* ledger.spend(expiring, Date.now() + 50)
           yield* Effect.sleep("120 millis")
-          expect(yield* ledger.claim(expiring, inAMinute())).toBeTypeOf("string")
+          expect((yield* ledger.claim(expiring, inAMinute()))._tag).toBe("Fresh")
+        })
+      ))
+
+    it("hands a pending settlement's transaction to the next claim, one claim at a time", () =>
+      use((ledger) =>
+        Effect.gen(function*() {
+          const k = key()
+          const first = yield* ledger.claim(k, inAMinute())
+          yield* ledger.pending(k, "someone else's claim", "0xnot", inAMinute())
+          expect(yield* ledger.claim(k, inAMinute())).toEqual({ _tag: "Taken" })
+          yield* ledger.pending(k, tokenOf(first), "0xsent", inAMinute())
+          const second = yield* ledger.claim(k, inAMinute())
+          expect(second).toMatchObject({ _tag: "Pending", transaction: "0xsent" })
+          expect(yield* ledger.claim(k, inAMinute())).toEqual({ _tag: "Taken" })
+          // Released unsettled: pending again on the same transaction, not free.
+          yield* ledger.release(k, tokenOf(second))
+          const third = yield* ledger.claim(k, inAMinute())
+          expect(third).toMatchObject({ _tag: "Pending", transaction: "0xsent" })
+          yield* ledger.spend(k, inAMinute())
+          expect(yield* ledger.claim(k, inAMinute())).toEqual({ _tag: "Taken" })
+        })
+      ))
+
+    it("keeps the payment library's pending settlements by signature", () =>
+      use((ledger) =>
+        Effect.promise(async () => {
+          const signature = `0x${randomBytes(65).toString("hex")}`
+          expect(await ledger.settlements.get(signature)).toBeUndefined()
+          await ledger.settlements.set(signature, "0xsent")
+          expect(await ledger.settlements.get(signature)).toBe("0xsent")
+          await ledger.settlements.delete(signature)
+          expect(await ledger.settlements.get(signature)).toBeUndefined()
         })
       ))
   })
