@@ -11,7 +11,7 @@ import { Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { PaymentGate, type PaymentReceipt } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
-import { chargedAt, type Operation, priceOf } from "../operations/Operation.js"
+import { admit, chargedAt, type Operation } from "../operations/Operation.js"
 import { isPaymentRefusal, receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
@@ -37,7 +37,7 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     Effect.orDie(HttpServerResponse.json(body, { headers: receiptHeaders(receipt) }))
   return Effect.gen(function*() {
     const input = yield* decode
-    const price = yield* priceOf(op.cost, input)
+    const price = yield* admit(op, input)
     if (Option.isNone(price)) return yield* ok(yield* answer(input), Option.none())
     const gate = yield* PaymentGate
     const request = yield* HttpServerRequest.HttpServerRequest

@@ -77,12 +77,18 @@ export const simulationReason = (pool: RoutablePool, inputTaxBps: bigint): Simul
 const concentratedFeePips = (pool: ConcentratedPool, zeroForOne: boolean): bigint =>
   pool.kind === "v4" ? v4SwapFeePips(pool.feePips, pool.protocolFee, zeroForOne) : BigInt(pool.feePips)
 
+/** A v2 pair keeps its reserves in uint112: a swap that would take one past it reverts (`OVERFLOW`). */
+const V2_RESERVE_MAX = 2n ** 112n - 1n
+/** A v4 swap's deltas are int128: no larger amount can be swapped in one call. */
+const V4_AMOUNT_MAX = 2n ** 127n - 1n
+
 /** The pool's own exact-input swap of `received` (what reached it); undefined when it cannot take all of it. */
 const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuote => {
   switch (pool.kind) {
     case "v2": {
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
+      if (reserveIn + received > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
       const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feeBps))
       const [reserve0, reserve1] = zeroForOne
         ? [reserveIn + received, reserveOut - out]
@@ -92,6 +98,7 @@ const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuo
     case "v3":
     case "v4": {
       if (pool.sqrtPriceX96 === 0n) return unfillable("insufficient_liquidity")
+      if (pool.kind === "v4" && received > V4_AMOUNT_MAX) return unfillable("insufficient_liquidity")
       const zeroForOne = tokenIn === pool.token0
       const feePips = concentratedFeePips(pool, zeroForOne)
       const result = swap(pool, { zeroForOne, amountSpecified: received, feePips })
@@ -121,7 +128,8 @@ const poolInputFor = (pool: RoutablePool, tokenIn: Hex, out: bigint): bigint | u
     case "v2": {
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-      return getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+      const input = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+      return input === undefined || reserveIn + input > V2_RESERVE_MAX ? undefined : input
     }
     case "v3":
     case "v4": {

@@ -12,7 +12,7 @@ import { decodeRequest } from "../../schema/Decode.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { Internal, type TradeError } from "../../schema/Errors.js"
 import type { PaymentRequired, SettlementReceipt } from "../../schema/Payment.js"
-import { chargedAt, priceOf } from "../operations/Operation.js"
+import { admit, chargedAt } from "../operations/Operation.js"
 import type { Tool } from "./Tools.js"
 
 export const PAYMENT_META = "x402/payment"
@@ -63,7 +63,7 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
       const refused = op.refusal?.of(answer)
       return refused === undefined ? body : yield* new OperationFailed({ error: refused, fields: body })
     })
-    const price = yield* priceOf(op.cost, input).pipe(Effect.mapError(failed))
+    const price = yield* admit(op, input).pipe(Effect.mapError(failed))
     if (Option.isNone(price) || price.value === 0n) return result(yield* run, false)
     const gate = yield* PaymentGate
     const charge = {
