@@ -36,13 +36,16 @@ export const ResourceInfo = Schema.Struct({
 })
 export type ResourceInfo = typeof ResourceInfo.Type
 
+/** An x402 extension's declaration (`info` and its `schema`), by the extension's identifier. */
+const Extension = Schema.Unknown.annotations({ jsonSchema: { type: "object" } })
+
 /** The body of `PAYMENT-REQUIRED` (and of a paid MCP tool's payment-required result). */
 export const PaymentRequired = Schema.Struct({
   x402Version: Schema.Literal(2),
   error: Schema.optionalWith(Schema.String, { exact: true }),
   resource: ResourceInfo,
   accepts: Schema.Array(PaymentRequirements),
-  extensions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Unknown }), { exact: true })
+  extensions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Extension }), { exact: true })
 }).annotations({ identifier: "PaymentRequired" })
 export type PaymentRequired = typeof PaymentRequired.Type
 

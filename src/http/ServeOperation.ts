@@ -12,6 +12,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { PaymentGate, type PaymentReceipt } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { admit, chargedAt, type Operation } from "../operations/Operation.js"
+import { httpDiscovery } from "../payment/Discovery.js"
 import { isPaymentRefusal, receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
@@ -44,7 +45,8 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     const config = yield* AppConfig
     const resource = { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary }
     const charged = answer(input).pipe(chargedAt(price.value))
-    return yield* gate.charge({ price: price.value, resource }, submittedPaymentOf(request.headers), charged)
+    const charge = { price: price.value, resource, extensions: httpDiscovery(op) }
+    return yield* gate.charge(charge, submittedPaymentOf(request.headers), charged)
       .pipe(
         Effect.flatMap(({ receipt, value }) => ok(value, receipt)),
         Effect.catchIf(isPaymentRefusal, (refusal) => Effect.succeed(refusalResponse(refusalAnswer(gate, refusal))))

@@ -13,6 +13,7 @@ import { toErrorBody } from "../../schema/ErrorBody.js"
 import { Internal, type TradeError } from "../../schema/Errors.js"
 import type { PaymentRequired, SettlementReceipt } from "../../schema/Payment.js"
 import { admit, chargedAt } from "../operations/Operation.js"
+import { mcpDiscovery } from "../payment/Discovery.js"
 import type { Tool } from "./Tools.js"
 
 export const PAYMENT_META = "x402/payment"
@@ -68,7 +69,8 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
     const gate = yield* PaymentGate
     const charge = {
       price: price.value,
-      resource: { url: `mcp://tool/${tool.name}`, description: op.summary, mimeType: "application/json" }
+      resource: { url: `mcp://tool/${tool.name}`, description: op.summary, mimeType: "application/json" },
+      extensions: mcpDiscovery(op, tool)
     }
     const paid = yield* gate.charge(charge, submitted, run.pipe(chargedAt(price.value)))
     return result(paid.value, false, Option.getOrUndefined(Option.map(paid.receipt, (r) => r.settlement)))
