@@ -10,15 +10,22 @@
  * ledger; the same payment resent runs the operation again and settles by reconciling with that
  * transaction, so it is served once the transaction is mined and charged once.
  */
-import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Clock, Effect, Either, Exit, Option } from "effect"
-import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
 import { PaymentDemanded, PaymentRejected, SettlementPending, type SettlementReceipt } from "../../schema/Payment.js"
-import type { AuthorizationLedgerShape, LedgerUnavailable } from "./AuthorizationLedger.js"
-import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
+import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
+import type { Facilitator } from "./Facilitator.js"
+import { aboveCeiling, logFailure, unavailable } from "./GateFailures.js"
 import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason, specReason } from "./Reasons.js"
-import { type Charge, encodeOffer, offerFor, type PaymentTerms, requirementsFor } from "./Requirements.js"
+import {
+  type Charge,
+  encodeOffer,
+  encodeReceipt,
+  offerFor,
+  PAYMENT_REQUIRED,
+  type PaymentTerms,
+  requirementsFor
+} from "./Requirements.js"
 import {
   authorizationKey,
   checkPayment,
@@ -28,28 +35,8 @@ import {
   type SubmittedPayment
 } from "./Submission.js"
 
-const encodeReceipt = (settlement: SettlementReceipt) => encodePaymentResponseHeader(settlement)
-
-/** The unpaid offer's `error`, as the x402 reference server words it. */
-const PAYMENT_REQUIRED = "Payment required"
-
 // A claim outlives the authorization a little, for clocks that disagree.
 const CLAIM_SLACK_MS = 60_000
-
-const unavailable = (error: FacilitatorFailure | LedgerUnavailable): PaymentUnavailable | Internal =>
-  error._tag === "PaymentLibraryFailure"
-    ? new Internal({ message: "the payment library failed; nothing was charged", hint: error.message })
-    : new PaymentUnavailable({
-      message: "the payment facilitator is unavailable; nothing was charged",
-      hint: error.message
-    })
-
-// A price table that asks for more than the ceiling is the service's bug, not the payer's.
-const aboveCeiling = (charge: Charge) =>
-  new Internal({ message: `price ${charge.price} is above the single-payment ceiling; nothing was asked for` })
-
-const logFailure = (action: string) => (error: PaymentUnavailable | Internal) =>
-  Effect.logWarning(`x402 ${action} failed: ${error.message}`, error.hint ?? "")
 
 export const makeGate = (
   terms: PaymentTerms,

@@ -3,9 +3,9 @@
  * accepted and the echo is compared field by field, so any variation (address case, key order of
  * `extra`, a number as a string) would turn a correct payment into a mismatch.
  */
-import { encodePaymentRequiredHeader } from "@x402/core/http"
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http"
 import { getAddress } from "viem"
-import type { PaymentRequired, PaymentRequirements, ResourceInfo } from "../../schema/Payment.js"
+import type { PaymentRequired, PaymentRequirements, ResourceInfo, SettlementReceipt } from "../../schema/Payment.js"
 
 /** What every offer of this service has in common. */
 export interface PaymentTerms {
@@ -61,3 +61,9 @@ export const offerFor = (terms: PaymentTerms, charge: Charge, error?: string): P
 /** Base64 JSON, as the `PAYMENT-REQUIRED` header carries it. */
 export const encodeOffer = (offer: PaymentRequired): string =>
   encodePaymentRequiredHeader({ ...offer, accepts: [...offer.accepts] })
+
+/** Base64 JSON, as the `PAYMENT-RESPONSE` header carries a settlement receipt. */
+export const encodeReceipt = (settlement: SettlementReceipt): string => encodePaymentResponseHeader(settlement)
+
+/** The unpaid offer's `error`, as the x402 reference server words it. */
+export const PAYMENT_REQUIRED = "Payment required"
