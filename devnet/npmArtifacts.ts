@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import type { Abi, Hex } from "viem"
 
 const require = createRequire(import.meta.url)
@@ -27,7 +28,9 @@ export const npmArtifactFiles = {
   permit2Abi: "hardhat-predeploy/bin/0x000000000022D473030F116dDEE9F6B43aC78BA3.abi",
   v3Quoter: "@uniswap/v3-periphery/artifacts/contracts/lens/QuoterV2.sol/QuoterV2.json",
   v4Quoter: "@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json",
-  v4StateView: "@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json"
+  v4StateView: "@uniswap/v4-periphery/foundry-out/StateView.sol/StateView.json",
+  // Its version names the Multicall3 build it ships (see `multicall3CreationCode`).
+  viem: "viem/package.json"
 } as const
 
 export const resolveNpm = (file: string): string => require.resolve(file)
@@ -38,6 +41,20 @@ export const permit2Artifact = (): NpmArtifact => ({
   abi: JSON.parse(readFileSync(resolveNpm(npmArtifactFiles.permit2Abi), "utf8")) as Abi,
   bytecode: `0x${readFileSync(resolveNpm(npmArtifactFiles.permit2)).toString("hex")}`
 })
+
+/** Multicall3's canonical address on every EVM chain that has it (Arc among them). */
+export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" as const
+
+/**
+ * Multicall3's creation code as viem ships it for its deployless multicall. The package does not export
+ * the constant, so it is read from the package's own module file.
+ */
+export const multicall3CreationCode = (): Hex => {
+  const module = join(dirname(resolveNpm(npmArtifactFiles.viem)), "_esm", "constants", "contracts.js")
+  const code = /multicall3Bytecode = ['"](0x[0-9a-fA-F]+)['"]/.exec(readFileSync(module, "utf8"))?.[1]
+  if (code === undefined) throw new Error(`no Multicall3 bytecode in ${module}`)
+  return code as Hex
+}
 
 /** Hardhat (`bytecode: "0x…"`) and Foundry (`bytecode: { object }`) layouts. */
 export const npmArtifact = (name: "v3Quoter" | "v4Quoter" | "v4StateView"): NpmArtifact => {

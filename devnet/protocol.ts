@@ -8,7 +8,14 @@ import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, ke
 import { USDC_ADDRESS } from "../schema/Chain.js"
 import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
-import { npmArtifact, PERMIT2_ADDRESS, PERMIT2_SALT, permit2Artifact } from "./npmArtifacts.js"
+import {
+  MULTICALL3_ADDRESS,
+  multicall3CreationCode,
+  npmArtifact,
+  PERMIT2_ADDRESS,
+  PERMIT2_SALT,
+  permit2Artifact
+} from "./npmArtifacts.js"
 import type { Tx } from "./Tx.js"
 
 /** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The
@@ -64,6 +71,12 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
 
   // USDC: runtime code only (no constructor ran), as Arc has it at a fixed system address.
   yield* tx.request("anvil_setCode", [USDC_ADDRESS, loadArtifact("DevUSDC").deployedBytecode])
+
+  // Multicall3 at its canonical address, as on Arc: the x402 library reads through it to tell a payer
+  // without the balance from an authorization already spent. Its constructor sets nothing, so running
+  // the creation code as a call yields exactly the runtime code a deployment would leave.
+  const multicall3 = yield* tx.request<Hex>("eth_call", [{ data: multicall3CreationCode() }, "latest"])
+  yield* tx.request("anvil_setCode", [MULTICALL3_ADDRESS, multicall3])
 
   const permit2 = permit2Artifact()
   const permit2Address = yield* create2(tx, deployer, PERMIT2_SALT, permit2.bytecode, "Permit2")

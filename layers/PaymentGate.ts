@@ -13,8 +13,8 @@ import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
 import { Deployment } from "./Deployment.js"
-import { AuthorizationLedger } from "./payment/AuthorizationLedger.js"
-import { type Facilitator, inProcessFacilitator, remoteFacilitator } from "./payment/Facilitator.js"
+import { AuthorizationLedger, type AuthorizationLedgerShape } from "./payment/AuthorizationLedger.js"
+import { type Facilitator, inProcessFacilitator, remoteFacilitator, servingFacilitator } from "./payment/Facilitator.js"
 import { makeGate } from "./payment/Gate.js"
 import type { PaymentGateShape } from "./payment/GateShape.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
@@ -22,7 +22,7 @@ import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSigner } from "./payment/SettlementSigner.js"
 
-export { PaymentDemanded, PaymentRejected } from "../schema/Payment.js"
+export { PaymentDemanded, PaymentRejected, SettlementPending } from "../schema/Payment.js"
 export type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./payment/GateShape.js"
 export type { Charge, PaymentTerms } from "./payment/Requirements.js"
 export { SubmittedPayment } from "./payment/Submission.js"
@@ -43,16 +43,23 @@ const termsOf = (settings: PaymentSettings, deployment: Context.Tag.Service<Depl
 
 const settings = Effect.flatMap(AppConfig, (config) => paymentSettings(config.profile, config.payment))
 
-const gate = <R>(build: (settings: PaymentSettings) => Effect.Effect<Facilitator, PaymentConfigError, R>) =>
+type Build<R> = (
+  settings: PaymentSettings,
+  terms: PaymentTerms,
+  ledger: AuthorizationLedgerShape
+) => Effect.Effect<Facilitator, PaymentConfigError, R>
+
+const gate = <R>(build: Build<R>) =>
   Effect.gen(function*() {
     const resolved = yield* settings
     const deployment = yield* Deployment
     const ledger = yield* AuthorizationLedger
-    const facilitator = yield* build(resolved)
-    return makeGate(termsOf(resolved, deployment), facilitator, ledger)
+    const terms = termsOf(resolved, deployment)
+    const facilitator = yield* build(resolved, terms, ledger)
+    return makeGate(terms, facilitator, ledger)
   })
 
-const inProcess = (resolved: PaymentSettings) =>
+const inProcess: Build<ChainRpc> = (resolved, terms, ledger) =>
   Effect.gen(function*() {
     if (resolved.facilitator._tag !== "InProcess") {
       return yield* new PaymentConfigError({
@@ -65,13 +72,17 @@ const inProcess = (resolved: PaymentSettings) =>
       settlementSigner(rpc.wallet(account), account, {
         receiptPollMs: resolved.receiptPollMs,
         receiptTimeoutMs: resolved.receiptTimeoutMs
-      })
+      }),
+      terms.network,
+      ledger.settlements
     )
   })
 
-const remote = (resolved: PaymentSettings) =>
+// A facilitator that does not settle this scheme on this network would refuse every payment: the
+// service does not start with one.
+const remote: Build<never> = (resolved, terms) =>
   resolved.facilitator._tag === "Remote"
-    ? Effect.succeed(remoteFacilitator(resolved.facilitator.url, resolved.facilitator.timeoutMs))
+    ? servingFacilitator(remoteFacilitator(resolved.facilitator.url, resolved.facilitator.timeoutMs), terms.network)
     : Effect.fail(new PaymentConfigError({ message: "FACILITATOR_URL is not set: no remote facilitator to use" }))
 
 export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, PaymentGateShape>() {
@@ -102,6 +113,8 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
    */
   static readonly Default = Layer.effect(
     PaymentGate,
-    gate((resolved) => resolved.facilitator._tag === "Remote" ? remote(resolved) : inProcess(resolved))
+    gate((resolved, terms, ledger) =>
+      resolved.facilitator._tag === "Remote" ? remote(resolved, terms, ledger) : inProcess(resolved, terms, ledger)
+    )
   ).pipe(Layer.provide(PaymentGate.ledger))
 }

@@ -39,12 +39,16 @@ export const ResourceInfo = Schema.Struct({
 })
 export type ResourceInfo = typeof ResourceInfo.Type
 
+/** An x402 extension's declaration (`info` and its `schema`), by the extension's identifier. */
+const Extension = Schema.Unknown.annotations({ jsonSchema: { type: "object" } })
+
 /** The body of `PAYMENT-REQUIRED` (and of a paid MCP tool's payment-required result). */
 export const PaymentRequired = Schema.Struct({
   x402Version: Schema.Literal(2),
   error: Schema.optionalWith(Schema.String, { exact: true }),
   resource: ResourceInfo,
-  accepts: Schema.Array(PaymentRequirements)
+  accepts: Schema.Array(PaymentRequirements),
+  extensions: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Extension }), { exact: true })
 }).annotations({ identifier: "PaymentRequired" })
 export type PaymentRequired = typeof PaymentRequired.Type
 
@@ -98,6 +102,17 @@ export class PaymentDemanded extends Schema.TaggedError<PaymentDemanded>()("Paym
     })
   }
 }
+
+/**
+ * The payment's settlement was sent (`settlement.transaction`) but not confirmed in time. Answered as
+ * the x402 reference server answers a failed settlement: 402, `PAYMENT-RESPONSE` with `success: false`,
+ * `errorReason: "settlement_pending"` and the transaction, an empty `{}` body, and no offer, since paying
+ * again could pay twice. The same payment resent is served once the transaction is mined.
+ */
+export class SettlementPending extends Schema.TaggedError<SettlementPending>()("SettlementPending", {
+  message: Schema.String,
+  settlement: SettlementReceipt
+}) {}
 
 /**
  * The payment layer refused a payment (wrong amount, asset or network, failed verification, an

@@ -52,7 +52,11 @@ export const RawAmount = Schema.String.pipe(
 /** `q_` followed by lowercase hex. */
 export const QuoteId = Schema.String.pipe(
   Schema.pattern(/^q_[0-9a-f]{16,64}$/, { message: () => "expected a quote id of the form q_<hex>" })
-).annotations({ identifier: "QuoteId", description: "quote id, `q_<hex>`" })
+).annotations({
+  identifier: "QuoteId",
+  description: "quote id, `q_<hex>`",
+  examples: ["q_0123456789abcdef0123456789abcdef"]
+})
 
 export const TxHash = Schema.String.pipe(
   Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "expected a 0x-prefixed 32-byte transaction hash" })

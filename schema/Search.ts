@@ -7,7 +7,8 @@ import { TokenResult } from "./Token.js"
 
 export const SearchRequest = Schema.Struct({
   query: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)).annotations({
-    description: "ticker, name, prefix or `0x` address"
+    description: "ticker, name, prefix or `0x` address",
+    examples: ["WETH"]
   }),
   limit: Schema.optionalWith(
     Schema.Int.pipe(Schema.between(1, 25)).annotations({ description: "1 to 25" }),

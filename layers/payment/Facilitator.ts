@@ -5,7 +5,7 @@
  * library broke" (500). A remote client is only ever built with an explicit URL, because the library
  * silently talks to a public facilitator when it is given none.
  */
-import { x402Facilitator } from "@x402/core/facilitator"
+import { type PendingSettlementStore, x402Facilitator } from "@x402/core/facilitator"
 import { HTTPFacilitatorClient } from "@x402/core/server"
 import {
   type PaymentPayload as LibraryPayload,
@@ -17,7 +17,8 @@ import {
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator"
 import { Effect, Schema } from "effect"
 import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
-import type { ChainProbe, settlementSigner } from "./SettlementSigner.js"
+import { PaymentConfigError } from "./PaymentConfig.js"
+import type { settlementSigner } from "./SettlementSigner.js"
 
 /** The facilitator could not be reached or gave no usable answer (502 `payment_unavailable`). */
 export class FacilitatorUnavailable extends Schema.TaggedError<FacilitatorUnavailable>()("FacilitatorUnavailable", {
@@ -33,6 +34,8 @@ export type FacilitatorFailure = FacilitatorUnavailable | PaymentLibraryFailure
 
 export interface Facilitator {
   readonly kind: "in-process" | "remote"
+  /** The scheme and network pairs it settles (x402 `/supported`), as `exact eip155:5042`. */
+  readonly supported: Effect.Effect<ReadonlyArray<string>, FacilitatorUnavailable>
   readonly verify: (
     payment: PaymentPayload,
     requirements: PaymentRequirements
@@ -43,6 +46,27 @@ export interface Facilitator {
   ) => Effect.Effect<SettleResponse, FacilitatorFailure>
 }
 
+const kindName = (kind: { readonly x402Version: number; readonly scheme: string; readonly network: string }) =>
+  `${kind.scheme} ${kind.network}${kind.x402Version === 2 ? "" : ` (x402 v${kind.x402Version})`}`
+
+/**
+ * `facilitator` once it says it settles `exact` on `network` with x402 v2; a facilitator that does not
+ * (or does not answer) would refuse every payment, so the service refuses to start with it.
+ */
+export const servingFacilitator = (facilitator: Facilitator, network: PaymentRequirements["network"]) =>
+  Effect.flatMap(
+    Effect.mapError(facilitator.supported, (error) =>
+      new PaymentConfigError({ message: `the x402 facilitator did not say what it supports: ${error.message}` })),
+    (kinds) =>
+      kinds.includes(`exact ${network}`) ? Effect.succeed(facilitator) : Effect.fail(
+        new PaymentConfigError({
+          message: `the x402 facilitator does not settle scheme exact on ${network} (x402 v2); it supports: ${
+            kinds.length === 0 ? "nothing" : kinds.join(", ")
+          }`
+        })
+      )
+  )
+
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
 // The library's types are mutable views of the same JSON.
@@ -50,21 +74,28 @@ const library = (payment: PaymentPayload, requirements: PaymentRequirements) =>
   [payment as unknown as LibraryPayload, requirements as unknown as LibraryPayload["accepted"]] as const
 
 /**
- * In-process: the library's facilitator with the exact EVM scheme, one per call so each call knows
- * whether the node failed under it. An invalid verdict reached while the node was failing is the
- * node's failure, not the payer's.
+ * In-process: the library's facilitator with the exact EVM scheme on `network`, one for the process,
+ * with the ledger's pending-settlement store, so a settlement resent after it was reported pending
+ * reconciles with the transaction already sent. An invalid verdict reached while the node was failing
+ * is the node's failure, not the payer's.
  */
-export const inProcessFacilitator = (signer: ReturnType<typeof settlementSigner>): Facilitator => {
+export const inProcessFacilitator = (
+  signer: ReturnType<typeof settlementSigner>,
+  network: PaymentRequirements["network"],
+  settlements: PendingSettlementStore
+): Facilitator => {
+  const facilitator = new x402Facilitator().register(
+    network,
+    new ExactEvmScheme(signer.signer, { pendingSettlementStore: settlements })
+  )
   const run = <A extends VerifyResponse | SettleResponse>(
     action: "verify" | "settle",
-    call: (facilitator: x402Facilitator) => Promise<A>,
-    network: PaymentRequirements["network"]
+    call: (facilitator: x402Facilitator) => Promise<A>
   ) =>
     Effect.suspend(() => {
-      const probe: ChainProbe = { transportFailure: undefined }
-      const facilitator = new x402Facilitator().register(network, new ExactEvmScheme(signer.forCall(probe)))
+      const { answer, probe } = signer.probed(() => call(facilitator))
       return Effect.tryPromise({
-        try: () => call(facilitator),
+        try: () => answer,
         catch: (error) =>
           probe.transportFailure === undefined
             ? new PaymentLibraryFailure({ message: `x402 ${action} failed: ${firstLine(error)}` })
@@ -78,10 +109,11 @@ export const inProcessFacilitator = (signer: ReturnType<typeof settlementSigner>
     })
   return {
     kind: "in-process",
+    supported: Effect.sync(() => facilitator.getSupported().kinds.map(kindName)),
     verify: (payment, requirements) =>
-      run("verify", (facilitator) => facilitator.verify(...library(payment, requirements)), requirements.network),
+      run("verify", (facilitator) => facilitator.verify(...library(payment, requirements))),
     settle: (payment, requirements) =>
-      run("settle", (facilitator) => facilitator.settle(...library(payment, requirements)), requirements.network)
+      run("settle", (facilitator) => facilitator.settle(...library(payment, requirements)))
   }
 }
 
@@ -96,6 +128,10 @@ export const remoteFacilitator = (url: string, timeoutMs: number): Facilitator =
     new FacilitatorUnavailable({ message: `x402 facilitator ${action} failed: ${firstLine(error)}` })
   return {
     kind: "remote",
+    supported: Effect.tryPromise({
+      try: async () => (await client.getSupported()).kinds.map(kindName),
+      catch: unavailable("/supported")
+    }),
     verify: (payment, requirements) =>
       Effect.tryPromise({
         try: () =>

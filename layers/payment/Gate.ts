@@ -4,36 +4,39 @@
  * answer); a failed operation, a defect or an interruption releases the claimed authorization and
  * settles nothing. Settling happens before the answer leaves, because the answer carries the
  * settlement's transaction hash (`PAYMENT-RESPONSE`).
+ *
+ * The authorization is the call's idempotency key: a settlement sent but not confirmed in time answers
+ * `SettlementPending` (its transaction, no new offer) and leaves the authorization pending in the
+ * ledger; the same payment resent runs the operation again and settles by reconciling with that
+ * transaction, so it is served once the transaction is mined and charged once.
  */
-import { encodePaymentResponseHeader } from "@x402/core/http"
 import { Clock, Effect, Either, Exit, Option } from "effect"
-import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
-import { PaymentDemanded, PaymentRejected, type SettlementReceipt } from "../../schema/Payment.js"
-import type { AuthorizationLedgerShape, LedgerUnavailable } from "./AuthorizationLedger.js"
-import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
+import { PaymentDemanded, PaymentRejected, SettlementPending, type SettlementReceipt } from "../../schema/Payment.js"
+import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
+import type { Facilitator } from "./Facilitator.js"
+import { aboveCeiling, logFailure, unavailable } from "./GateFailures.js"
 import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
-import { type Charge, encodeOffer, offerFor, type PaymentTerms, requirementsFor } from "./Requirements.js"
-import { authorizationKey, checkPayment, decodePayment, type Refusal, type SubmittedPayment } from "./Submission.js"
-
-const encodeReceipt = (settlement: SettlementReceipt) => encodePaymentResponseHeader(settlement)
+import { Reason, specReason } from "./Reasons.js"
+import {
+  type Charge,
+  encodeOffer,
+  encodeReceipt,
+  offerFor,
+  PAYMENT_REQUIRED,
+  type PaymentTerms,
+  requirementsFor
+} from "./Requirements.js"
+import {
+  authorizationKey,
+  checkPayment,
+  checkValidity,
+  decodePayment,
+  type Refusal,
+  type SubmittedPayment
+} from "./Submission.js"
 
 // A claim outlives the authorization a little, for clocks that disagree.
 const CLAIM_SLACK_MS = 60_000
-
-const unavailable = (error: FacilitatorFailure | LedgerUnavailable): PaymentUnavailable | Internal =>
-  error._tag === "PaymentLibraryFailure"
-    ? new Internal({ message: "the payment library failed; nothing was charged", hint: error.message })
-    : new PaymentUnavailable({
-      message: "the payment facilitator is unavailable; nothing was charged",
-      hint: error.message
-    })
-
-// A price table that asks for more than the ceiling is the service's bug, not the payer's.
-const aboveCeiling = (charge: Charge) =>
-  new Internal({ message: `price ${charge.price} is above the single-payment ceiling; nothing was asked for` })
-
-const logFailure = (action: string) => (error: PaymentUnavailable | Internal) =>
-  Effect.logWarning(`x402 ${action} failed: ${error.message}`, error.hint ?? "")
 
 export const makeGate = (
   terms: PaymentTerms,
@@ -50,6 +53,11 @@ export const makeGate = (
       ...(settlement === undefined ? {} : { settlement })
     })
 
+  const refuse = (charge: Charge) => (refusal: Either.Either<void, Refusal>): Effect.Effect<void, PaymentRejected> =>
+    Either.match(refusal, { onLeft: (refusal) => Effect.fail(rejected(charge, refusal)), onRight: () => Effect.void })
+
+  const release = (verified: Verified) => ledger.release(verified.key, verified.claim).pipe(Effect.ignore)
+
   const verify = Effect.fn("PaymentGate.verify")(function*(charge: Charge, submitted: SubmittedPayment) {
     if (charge.price > terms.ceiling) return yield* aboveCeiling(charge)
     const offered = requirements(charge)
@@ -57,52 +65,53 @@ export const makeGate = (
       onLeft: (refusal) => Effect.fail(rejected(charge, refusal)),
       onRight: Effect.succeed
     })
-    const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-    yield* Either.match(checkPayment(terms, offered, payment, nowSec), {
-      onLeft: (refusal) => Effect.fail(rejected(charge, refusal)),
-      onRight: () => Effect.void
-    })
+    yield* refuse(charge)(checkPayment(terms, offered, payment))
     const key = authorizationKey(payment, offered)
     const expiresAtMs = Number(payment.payload.authorization.validBefore) * 1000 + CLAIM_SLACK_MS
     const claim = yield* ledger.claim(key, expiresAtMs).pipe(Effect.mapError(unavailable))
-    if (claim === undefined) {
+    if (claim._tag === "Taken") {
       return yield* rejected(charge, {
-        reason: "authorization_used",
+        reason: Reason.nonceUsed,
         message: "this authorization already paid for a call, or is paying for one now"
       })
     }
-    const verdict = yield* facilitator.verify(payment, offered).pipe(
-      Effect.mapError(unavailable),
-      Effect.tapError(logFailure("verify")),
-      Effect.tapError(() => ledger.release(key, claim).pipe(Effect.ignore))
-    )
-    if (!verdict.isValid) {
-      yield* ledger.release(key, claim).pipe(Effect.ignore)
-      return yield* rejected(charge, {
-        reason: verdict.invalidReason ?? "verification_failed",
-        message: `the payment did not verify${
-          verdict.invalidMessage === undefined ? "" : `: ${verdict.invalidMessage}`
-        }`
-      })
-    }
-    return {
+    const verified: Verified = {
       charge,
       requirements: offered,
       payment,
-      payer: verdict.payer ?? payment.payload.authorization.from,
+      payer: payment.payload.authorization.from,
       key,
-      claim,
-      expiresAtMs
-    } satisfies Verified
+      claim: claim.token,
+      expiresAtMs,
+      pending: claim._tag === "Pending" ? claim.transaction : undefined
+    }
+    // Sent already: whether it lands is settling's to find out, whatever the clock says now.
+    if (claim._tag === "Pending") return verified
+    const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    yield* refuse(charge)(checkValidity(terms, payment, nowSec)).pipe(Effect.tapError(() => release(verified)))
+    const verdict = yield* facilitator.verify(payment, offered).pipe(
+      Effect.mapError(unavailable),
+      Effect.tapError(logFailure("verify")),
+      Effect.tapError(() => release(verified))
+    )
+    if (!verdict.isValid) {
+      yield* release(verified)
+      return yield* rejected(charge, {
+        reason: specReason(verdict.invalidReason ?? Reason.unexpectedVerify),
+        message: `the payment did not verify${
+          verdict.invalidMessage === undefined ? "" : `: ${verdict.invalidMessage.split("\n")[0]}`
+        }`
+      })
+    }
+    return { ...verified, payer: verdict.payer ?? verified.payer } satisfies Verified
   })
-
-  const release = (verified: Verified) => ledger.release(verified.key, verified.claim).pipe(Effect.ignore)
 
   const settle = Effect.fn("PaymentGate.settle")(function*(verified: Verified) {
     const spend = ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    // An unanswered settlement may still be mined: the authorization stays spent.
+    // An unanswered settlement may still be mined: the authorization stays spent, unless it was
+    // already pending on a known transaction, which the next resend reconciles with again.
     const answer = yield* facilitator.settle(verified.payment, verified.requirements).pipe(
-      Effect.tapError(() => spend),
+      Effect.tapError(() => verified.pending === undefined ? spend : release(verified)),
       Effect.mapError(unavailable),
       Effect.tapError(logFailure("settle"))
     )
@@ -111,23 +120,26 @@ export const makeGate = (
       payer: answer.payer ?? verified.payer,
       transaction: answer.transaction,
       network: answer.network,
-      ...(answer.success ? {} : { errorReason: answer.errorReason ?? "settlement_failed" })
+      ...(answer.success ? {} : { errorReason: specReason(answer.errorReason ?? Reason.unexpectedSettle) })
     }
     if (answer.success) {
       yield* spend
       return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
-    if (answer.errorReason === "settlement_pending") {
-      yield* spend
-      return yield* new PaymentUnavailable({
-        message: "the settlement was sent but not confirmed in time; do not pay again for this call",
-        hint: answer.transaction
+    if (answer.errorReason === Reason.settlementPending && answer.transaction !== "") {
+      yield* ledger.pending(verified.key, verified.claim, answer.transaction, verified.expiresAtMs).pipe(
+        Effect.orElse(() => spend)
+      )
+      return yield* new SettlementPending({
+        message:
+          "the payment's settlement was sent but is not confirmed yet; resend the same payment, do not pay again",
+        settlement
       })
     }
     // Broadcast and reverted, or refused before broadcast: either way nothing moved.
     yield* answer.transaction === "" ? release(verified) : spend
     return yield* rejected(verified.charge, {
-      reason: settlement.errorReason ?? "settlement_failed",
+      reason: settlement.errorReason ?? Reason.unexpectedSettle,
       message: `the payment could not be settled${answer.errorMessage === undefined ? "" : `: ${answer.errorMessage}`}`
     }, settlement)
   })
@@ -144,7 +156,7 @@ export const makeGate = (
         Effect.fail(
           new PaymentDemanded({
             message: `this call costs ${charge.price} USDC base units`,
-            offer: offer(charge)
+            offer: offer(charge, PAYMENT_REQUIRED)
           })
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim

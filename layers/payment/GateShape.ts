@@ -10,6 +10,7 @@ import type {
   PaymentRejected,
   PaymentRequired,
   PaymentRequirements,
+  SettlementPending,
   SettlementReceipt
 } from "../../schema/Payment.js"
 import type { Facilitator } from "./Facilitator.js"
@@ -29,7 +30,7 @@ export interface Paid<A> {
 }
 
 /** Every way the gate can refuse or fail a call, besides the operation's own errors. */
-export type GateFailure = PaymentDemanded | PaymentRejected | PaymentUnavailable | Internal
+export type GateFailure = PaymentDemanded | PaymentRejected | SettlementPending | PaymentUnavailable | Internal
 
 /** A verified payment whose authorization this call holds. */
 export interface Verified {
@@ -40,6 +41,8 @@ export interface Verified {
   readonly key: string
   readonly claim: string
   readonly expiresAtMs: number
+  /** The transaction an earlier call sent for this payment and could not confirm: settling reconciles with it. */
+  readonly pending: string | undefined
 }
 
 export interface PaymentGateShape {
@@ -61,7 +64,7 @@ export interface PaymentGateShape {
   /** Settles a verified payment, or releases its authorization when the call ends unpaid. */
   readonly settle: (
     verified: Verified
-  ) => Effect.Effect<PaymentReceipt, PaymentRejected | PaymentUnavailable | Internal>
+  ) => Effect.Effect<PaymentReceipt, PaymentRejected | SettlementPending | PaymentUnavailable | Internal>
   readonly release: (verified: Verified) => Effect.Effect<void>
   /**
    * The whole flow for one call. A free charge (price 0) runs the operation and ignores any payment;

@@ -1,19 +1,51 @@
 /**
  * The authorization ledger in Redis, so that replicas behind one address refuse an authorization
- * another replica is using or has spent. A claim is `SET NX` with the authorization's remaining
- * lifetime; a release deletes the key only while it still holds this claim's token (one script, so no
- * other claim can slip in between the read and the delete). Commands fail fast instead of queueing
- * while Redis is away: the gate then answers `payment_unavailable`, never a charge without a lock.
+ * another replica is using or has spent, and reconcile one whose settlement another replica sent. Each
+ * step that reads and writes an entry (claim, release, mark pending) is one script, so no other claim
+ * can slip in between; entries live as long as their authorization. The x402 library's pending
+ * settlements (by signature) are kept here too. Commands fail fast instead of queueing while Redis is
+ * away: the gate then answers `payment_unavailable`, never a charge without a lock.
  */
+import { PENDING_SETTLEMENT_TTL_MS, type PendingSettlementStore } from "@x402/core/facilitator"
 import { Clock, Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
-import { AuthorizationLedger, LedgerUnavailable } from "./AuthorizationLedger.js"
+import { AuthorizationLedger, type Claim, LedgerUnavailable } from "./AuthorizationLedger.js"
 
-const RELEASE_IF_HELD =
-  `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`
+// Entries as ./AuthorizationLedger.ts `Entry` writes them: held:<token>[:<tx>], pending:<tx>, spent.
+// ARGV: token, lifetime in ms. Answers "fresh", "taken", or the pending entry now held.
+const CLAIM = `
+local entry = redis.call("get", KEYS[1])
+if not entry then
+  redis.call("set", KEYS[1], "held:" .. ARGV[1], "PX", ARGV[2])
+  return "fresh"
+end
+if string.sub(entry, 1, 8) ~= "pending:" then return "taken" end
+redis.call("set", KEYS[1], "held:" .. ARGV[1] .. ":" .. string.sub(entry, 9), "KEEPTTL")
+return entry`
+
+// ARGV: token. Back to free, or to pending on the transaction the claim reconciled.
+const RELEASE = `
+local entry = redis.call("get", KEYS[1])
+if not entry then return 0 end
+local held = "held:" .. ARGV[1]
+if entry == held then return redis.call("del", KEYS[1]) end
+if string.sub(entry, 1, #held + 1) == held .. ":" then
+  redis.call("set", KEYS[1], "pending:" .. string.sub(entry, #held + 2), "KEEPTTL")
+end
+return 0`
+
+// ARGV: token, transaction, lifetime in ms.
+const PENDING = `
+local entry = redis.call("get", KEYS[1])
+local held = "held:" .. ARGV[1]
+if entry == held or (entry and string.sub(entry, 1, #held + 1) == held .. ":") then
+  redis.call("set", KEYS[1], "pending:" .. ARGV[2], "PX", ARGV[3])
+end
+return 0`
 
 const PREFIX = "x402:authorization:"
+const SETTLEMENTS = "x402:pending-settlement:"
 
 const failed = (action: string) => (cause: unknown) =>
   new LedgerUnavailable({
@@ -55,29 +87,43 @@ export const redisLedger = (url: string) =>
         }),
         (client) => Effect.promise(() => client.quit().catch(() => "closed"))
       )
+      const settlements: PendingSettlementStore = {
+        get: async (signature) => (await redis.get(SETTLEMENTS + signature)) ?? undefined,
+        set: async (signature, transaction) =>
+          void (await redis.set(SETTLEMENTS + signature, transaction, "PX", PENDING_SETTLEMENT_TTL_MS)),
+        delete: async (signature) => void (await redis.del(SETTLEMENTS + signature))
+      }
       return {
         claim: (key, expiresAtMs) =>
           Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
             Effect.tryPromise({
-              try: async () => {
+              try: async (): Promise<Claim> => {
                 const token = randomUUID()
-                const set = await redis.set(PREFIX + key, token, "PX", lifetimeMs, "NX")
-                return set === "OK" ? token : undefined
+                const found = String(await redis.eval(CLAIM, 1, PREFIX + key, token, lifetimeMs))
+                if (found === "fresh") return { _tag: "Fresh", token }
+                if (found === "taken") return { _tag: "Taken" }
+                return { _tag: "Pending", token, transaction: found.slice("pending:".length) }
               },
               catch: failed("claim")
             })),
         release: (key, token) =>
           Effect.tryPromise({
-            try: () => redis.eval(RELEASE_IF_HELD, 1, PREFIX + key, token),
+            try: () => redis.eval(RELEASE, 1, PREFIX + key, token),
             catch: failed("release")
-          })
-            .pipe(Effect.asVoid),
+          }).pipe(Effect.asVoid),
+        pending: (key, token, transaction, expiresAtMs) =>
+          Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
+            Effect.tryPromise({
+              try: () => redis.eval(PENDING, 1, PREFIX + key, token, transaction, lifetimeMs),
+              catch: failed("mark pending")
+            })).pipe(Effect.asVoid),
         spend: (key, expiresAtMs) =>
           Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
             Effect.tryPromise({
               try: () => redis.set(PREFIX + key, "spent", "PX", lifetimeMs),
               catch: failed("spend")
-            })).pipe(Effect.asVoid)
+            })).pipe(Effect.asVoid),
+        settlements
       }
     })
   )

@@ -3,9 +3,9 @@
  * accepted and the echo is compared field by field, so any variation (address case, key order of
  * `extra`, a number as a string) would turn a correct payment into a mismatch.
  */
-import { encodePaymentRequiredHeader } from "@x402/core/http"
+import { encodePaymentRequiredHeader, encodePaymentResponseHeader } from "@x402/core/http"
 import { getAddress } from "viem"
-import type { PaymentRequired, PaymentRequirements, ResourceInfo } from "../../schema/Payment.js"
+import type { PaymentRequired, PaymentRequirements, ResourceInfo, SettlementReceipt } from "../../schema/Payment.js"
 
 /** What every offer of this service has in common. */
 export interface PaymentTerms {
@@ -29,6 +29,8 @@ export interface Charge {
    * run and the settlement to be mined. Defaults to `PAYMENT_TIMEOUT_SEC`.
    */
   readonly maxTimeoutSeconds?: number
+  /** x402 extensions the offer advertises (the `bazaar` discovery extension), by identifier. */
+  readonly extensions?: Readonly<Record<string, unknown>>
 }
 
 export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentRequirements => ({
@@ -41,14 +43,27 @@ export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentReq
   extra: { name: terms.eip712.name, version: terms.eip712.version }
 })
 
-/** The `PAYMENT-REQUIRED` body; `error` says why a payment was refused. */
+/** Every answer of this service is JSON. */
+const MIME_TYPE = "application/json"
+
+/**
+ * The `PAYMENT-REQUIRED` body, the one place an offer is built; `error` says why payment is asked for
+ * (none sent, or why the one sent was refused).
+ */
 export const offerFor = (terms: PaymentTerms, charge: Charge, error?: string): PaymentRequired => ({
   x402Version: 2,
   ...(error === undefined ? {} : { error }),
-  resource: charge.resource,
-  accepts: [requirementsFor(terms, charge)]
+  resource: { ...charge.resource, mimeType: charge.resource.mimeType ?? MIME_TYPE },
+  accepts: [requirementsFor(terms, charge)],
+  ...(charge.extensions === undefined ? {} : { extensions: charge.extensions })
 })
 
 /** Base64 JSON, as the `PAYMENT-REQUIRED` header carries it. */
 export const encodeOffer = (offer: PaymentRequired): string =>
   encodePaymentRequiredHeader({ ...offer, accepts: [...offer.accepts] })
+
+/** Base64 JSON, as the `PAYMENT-RESPONSE` header carries a settlement receipt. */
+export const encodeReceipt = (settlement: SettlementReceipt): string => encodePaymentResponseHeader(settlement)
+
+/** The unpaid offer's `error`, as the x402 reference server words it. */
+export const PAYMENT_REQUIRED = "Payment required"

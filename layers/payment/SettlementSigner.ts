@@ -2,11 +2,13 @@
  * The in-process facilitator's hands on the chain: a viem signer (the settlement key) on the
  * `ChainRpc` boundary's transport, shaped as `@x402/evm` wants it. Two things the library does not do
  * for us: broadcasts are serialised, so concurrent settlements from one key never race for a nonce;
- * and every call records whether the node failed to answer, because the library turns an unreachable
- * node into "invalid signature", and the gate must answer that as a facilitator failure, not as the
- * payer's fault.
+ * and every verify or settle call records whether the node failed to answer, because the library turns
+ * an unreachable node into "invalid signature", and the gate must answer that as a facilitator failure,
+ * not as the payer's fault. The record is kept per call in async-local storage, so one signer (and one
+ * scheme, with one pending-settlement store) serves every call.
  */
 import type { FacilitatorEvmSigner } from "@x402/evm"
+import { AsyncLocalStorage } from "node:async_hooks"
 import {
   BaseError,
   HttpRequestError,
@@ -38,7 +40,7 @@ export interface SettlementSignerOptions {
   readonly receiptTimeoutMs: number
 }
 
-/** One signer per key; `forCall` hands each verify or settle call a view that records node failures. */
+/** One signer per key; `probed` runs one verify or settle call with its own record of node failures. */
 export const settlementSigner = (
   wallet: ChainWallet,
   account: PrivateKeyAccount,
@@ -51,30 +53,34 @@ export const settlementSigner = (
     broadcasts = sent.catch(() => undefined)
     return sent
   }
-  const forCall = (probe: ChainProbe): FacilitatorEvmSigner => {
-    const watched = <A>(run: () => Promise<A>): Promise<A> =>
-      run().catch((error: unknown) => {
-        if (isTransportFailure(error)) probe.transportFailure ??= error
-        throw error
-      })
-    return {
-      getAddresses: () => [account.address],
-      readContract: (args) => watched(() => client.readContract(args as never)),
-      verifyTypedData: (args) => watched(() => client.verifyTypedData(args as never)),
-      getCode: (args) => watched(() => client.getCode(args)),
-      writeContract: (args) =>
-        watched(() => oneAtATime(() => client.writeContract({ ...args, account, chain: wallet.chain } as never))),
-      sendTransaction: (args) =>
-        watched(() => oneAtATime(() => client.sendTransaction({ ...args, account, chain: wallet.chain }))),
-      waitForTransactionReceipt: (args) =>
-        watched(() =>
-          client.waitForTransactionReceipt({
-            hash: args.hash,
-            pollingInterval: options.receiptPollMs,
-            timeout: args.timeout ?? options.receiptTimeoutMs
-          })
-        )
-    }
+  const probes = new AsyncLocalStorage<ChainProbe>()
+  const watched = <A>(run: () => Promise<A>): Promise<A> =>
+    run().catch((error: unknown) => {
+      const probe = probes.getStore()
+      if (probe !== undefined && isTransportFailure(error)) probe.transportFailure ??= error
+      throw error
+    })
+  const signer: FacilitatorEvmSigner = {
+    getAddresses: () => [account.address],
+    readContract: (args) => watched(() => client.readContract(args as never)),
+    verifyTypedData: (args) => watched(() => client.verifyTypedData(args as never)),
+    getCode: (args) => watched(() => client.getCode(args)),
+    writeContract: (args) =>
+      watched(() => oneAtATime(() => client.writeContract({ ...args, account, chain: wallet.chain } as never))),
+    sendTransaction: (args) =>
+      watched(() => oneAtATime(() => client.sendTransaction({ ...args, account, chain: wallet.chain }))),
+    waitForTransactionReceipt: (args) =>
+      watched(() =>
+        client.waitForTransactionReceipt({
+          hash: args.hash,
+          pollingInterval: options.receiptPollMs,
+          timeout: args.timeout ?? options.receiptTimeoutMs
+        })
+      )
   }
-  return { address: account.address, forCall }
+  const probed = <A>(call: () => Promise<A>) => {
+    const probe: ChainProbe = { transportFailure: undefined }
+    return { probe, answer: probes.run(probe, call) }
+  }
+  return { address: account.address, signer, probed }
 }

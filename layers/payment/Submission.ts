@@ -6,6 +6,7 @@
 import { Either, ParseResult, Schema } from "effect"
 import { isAddressEqual } from "viem"
 import { PaymentPayload, type PaymentRequirements } from "../../schema/Payment.js"
+import { Reason } from "./Reasons.js"
 import type { PaymentTerms } from "./Requirements.js"
 
 /** How a payment arrived: the base64 `PAYMENT-SIGNATURE` header (HTTP) or a JSON object (MCP `_meta`). */
@@ -18,7 +19,7 @@ export const SubmittedPayment = {
   json: (value: unknown): SubmittedPayment => ({ _tag: "Json", value })
 }
 
-/** A refusal reason (x402 `error` string) and a sentence for logs and humans. */
+/** A refusal reason (x402 `error` string, ./Reasons.ts) and a sentence for logs and humans. */
 export interface Refusal {
   readonly reason: string
   readonly message: string
@@ -35,7 +36,7 @@ export const decodePayment = (submitted: SubmittedPayment): Either.Either<Paymen
     : decodeHeader(Buffer.from(submitted.value.trim(), "base64").toString("utf8"))
   return Either.mapLeft(decoded, (error) =>
     refusal(
-      "invalid_payload",
+      Reason.invalidPayload,
       `not an x402 v2 exact EIP-3009 payment: ${ParseResult.TreeFormatter.formatErrorSync(error).split("\n")[0]}`
     ))
 }
@@ -52,47 +53,56 @@ const sameExtra = (accepted: PaymentRequirements["extra"], offered: PaymentRequi
   Object.keys(offered).every((key) => accepted[key] === offered[key])
 
 /**
- * Checks a decoded payment against the requirements this call offers, at `nowSec`. The facilitator
- * is always given the service's own requirements, never the payer's echo, so these checks decide
- * which refusal the payer reads; the signature itself is the facilitator's to check.
+ * Checks a decoded payment against the requirements this call offers. The facilitator is always given
+ * the service's own requirements, never the payer's echo, so these checks decide which refusal the
+ * payer reads; the signature itself is the facilitator's to check.
  */
 export const checkPayment = (
   terms: PaymentTerms,
   offered: PaymentRequirements,
-  payment: PaymentPayload,
-  nowSec: number
+  payment: PaymentPayload
 ): Either.Either<void, Refusal> => {
   const { accepted } = payment
   const authorization = payment.payload.authorization
   const value = BigInt(authorization.value)
   if (value > terms.ceiling) {
-    return Either.left(
-      refusal("amount_above_ceiling", `a single payment is at most ${terms.ceiling} USDC base units`)
-    )
+    return Either.left(refusal(Reason.valueMismatch, `a single payment is at most ${terms.ceiling} USDC base units`))
   }
-  if (accepted.scheme !== offered.scheme) return Either.left(refusal("unsupported_scheme", "only `exact` is accepted"))
+  if (accepted.scheme !== offered.scheme) return Either.left(refusal(Reason.invalidScheme, "only `exact` is accepted"))
   if (accepted.network !== offered.network) {
-    return Either.left(refusal("network_mismatch", `payments are made on ${offered.network}`))
+    return Either.left(refusal(Reason.invalidNetwork, `payments are made on ${offered.network}`))
   }
   if (!sameAddress(accepted.asset, offered.asset)) {
-    return Either.left(refusal("asset_mismatch", `payments are made in USDC at ${offered.asset}`))
+    return Either.left(refusal(Reason.invalidRequirements, `payments are made in USDC at ${offered.asset}`))
   }
   if (accepted.amount !== offered.amount || value !== BigInt(offered.amount)) {
-    return Either.left(refusal("amount_mismatch", `this call costs ${offered.amount} USDC base units`))
+    return Either.left(refusal(Reason.valueMismatch, `this call costs ${offered.amount} USDC base units`))
   }
   if (!sameAddress(accepted.payTo, offered.payTo) || !sameAddress(authorization.to, offered.payTo)) {
-    return Either.left(refusal("recipient_mismatch", `payments go to ${offered.payTo}`))
+    return Either.left(refusal(Reason.recipientMismatch, `payments go to ${offered.payTo}`))
   }
   if (accepted.maxTimeoutSeconds !== offered.maxTimeoutSeconds || !sameExtra(accepted.extra, offered.extra)) {
-    return Either.left(refusal("requirements_mismatch", "the accepted requirements differ from this call's offer"))
+    return Either.left(
+      refusal(Reason.invalidRequirements, "the accepted requirements differ from this call's offer")
+    )
   }
+  return Either.void
+}
+
+/** Whether the authorization is valid at `nowSec` and stays valid long enough to be settled. */
+export const checkValidity = (
+  terms: PaymentTerms,
+  payment: PaymentPayload,
+  nowSec: number
+): Either.Either<void, Refusal> => {
+  const authorization = payment.payload.authorization
   if (BigInt(authorization.validAfter) > BigInt(nowSec)) {
-    return Either.left(refusal("authorization_not_yet_valid", "the authorization's validAfter is in the future"))
+    return Either.left(refusal(Reason.notYetValid, "the authorization's validAfter is in the future"))
   }
   if (BigInt(authorization.validBefore) < BigInt(nowSec + terms.minValiditySec)) {
     return Either.left(
       refusal(
-        "authorization_expiring",
+        Reason.expiring,
         `the authorization must stay valid at least ${terms.minValiditySec} s more to be settled`
       )
     )

@@ -38,12 +38,17 @@ const paymentDocs = (op: AnyOperation) => (operation: Record<string, any>): Reco
   }
   responses["402"] = {
     ...responses["402"],
-    description: "Payment required (`payment_required` envelope, `next: pay`) or payment refused (`{}`)",
+    description: "Payment required (`payment_required` envelope, `next: pay`), payment refused (`{}`), or " +
+      "settlement pending (`{}`, no offer: resend the same payment, do not pay again)",
     headers: {
-      [PAYMENT_REQUIRED]: {
-        ...base64Json("x402 v2 offer: `accepts` holds one `exact` USDC requirement with this call's `amount`"),
-        required: true
-      }
+      [PAYMENT_REQUIRED]: base64Json(
+        "x402 v2 offer: `accepts` holds one `exact` USDC requirement with this call's `amount`; absent while a " +
+          "settlement is pending"
+      ),
+      [PAYMENT_RESPONSE]: base64Json(
+        "x402 v2 settlement receipt of a failed or pending settlement: `success: false`, `errorReason`, `transaction`"
+      ),
+      "Cache-Control": { description: "`no-store`", schema: { type: "string" } }
     }
   }
   return {
@@ -52,8 +57,11 @@ const paymentDocs = (op: AnyOperation) => (operation: Record<string, any>): Reco
       operation["description"],
       "Paid with x402 v2 (USDC, `exact` scheme): `x-price` gives the amount in USDC base units. Without " +
       "`PAYMENT-SIGNATURE` the answer is 402 with the offer in `PAYMENT-REQUIRED`; a paid answer carries " +
-      "`PAYMENT-RESPONSE`. A request that fails validation is answered before any payment is asked for, " +
-      "and an error answer is never charged."
+      "`PAYMENT-RESPONSE`. What can be checked without payment (the body, and the operation's own checks of " +
+      "it, such as a ticker for an address, a malformed amount or an unknown venue) is answered with its error " +
+      "before any payment is asked for, and an error answer is never charged. A settlement sent but not yet " +
+      "mined answers 402 with `PAYMENT-RESPONSE` `settlement_pending` and its transaction: the same payment " +
+      "resent is served once it is mined, and charged once."
     ].filter((line) => line !== undefined).join("\n\n"),
     parameters: [
       ...(operation["parameters"] ?? []),

@@ -9,10 +9,11 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Data, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { PaymentDemanded, PaymentGate, type PaymentReceipt, PaymentRejected } from "../../layers/PaymentGate.js"
+import { PaymentGate, type PaymentReceipt } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
-import { chargedAt, type Operation, priceOf } from "../operations/Operation.js"
-import { receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
+import { admit, chargedAt, type Operation } from "../operations/Operation.js"
+import { httpDiscovery } from "../payment/Discovery.js"
+import { isPaymentRefusal, receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./RequestBody.js"
 
@@ -37,14 +38,15 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     Effect.orDie(HttpServerResponse.json(body, { headers: receiptHeaders(receipt) }))
   return Effect.gen(function*() {
     const input = yield* decode
-    const price = yield* priceOf(op.cost, input)
+    const price = yield* admit(op, input)
     if (Option.isNone(price)) return yield* ok(yield* answer(input), Option.none())
     const gate = yield* PaymentGate
     const request = yield* HttpServerRequest.HttpServerRequest
     const config = yield* AppConfig
     const resource = { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary }
     const charged = answer(input).pipe(chargedAt(price.value))
-    return yield* gate.charge({ price: price.value, resource }, submittedPaymentOf(request.headers), charged)
+    const charge = { price: price.value, resource, extensions: httpDiscovery(op) }
+    return yield* gate.charge(charge, submittedPaymentOf(request.headers), charged)
       .pipe(
         Effect.flatMap(({ receipt, value }) => ok(value, receipt)),
         Effect.catchIf(isPaymentRefusal, (refusal) => Effect.succeed(refusalResponse(refusalAnswer(gate, refusal))))
@@ -56,9 +58,6 @@ export const serveOperation = <Name extends string, I, A, E extends TradeError, 
     )
   )
 }
-
-const isPaymentRefusal = (failure: unknown): failure is PaymentDemanded | PaymentRejected =>
-  failure instanceof PaymentDemanded || failure instanceof PaymentRejected
 
 const refusalResponse = ({ body, headers, status }: ReturnType<typeof refusalAnswer>) =>
   HttpServerResponse.unsafeJson(body, { status, headers })

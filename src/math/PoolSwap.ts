@@ -16,12 +16,18 @@ const unfillable = (reason: UnfillableReason): HopQuote => ({ _tag: "Unfillable"
 const concentratedFeePips = (pool: ConcentratedPool, zeroForOne: boolean): bigint =>
   pool.kind === "v4" ? v4SwapFeePips(pool.feePips, pool.protocolFee, zeroForOne) : BigInt(pool.feePips)
 
+/** A v2 pair keeps its reserves in uint112: a swap that would take one past it reverts (`OVERFLOW`). */
+const V2_RESERVE_MAX = 2n ** 112n - 1n
+/** A v4 swap's deltas are int128: no larger amount can be swapped in one call. */
+const V4_AMOUNT_MAX = 2n ** 127n - 1n
+
 /** The pool's own exact-input swap of `received` (what reached it); undefined when it cannot take all of it. */
 export const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuote => {
   switch (pool.kind) {
     case "v2": {
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
+      if (reserveIn + received > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
       const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feeBps))
       const [reserve0, reserve1] = zeroForOne
         ? [reserveIn + received, reserveOut - out]
@@ -31,6 +37,7 @@ export const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint):
     case "v3":
     case "v4": {
       if (pool.sqrtPriceX96 === 0n) return unfillable("insufficient_liquidity")
+      if (pool.kind === "v4" && received > V4_AMOUNT_MAX) return unfillable("insufficient_liquidity")
       const zeroForOne = tokenIn === pool.token0
       const feePips = concentratedFeePips(pool, zeroForOne)
       const result = swap(pool, { zeroForOne, amountSpecified: received, feePips })
@@ -60,7 +67,8 @@ export const poolInputFor = (pool: RoutablePool, tokenIn: Hex, out: bigint): big
     case "v2": {
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-      return getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+      const input = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+      return input === undefined || reserveIn + input > V2_RESERVE_MAX ? undefined : input
     }
     case "v3":
     case "v4": {
@@ -98,7 +106,7 @@ export const poolExactOut = (pool: Exclude<RoutablePool, CurvePool>, tokenIn: He
   if (pool.kind === "v2") {
     const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
     const amountIn = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
-    if (amountIn === undefined) return unfillable("insufficient_liquidity")
+    if (amountIn === undefined || reserveIn + amountIn > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
     const [reserve0, reserve1] = zeroForOne
       ? [reserveIn + amountIn, reserveOut - out]
       : [reserveOut - out, reserveIn + amountIn]

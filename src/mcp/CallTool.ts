@@ -12,7 +12,8 @@ import { decodeRequest } from "../../schema/Decode.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { Internal, type TradeError } from "../../schema/Errors.js"
 import type { PaymentRequired, SettlementReceipt } from "../../schema/Payment.js"
-import { chargedAt, priceOf } from "../operations/Operation.js"
+import { admit, chargedAt } from "../operations/Operation.js"
+import { mcpDiscovery } from "../payment/Discovery.js"
 import type { Tool } from "./Tools.js"
 
 export const PAYMENT_META = "x402/payment"
@@ -69,12 +70,13 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
       const refused = op.refusal?.of(answer)
       return refused === undefined ? body : yield* new OperationFailed({ error: refused, fields: body })
     })
-    const price = yield* priceOf(op.cost, input).pipe(Effect.mapError(failed))
+    const price = yield* admit(op, input).pipe(Effect.mapError(failed))
     if (Option.isNone(price) || price.value === 0n) return result(yield* run, false)
     const gate = yield* PaymentGate
     const charge = {
       price: price.value,
-      resource: { url: `mcp://tool/${tool.name}`, description: op.summary, mimeType: "application/json" }
+      resource: { url: `mcp://tool/${tool.name}`, description: op.summary, mimeType: "application/json" },
+      extensions: mcpDiscovery(op, tool)
     }
     const paid = yield* gate.charge(charge, submitted, run.pipe(chargedAt(price.value)))
     return result(paid.value, false, Option.getOrUndefined(Option.map(paid.receipt, (r) => r.settlement)))
@@ -87,6 +89,9 @@ export const callTool = (tool: Tool, args: unknown, meta: Readonly<Record<string
           return Effect.succeed(paymentResult(failure.offer))
         case "PaymentRejected":
           return Effect.succeed(paymentResult(failure.offer, failure.settlement))
+        case "SettlementPending":
+          // No offer: paying again could pay twice. The same payment resent is served once it is mined.
+          return Effect.succeed(result(failure.settlement, true, failure.settlement))
         case "Internal":
           // The payment library failed mid-call (the payment was not settled): as the x402 MCP transport
           // writes it, text only and no `next`.

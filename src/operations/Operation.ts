@@ -102,9 +102,25 @@ export interface Operation<
   readonly response: Schema.Schema<A, any>
   readonly errors: ReadonlyArray<ErrorClass>
   readonly cost: Cost<I>
+  /**
+   * What can be checked of a decoded request without running the operation (from the request and the
+   * in-memory index): edges run it before asking for payment (`admit`), so a wrong request is answered
+   * with its error unpaid, never after a 402.
+   */
+  readonly check?: (input: I) => Effect.Effect<void, E | ApiError, R>
   readonly run: (input: I) => Effect.Effect<A, E | ApiError, R>
   readonly refusal?: Refusal<A>
 }
+
+/**
+ * What an edge does with a decoded request before anything is charged: the operation's `check`, then
+ * its price (none when free). A failure here is answered as it is, and costs nothing.
+ */
+export const admit = <I, E extends TradeError, R>(
+  op: Pick<Operation<string, HttpMethod, I, unknown, E, R>, "check" | "cost">,
+  input: I
+): Effect.Effect<Option.Option<bigint>, E | ApiError | TradeError, R | CostContext> =>
+  op.check === undefined ? priceOf(op.cost, input) : Effect.zipRight(op.check(input), priceOf(op.cost, input))
 
 /** Answers any operation may give, declared once for the whole API: the edge's and the chain's. */
 export type ApiError = Extract<
@@ -128,6 +144,7 @@ type Spec<Name extends string, I, A, Errors extends ReadonlyArray<ErrorClass>, R
   readonly response: Schema.Schema<A, any>
   readonly errors?: Errors
   readonly cost: Cost<I>
+  readonly check?: (input: I) => Effect.Effect<void, Errors[number]["Type"] | ApiError, R>
   readonly run: (input: I) => Effect.Effect<A, Errors[number]["Type"] | ApiError, R>
   readonly refusal?: Refusal<A>
 }

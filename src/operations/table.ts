@@ -37,6 +37,7 @@ import { SearchRequest, SearchResponse } from "../../schema/Search.js"
 import { SwapRequest, SwapResponse, SwapTxRequest } from "../../schema/Swap.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { quote } from "../quote/Quote.js"
+import { checkQuoteRequest } from "../quote/Request.js"
 import { receipt } from "../receipt/Receipt.js"
 import { swap, SWAP_PRICE_RULE, swapCharge } from "../swap/Swap.js"
 import { swapTx } from "../swap/SwapTx.js"
@@ -137,6 +138,7 @@ export const Quote = post({
     InsufficientLiquidity
   ],
   cost: Cost.fixed((prices) => prices.quote),
+  check: checkQuoteRequest,
   run: quote
 })
 

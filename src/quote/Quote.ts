@@ -6,7 +6,7 @@
  * Reads the chain only for the gas price (once per block, src/quote/GasPrice.ts) and, with a taker,
  * for readiness (one batched round trip).
  */
-import { Clock, Effect, HashMap, Option } from "effect"
+import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { formatUnits } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -15,7 +15,7 @@ import { swapPrice } from "../../layers/payment/Prices.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Venues } from "../../layers/Venues.js"
 import { type Hex } from "../../schema/Chain.js"
-import { InsufficientLiquidity, NoRoute, TokenNotFound } from "../../schema/Errors.js"
+import { InsufficientLiquidity, NoRoute } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
 import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
@@ -31,32 +31,12 @@ import { type Market, marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
 import { type PlanEdgeFill, planEdges } from "../routing/Plan.js"
 import { planShape } from "../routing/PlanShape.js"
-import { stateOf } from "../search/Assess.js"
-import { TokenSearch } from "../search/TokenSearch.js"
-import type { SearchView } from "../search/View.js"
 import { GasPrice } from "./GasPrice.js"
 import { HookedPools } from "./HookedPools.js"
 import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
 import { readReadiness } from "./Readiness.js"
+import { resolveQuoteRequest, sideOf } from "./Request.js"
 import { judgedToken, measureSafety, stopsTrade, taxesOf } from "./Safety.js"
-import { distinctPair, knownVenues, rawAmount, tokenOf } from "./Validate.js"
-
-/** A side of the trade as the index and the verification list know it. */
-const sideOf = (view: SearchView, address: Hex) => {
-  const facts = Option.getOrUndefined(HashMap.get(view.snapshot.state.tokens, address))
-  const listed = view.book.listed.get(address)
-  if (facts === undefined && listed === undefined) return undefined
-  const useChain = facts !== undefined && (facts.metadataOk || listed === undefined)
-  const verification = listed?.verification ?? view.book.unverified
-  return {
-    address,
-    symbol: useChain ? facts.symbol : listed?.symbol ?? "",
-    decimals: useChain ? facts.decimals : listed?.decimals ?? 18,
-    verification: { status: verification.status, source: verification.source, trust: verification.trust },
-    state: stateOf(facts),
-    discovered: facts === undefined ? "token_list" as const : "index" as const
-  }
-}
 
 const storedEdge = (edge: PlanEdgeFill): StoredEdge => ({
   path: edge.leg,
@@ -107,28 +87,10 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const venues = yield* Venues
   const config = yield* AppConfig
   const usdc = usdcOf(deployment)
-  const sellToken = yield* tokenOf("sell", request.sell, usdc)
-  const buyToken = yield* tokenOf("buy", request.buy, usdc)
-  yield* distinctPair(sellToken, buyToken)
-  const named = request.venues ?? []
-  yield* knownVenues(venues.all, [...named, ...(request.excludeVenues ?? [])])
-
-  const tokens = yield* TokenSearch
-  const view = yield* tokens.view
+  const { amount, buy, buyToken, sell, sellToken, view } = yield* resolveQuoteRequest(request)
   const { snapshot } = view
-  const sell = sideOf(view, sellToken)
-  const buy = sideOf(view, buyToken)
-  const missing = sell === undefined ? request.sell : buy === undefined ? request.buy : undefined
-  if (sell === undefined || buy === undefined) {
-    return yield* new TokenNotFound({
-      message: `no token is known at ${missing}`,
-      hint: "check the address with `search`; a token is known once the index has seen it on chain"
-    })
-  }
+  const named = request.venues ?? []
   const side = request.side
-  const amount = yield* side === "exactIn"
-    ? rawAmount(request.amount, sell.decimals, sell.symbol)
-    : rawAmount(request.amount, buy.decimals, buy.symbol)
 
   const block = snapshot.state.block
   const gasPriceWei = yield* (yield* GasPrice).at(block)

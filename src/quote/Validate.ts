@@ -1,9 +1,11 @@
 /**
  * The checks of a quote request that its schema cannot make: addresses rather than tickers, two
  * different assets (native and ERC-20 USDC being one), venue ids that exist, and an amount that is a
- * positive decimal with no more places than the token has. Each answers with the spec's code.
+ * positive decimal with no more places than the token has, within uint256 in base units. Each answers
+ * with the spec's code.
  */
 import { Effect } from "effect"
+import { maxUint256 } from "viem"
 import type { Venue } from "../../layers/Venues.js"
 import type { Hex } from "../../schema/Chain.js"
 import { InvalidAmount, invalidField, TickerNotAllowed, UnknownVenue, UnsupportedPair } from "../../schema/Errors.js"
@@ -84,6 +86,17 @@ export const rawAmount = (amount: string, decimals: number, symbol: string) => {
   const raw = BigInt(match[1]!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0")
   if (raw === 0n) {
     return Effect.fail(new InvalidAmount({ message: "amount must be greater than zero" }))
+  }
+  // No token balance, pool reserve or transfer can hold more: such an amount is a mistake, not a trade.
+  if (raw > maxUint256) {
+    return Effect.fail(
+      new InvalidAmount({
+        message: `amount "${amount.slice(0, 40)}${
+          amount.length > 40 ? "…" : ""
+        }" is beyond what uint256 holds in ${symbol} base units`,
+        hint: "send the amount in whole-token units, at most 2^256 - 1 base units"
+      })
+    )
   }
   return Effect.succeed(raw)
 }

@@ -91,7 +91,13 @@ describe("OpenAPI document", () => {
       expect.objectContaining({ name: "PAYMENT-SIGNATURE", in: "header", required: false })
     ]))
     expect(Object.keys(paid.responses["200"].headers)).toEqual(["PAYMENT-RESPONSE"])
-    expect(Object.keys(paid.responses["402"].headers)).toEqual(["PAYMENT-REQUIRED"])
+    // An offer, or (failed or pending settlement) a receipt; never cached.
+    expect(Object.keys(paid.responses["402"].headers)).toEqual([
+      "PAYMENT-REQUIRED",
+      "PAYMENT-RESPONSE",
+      "Cache-Control"
+    ])
+    expect(paid.description).toContain("unknown venue) is answered with its error before any payment is asked for")
     expect(paid.responses["402"].content["application/json"].schema.anyOf).toEqual([
       { $ref: "#/components/schemas/Error_payment_required" },
       expect.objectContaining({ type: "object", properties: {}, additionalProperties: false })

@@ -5,6 +5,7 @@
  * The payment itself is real: signed by the public x402 client for the gate's own offer.
  */
 import { expect, it } from "@effect/vitest"
+import { InMemoryPendingSettlementStore } from "@x402/core/facilitator"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
 import { Effect, Option, TestClock } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
@@ -28,6 +29,7 @@ const terms: PaymentTerms = {
 
 const failingFacilitator: Facilitator = {
   kind: "in-process",
+  supported: Effect.succeed(["exact eip155:5042"]),
   verify: () => Effect.fail(new PaymentLibraryFailure({ message: "x402 verify failed: boom" })),
   settle: () => Effect.die("a payment that never verified must never be settled")
 }
@@ -35,9 +37,11 @@ const failingFacilitator: Facilitator = {
 const recordingLedger = () => {
   const calls: Array<string> = []
   const ledger: AuthorizationLedgerShape = {
-    claim: (key) => Effect.sync(() => (calls.push(`claim ${key}`), "token")),
+    claim: (key) => Effect.sync(() => (calls.push(`claim ${key}`), { _tag: "Fresh" as const, token: "token" })),
     release: (key) => Effect.sync(() => void calls.push(`release ${key}`)),
-    spend: (key) => Effect.sync(() => void calls.push(`spend ${key}`))
+    pending: (key) => Effect.sync(() => void calls.push(`pending ${key}`)),
+    spend: (key) => Effect.sync(() => void calls.push(`spend ${key}`)),
+    settlements: new InMemoryPendingSettlementStore()
   }
   return { ledger, calls }
 }
@@ -45,7 +49,9 @@ const recordingLedger = () => {
 const brokenLedger: AuthorizationLedgerShape = {
   claim: () => Effect.fail(new LedgerUnavailable({ message: "connection refused" })),
   release: () => Effect.die("nothing was claimed"),
-  spend: () => Effect.die("nothing was claimed")
+  pending: () => Effect.die("nothing was claimed"),
+  spend: () => Effect.die("nothing was claimed"),
+  settlements: new InMemoryPendingSettlementStore()
 }
 
 const signed = (offer: unknown) => pay(privateKeyToAccount(generatePrivateKey()), offer as LibraryOffer)

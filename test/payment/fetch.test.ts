@@ -16,7 +16,7 @@ import { afterAll, beforeAll, expect, it } from "vitest"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { rowOf } from "../../schema/ErrorTable.js"
-import { receiptHeaders, refusalAnswer } from "../../src/payment/HttpPayment.js"
+import { isPaymentRefusal, receiptHeaders, refusalAnswer } from "../../src/payment/HttpPayment.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, payerClient, USDC } from "../support/x402.js"
@@ -45,7 +45,7 @@ const handle = (charge: Charge, signature: string | undefined): Effect.Effect<An
       Effect.map(({ receipt, value }): Answer => ({ status: 200, headers: receiptHeaders(receipt), body: value })),
       Effect.catchAll((failure): Effect.Effect<Answer> =>
         Effect.succeed(
-          failure._tag === "PaymentDemanded" || failure._tag === "PaymentRejected"
+          isPaymentRefusal(failure)
             ? refusalAnswer(gate, failure)
             : { status: rowOf(failure).status, headers: {}, body: toErrorBody(failure) }
         )
@@ -127,7 +127,7 @@ it("answers a replayed PAYMENT-SIGNATURE 402 with an empty body", async () => {
     expect(replay.status).toBe(402)
     expect(await replay.json()).toEqual({})
     expect(decodePaymentRequiredHeader(replay.headers.get("payment-required") ?? "")).toMatchObject({
-      error: "authorization_used",
+      error: "invalid_exact_evm_nonce_already_used",
       accepts: [{ amount: "5000" }]
     })
   })

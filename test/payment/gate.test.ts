@@ -26,7 +26,8 @@ describe("offer", () => {
     const header = await gate((g) => Effect.succeed(g.encodeOffer(demand.offer)))
     expect(decodePaymentRequiredHeader(header)).toEqual({
       x402Version: 2,
-      resource: search.resource,
+      error: "Payment required",
+      resource: { ...search.resource, mimeType: "application/json" },
       accepts: [{
         scheme: "exact",
         network: "eip155:5042",
@@ -37,7 +38,7 @@ describe("offer", () => {
         extra: { name: "USDC", version: "2" }
       }]
     })
-    expect(await gate((g) => Effect.succeed(g.encodeOffer(g.offer(search))))).toBe(header)
+    expect(await gate((g) => Effect.succeed(g.encodeOffer(g.offer(search, "Payment required"))))).toBe(header)
     expect(errorTable[demand.error._tag]).toMatchObject({ code: "payment_required", status: 402, next: "pay" })
   })
 
@@ -106,7 +107,7 @@ describe("settlement", () => {
     expect(runs).toBe(0)
     expect(outcome?._tag === "Left" && outcome.left).toMatchObject({
       _tag: "PaymentRejected",
-      reason: "authorization_used"
+      reason: "invalid_exact_evm_nonce_already_used"
     })
   })
 
@@ -124,7 +125,7 @@ describe("settlement", () => {
     const refused = outcomes.find((o) => o._tag === "Left")
     expect(refused?._tag === "Left" && refused.left).toMatchObject({
       _tag: "PaymentRejected",
-      reason: "authorization_used"
+      reason: "invalid_exact_evm_nonce_already_used"
     })
   })
 })

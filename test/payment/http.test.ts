@@ -62,7 +62,13 @@ describe("paying for search over HTTP", () => {
     expect(response.status).toBe(402)
     expect(await readJson(response)).toMatchObject({ error: { code: "payment_required" }, next: "pay" })
     const offer = decodePaymentRequiredHeader(response.headers.get("payment-required") ?? "")
-    expect(offer).toMatchObject({ x402Version: 2, resource: { url: expect.stringMatching(/\/trade\/v1\/search$/) } })
+    // Never cached: an offer (and its `error`, as the x402 reference words it) is for this request only.
+    expect(response.headers.get("cache-control")).toBe("no-store")
+    expect(offer).toMatchObject({
+      x402Version: 2,
+      error: "Payment required",
+      resource: { url: expect.stringMatching(/\/trade\/v1\/search$/), mimeType: "application/json" }
+    })
     expect(offer.accepts).toEqual([{
       scheme: "exact",
       network: "eip155:5042",
@@ -125,7 +131,7 @@ describe("paying for search over HTTP", () => {
       expect(replay.status).toBe(402)
       expect(await readJson(replay)).toEqual({})
       expect(decodePaymentRequiredHeader(replay.headers.get("payment-required") ?? "")).toMatchObject({
-        error: "authorization_used",
+        error: "invalid_exact_evm_nonce_already_used",
         accepts: [{ amount: "5000" }]
       })
     })
@@ -156,7 +162,9 @@ describe("paying for search over HTTP", () => {
       const answer = await post(weth, { "payment-signature": underpaid })
       expect(answer.status).toBe(402)
       expect(await readJson(answer)).toEqual({})
-      expect(decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "").error).toBe("amount_mismatch")
+      expect(decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "").error).toBe(
+        "invalid_exact_evm_payload_authorization_value_mismatch"
+      )
     })
     expect(delta).toEqual([0n, 0n])
   })

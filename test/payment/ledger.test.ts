@@ -9,7 +9,7 @@ import { Clock, Effect, Layer, ManagedRuntime, Option, TestClock } from "effect"
 import { randomBytes } from "node:crypto"
 import { createConnection } from "node:net"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { AuthorizationLedger } from "../../layers/payment/AuthorizationLedger.js"
+import { AuthorizationLedger, type Claim } from "../../layers/payment/AuthorizationLedger.js"
 import { redisLedger } from "../../layers/payment/RedisLedger.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -36,17 +36,19 @@ const inAMinute = Effect.map(Clock.currentTimeMillis, (nowMs) => nowMs + 60_000)
  */
 const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unknown>, skip = false) =>
   describe.skipIf(skip)(`${name} ledger`, () => {
+    const tokenOf = (claim: Claim) => claim._tag === "Taken" ? expect.fail("the claim was taken") : claim.token
+
     it.effect("lets one claim win, until its holder releases it", () =>
       Effect.gen(function*() {
         const ledger = yield* AuthorizationLedger
         const k = key()
         const first = yield* ledger.claim(k, yield* inAMinute)
-        expect(first).toBeTypeOf("string")
-        expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
+        expect(first._tag).toBe("Fresh")
+        expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
         yield* ledger.release(k, "someone else's claim")
-        expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
-        yield* ledger.release(k, first!)
-        expect(yield* ledger.claim(k, yield* inAMinute)).toBeTypeOf("string")
+        expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+        yield* ledger.release(k, tokenOf(first))
+        expect((yield* ledger.claim(k, yield* inAMinute))._tag).toBe("Fresh")
       }).pipe(Effect.provide(layer())))
 
     it.effect("refuses a spent authorization until it expires", () =>
@@ -55,17 +57,51 @@ const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unkno
         const spent = key()
         const claim = yield* ledger.claim(spent, yield* inAMinute)
         yield* ledger.spend(spent, yield* inAMinute)
-        yield* ledger.release(spent, claim!)
-        expect(yield* ledger.claim(spent, yield* inAMinute)).toBeUndefined()
+        yield* ledger.release(spent, tokenOf(claim))
+        expect(yield* ledger.claim(spent, yield* inAMinute)).toEqual({ _tag: "Taken" })
         const expiring = key()
         yield* ledger.spend(expiring, (yield* Clock.currentTimeMillis) + 50)
         yield* TestClock.adjust("51 millis")
         const reclaimed = yield* until(
           "the spent authorization to expire",
-          Effect.flatMap(inAMinute, (expiresAtMs) => ledger.claim(expiring, expiresAtMs)),
+          Effect.flatMap(inAMinute, (expiresAtMs) =>
+            Effect.map(ledger.claim(expiring, expiresAtMs), (claim) =>
+              claim._tag === "Fresh" ? claim : undefined)),
           { attempts: 100, spacingMs: 20 }
         )
-        expect(reclaimed).toBeTypeOf("string")
+        expect(reclaimed._tag).toBe("Fresh")
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("hands a pending settlement's transaction to the next claim, one claim at a time", () =>
+      Effect.gen(function*() {
+        const ledger = yield* AuthorizationLedger
+        const k = key()
+        const first = yield* ledger.claim(k, yield* inAMinute)
+        yield* ledger.pending(k, "someone else's claim", "0xnot", yield* inAMinute)
+        expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+        yield* ledger.pending(k, tokenOf(first), "0xsent", yield* inAMinute)
+        const second = yield* ledger.claim(k, yield* inAMinute)
+        expect(second).toMatchObject({ _tag: "Pending", transaction: "0xsent" })
+        expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+        // Released unsettled: pending again on the same transaction, not free.
+        yield* ledger.release(k, tokenOf(second))
+        const third = yield* ledger.claim(k, yield* inAMinute)
+        expect(third).toMatchObject({ _tag: "Pending", transaction: "0xsent" })
+        yield* ledger.spend(k, yield* inAMinute)
+        expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("keeps the payment library's pending settlements by signature", () =>
+      Effect.gen(function*() {
+        const ledger = yield* AuthorizationLedger
+        yield* Effect.promise(async () => {
+          const signature = `0x${randomBytes(65).toString("hex")}`
+          expect(await ledger.settlements.get(signature)).toBeUndefined()
+          await ledger.settlements.set(signature, "0xsent")
+          expect(await ledger.settlements.get(signature)).toBe("0xsent")
+          await ledger.settlements.delete(signature)
+          expect(await ledger.settlements.get(signature)).toBeUndefined()
+        })
       }).pipe(Effect.provide(layer())))
   })
 
@@ -79,9 +115,9 @@ describe("in-memory ledger on the clock", () => {
       const k = key()
       yield* ledger.spend(k, (yield* Clock.currentTimeMillis) + 50)
       yield* TestClock.adjust("49 millis")
-      expect(yield* ledger.claim(k, yield* inAMinute)).toBeUndefined()
+      expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
       yield* TestClock.adjust("1 millis")
-      expect(yield* ledger.claim(k, yield* inAMinute)).toBe("claim-1")
+      expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Fresh", token: "claim-1" })
     }).pipe(Effect.provide(AuthorizationLedger.memory)))
 })
 

@@ -8,6 +8,7 @@ import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { Hex } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
@@ -15,7 +16,9 @@ import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/Payment
 import { errorTable } from "../../schema/ErrorTable.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
-import { encodePayment, gateLayer, pay } from "../support/x402.js"
+import { usdcAbi } from "../support/abis.js"
+import { walletFor } from "../support/wallet.js"
+import { encodePayment, gateLayer, pay, USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
 
 const harness = gateHarness(2)
@@ -37,19 +40,25 @@ describe("refusals", () => {
 
   it("refuses a payment signed for another amount", async () => {
     const { header } = await signFor(search)
-    expect((await refusal({ ...search, price: 10_000n }, header)).reason).toBe("amount_mismatch")
+    expect((await refusal({ ...search, price: 10_000n }, header)).reason).toBe(
+      "invalid_exact_evm_payload_authorization_value_mismatch"
+    )
   })
 
   it("refuses an authorization above the 5 USDC single-payment ceiling", async () => {
     const offer = await offerOf(search)
     const inflated = { ...offer, accepts: offer.accepts.map((r) => ({ ...r, amount: "6000000" })) }
     const { header } = await pay(harness.payer(), inflated as unknown as LibraryOffer)
-    expect((await refusal(search, header)).reason).toBe("amount_above_ceiling")
+    const above = await refusal(search, header)
+    expect(above.reason).toBe("invalid_exact_evm_payload_authorization_value_mismatch")
+    expect(above.message).toContain("at most 5000000")
   })
 
   it("refuses an authorization that would expire before it could be settled", async () => {
     const { header } = await signFor({ ...search, maxTimeoutSeconds: 10 })
-    expect((await refusal({ ...search, maxTimeoutSeconds: 10 }, header)).reason).toBe("authorization_expiring")
+    expect((await refusal({ ...search, maxTimeoutSeconds: 10 }, header)).reason).toBe(
+      "invalid_exact_evm_payload_authorization_valid_before"
+    )
   })
 
   it("refuses another asset or network", async () => {
@@ -58,23 +67,45 @@ describe("refusals", () => {
       ...payload,
       accepted: { ...payload.accepted, asset: "0x000000000000000000000000000000000000dEaD" }
     }
-    expect((await refusal(search, encodePayment(otherAsset))).reason).toBe("asset_mismatch")
+    expect((await refusal(search, encodePayment(otherAsset))).reason).toBe("invalid_payment_requirements")
     const otherNetwork = { ...payload, accepted: { ...payload.accepted, network: "eip155:1" as const } }
-    expect((await refusal(search, encodePayment(otherNetwork))).reason).toBe("network_mismatch")
+    expect((await refusal(search, encodePayment(otherNetwork))).reason).toBe("invalid_network")
   })
 
   it("refuses a signature that does not match its authorization, and garbage", async () => {
     const { payload } = await signFor(search)
     const authorization = (payload.payload as { authorization: Record<string, string> }).authorization
     const raised = { ...payload, payload: { ...payload.payload, authorization: { ...authorization, validAfter: "1" } } }
-    expect((await refusal(search, encodePayment(raised))).reason).toMatch(/signature/)
+    expect((await refusal(search, encodePayment(raised))).reason).toBe("invalid_exact_evm_payload_signature")
     expect((await refusal(search, "bm90IGEgcGF5bWVudA==")).reason).toBe("invalid_payload")
   })
 
   it("refuses a payer who cannot pay, at verification, before the operation runs", async () => {
     const broke = privateKeyToAccount(generatePrivateKey())
     const { header } = await signFor(search, broke)
-    expect((await refusal(search, header)).reason).toMatch(/balance|simulation/)
+    expect((await refusal(search, header)).reason).toBe("insufficient_funds")
+  })
+
+  it("tells an authorization already spent on chain from a payer who cannot pay (Multicall3 on the devnet)", async () => {
+    const { header, payload } = await signFor(search)
+    const { authorization, signature } = payload.payload as {
+      authorization: { from: Hex; to: Hex; value: string; validAfter: string; validBefore: string; nonce: Hex }
+      signature: Hex
+    }
+    // The payer spends its own authorization directly, so this gate's ledger has never seen it.
+    const wallet = walletFor(harness.manifest(), harness.payer())
+    await wallet.write(USDC, usdcAbi, "transferWithAuthorization", [
+      authorization.from,
+      authorization.to,
+      BigInt(authorization.value),
+      BigInt(authorization.validAfter),
+      BigInt(authorization.validBefore),
+      authorization.nonce,
+      signature
+    ])
+    let outcome: Awaited<ReturnType<typeof call>> | undefined
+    expect(await balances(async () => (outcome = await call(search, header)))).toEqual([0n, 0n])
+    expect(outcome).toMatchObject({ _tag: "Left", left: { reason: "invalid_exact_evm_nonce_already_used" } })
   })
 })
 
@@ -98,9 +129,6 @@ describe("facilitator failures", () => {
       await broken.dispose()
     }
   }
-
-  it("answers payment_unavailable when the remote facilitator does not answer", () =>
-    unavailable({ FACILITATOR_URL: "http://127.0.0.1:9/x402" }))
 
   it("answers payment_unavailable, not a rejection, when the chain cannot be reached to verify", () =>
     unavailable({}, { ...harness.manifest(), rpcUrl: "http://127.0.0.1:9" }))

@@ -8,12 +8,12 @@ import { x402Facilitator } from "@x402/core/facilitator"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
 import { toFacilitatorEvmSigner } from "@x402/evm"
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator"
-import { Effect, ManagedRuntime, Option } from "effect"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { publicActions } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { clientsFor, freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
@@ -23,6 +23,9 @@ let devnet: PrivateDevnet
 let server: Server
 let url = ""
 let mode: "serve" | "fail" | "garbage" = "serve"
+/** What the facilitator says it supports at `/supported`. */
+let supported = (): unknown => facilitatorService.getSupported()
+let facilitatorService: x402Facilitator
 const payTo = privateKeyToAccount(generatePrivateKey()).address
 const charge: Charge = { price: 10_000n, resource: { url: "http://service.test/trade/v1/quote" } }
 
@@ -30,7 +33,7 @@ beforeAll(async () => {
   devnet = await startDevnet()
   const operator = await freshAccount(devnet.manifest)
   const client = clientsFor(devnet.manifest, operator).wallet.extend(publicActions)
-  const facilitator = new x402Facilitator().register(
+  const facilitator = facilitatorService = new x402Facilitator().register(
     "eip155:5042",
     new ExactEvmScheme(toFacilitatorEvmSigner({
       address: operator.address,
@@ -46,6 +49,9 @@ beforeAll(async () => {
     let body = ""
     request.on("data", (chunk: Buffer) => (body += chunk.toString()))
     request.on("end", async () => {
+      if (request.url?.endsWith("/supported")) {
+        return response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(supported()))
+      }
       if (mode === "fail") return response.writeHead(500).end("upstream broke")
       if (mode === "garbage") return response.writeHead(200, { "content-type": "application/json" }).end("{\"nope\":1}")
       const { paymentPayload, paymentRequirements } = JSON.parse(body)
@@ -97,4 +103,40 @@ it.each(["fail", "garbage"] as const)("answers payment_unavailable when the faci
   expect(outcome).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
   expect(delta).toEqual([0n, 0n])
   expect(runs).toBe(0)
+})
+
+describe("at start", () => {
+  const start = (facilitatorUrl: string) =>
+    Effect.runPromise(
+      Effect.either(
+        Layer.build(gateLayer(devnet.manifest, { PAY_TO: payTo, FACILITATOR_URL: facilitatorUrl })).pipe(Effect.scoped)
+      )
+    )
+
+  it("refuses to start with a facilitator that does not settle exact on this network", async () => {
+    supported = () => ({
+      kinds: [{ x402Version: 2, scheme: "exact", network: "eip155:8453" }],
+      extensions: [],
+      signers: {}
+    })
+    try {
+      const outcome = await start(url)
+      expect(outcome._tag === "Left" && outcome.left).toMatchObject({
+        _tag: "PaymentConfigError",
+        message: expect.stringContaining(
+          "does not settle scheme exact on eip155:5042 (x402 v2); it supports: exact eip155:8453"
+        )
+      })
+    } finally {
+      supported = () => facilitatorService.getSupported()
+    }
+  })
+
+  it("refuses to start with a facilitator that does not answer /supported", async () => {
+    const outcome = await start("http://127.0.0.1:9/facilitator")
+    expect(outcome._tag === "Left" && outcome.left).toMatchObject({
+      _tag: "PaymentConfigError",
+      message: expect.stringContaining("the x402 facilitator did not say what it supports")
+    })
+  })
 })
