@@ -90,8 +90,10 @@ it("describes a paid MCP tool with the input schema the tool declares", async ()
     const declared = (await client.listTools()).tools.find((tool) => tool.name === "tradeSearch")
     const unpaid = await client.callTool({ name: "tradeSearch", arguments: { query: "WETH" } })
     expect(unpaid.isError).toBe(true)
-    const offer = JSON.parse((unpaid.content as Array<{ text: string }>)[0]!.text)
-    const bazaar = (offer["x402/error"]?.extensions ?? offer.extensions)?.["bazaar"] as Bazaar | undefined
+    // The x402 MCP transport: the text wraps the requirements in `x402/error`, as its `data`.
+    const offer = JSON.parse((unpaid.content as Array<{ text: string }>)[0]!.text)["x402/error"]?.data
+    expect(offer).toEqual(unpaid.structuredContent)
+    const bazaar = offer?.extensions?.["bazaar"] as Bazaar | undefined
     expect(bazaar?.info.input).toMatchObject({ type: "mcp", tool: "tradeSearch", inputSchema: declared?.inputSchema })
     const validate = validator(bazaar!.schema)
     expect(validate(bazaar!.info), JSON.stringify(validate.errors)).toBe(true)

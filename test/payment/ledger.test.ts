@@ -117,7 +117,7 @@ describe("in-memory ledger on the clock", () => {
       yield* TestClock.adjust("49 millis")
       expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
       yield* TestClock.adjust("1 millis")
-      expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Fresh", token: "claim-1" })
+      expect((yield* ledger.claim(k, yield* inAMinute))._tag).toBe("Fresh")
     }).pipe(Effect.provide(AuthorizationLedger.memory)))
 })
 
