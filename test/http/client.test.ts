@@ -94,7 +94,7 @@ layer(Served, { timeout: 60_000, excludeTestServices: true })("the HTTP API thro
       yield* healthy
       const api = yield* client
       const address = Schema.decodeSync(Address)
-      const taker = address(manifestAccount(manifest, 9).address)
+      const taker = address(manifestAccount(manifest, 3).address)
       const weth = address(tokenAddress(manifest, "WETH"))
       // As a caller writes them; the defaults (side, slippage, lifetime…) come from the request schemas.
       const quoteRequest = Schema.decodeSync(QuoteRequest)

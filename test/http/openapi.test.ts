@@ -60,7 +60,7 @@ describe("OpenAPI document", () => {
     expect(Effect.runSync(fixtureText), "run `npm run openapi:fixture` and review the diff").toBe(committed)
     const fixture = JSON.parse(committed)
     expect({ ...document, servers: fixture.servers }).toEqual(fixture)
-    expect(document).toMatchObject({ servers: [{ url: server.baseUrl }] })
+    expect(document).toMatchObject({ servers: [{ url: expect.stringMatching(/^http:\/\//) }] })
   })
 
   it("lists every mounted path", () => {
