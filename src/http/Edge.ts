@@ -5,24 +5,17 @@
  * (unknown path, defect, interruption) is turned into the standard error envelope. Errors Node's parser raises before a request exists are
  * answered in `Protocol.ts` with the same envelope.
  */
-import {
-  HttpApi,
-  HttpApiBuilder,
-  type HttpApiGroup,
-  HttpIncomingMessage,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
-import { requestSchemaOf } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
+import { type Route, routesOf } from "./Routes.js"
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -67,31 +60,6 @@ const preflight = (methods: ReadonlyArray<string>) =>
 const isTradeError = Schema.is(TradeError)
 
 const pathOf = (url: string): string => url.split("?", 1)[0]!
-
-/** What the edge knows of a mounted path: the methods it answers, and the request schema of its JSON body. */
-interface Route {
-  readonly methods: Array<string>
-  request: Schema.Schema<unknown> | undefined
-}
-
-/**
- * Each mounted path; HEAD comes with GET (the router answers it from the GET route), and OPTIONS, the
- * CORS preflight, with every path.
- */
-const routesOf = (api: HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.AnyWithProps>): ReadonlyMap<string, Route> => {
-  const byPath = new Map<string, Route>()
-  HttpApi.reflect(api, {
-    onGroup: () => undefined,
-    onEndpoint: ({ endpoint }) => {
-      const route = byPath.get(endpoint.path) ?? { methods: [], request: undefined }
-      route.methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
-      route.request ??= Option.getOrUndefined(Option.flatMapNullable(endpoint.payloadSchema, requestSchemaOf))
-      byPath.set(endpoint.path, route)
-    }
-  })
-  for (const route of byPath.values()) route.methods.push("OPTIONS")
-  return byPath
-}
 
 const failureToError = (
   cause: Cause.Cause<unknown>,
