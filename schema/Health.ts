@@ -1,10 +1,9 @@
 /**
  * `GET /health`: is the service able to answer from a current view of the chain. `down` answers 503
- * and carries the `rpc_unavailable` error envelope beside the report, so a supervisor reads the
- * status code and a client reads `next` and `retryAfterSec` as on any other error.
+ * with the `rpc_unavailable` error envelope beside the report (`RpcUnavailable.report`), so a
+ * supervisor reads the status code and a client reads `next` and `retryAfterSec` as on any other error.
  */
 import { Schema } from "effect"
-import { ErrorBody } from "./ErrorBody.js"
 import { Network } from "./Primitives.js"
 
 export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations({
@@ -55,9 +54,3 @@ export const HealthResponse = Schema.Struct({
   uptimeSec: Schema.NonNegativeInt
 }).annotations({ identifier: "HealthResponse" })
 export type HealthResponse = typeof HealthResponse.Type
-
-/** The 503 answer: the report plus the `rpc_unavailable` envelope. */
-export const HealthUnavailable = Schema.Struct({ ...HealthResponse.fields, ...ErrorBody.fields }).annotations({
-  identifier: "HealthUnavailable",
-  description: "`down`: the health report with the `rpc_unavailable` error envelope"
-})

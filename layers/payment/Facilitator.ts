@@ -69,8 +69,9 @@ export const servingFacilitator = (facilitator: Facilitator, network: PaymentReq
 
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? ""
 
-// The library's types are mutable views of the same JSON.
+// The library's types are mutable views of the same JSON: the named boundary where ours become its.
 const library = (payment: PaymentPayload, requirements: PaymentRequirements) =>
+  // eslint-disable-next-line no-restricted-syntax -- the boundary to the x402 library's own types
   [payment as unknown as LibraryPayload, requirements as unknown as LibraryPayload["accepted"]] as const
 
 /**

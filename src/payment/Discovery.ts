@@ -8,7 +8,7 @@
  * runs to tens of kilobytes) would overflow what HTTP clients accept. Built once per operation (or tool).
  */
 import { JSONSchema, Option, type Schema, SchemaAST as AST } from "effect"
-import type { AnyOperation } from "../operations/Operation.js"
+import type { AnyOperation } from "../operations/Declare.js"
 
 type JsonObject = Record<string, unknown>
 
@@ -26,11 +26,9 @@ const withoutIds = (value: unknown): unknown =>
     : value
 
 /** The request's schema, with its definitions to put at the root of the extension's schema. */
-const requestSchemaOf = (request: Schema.Schema.Any | undefined) => {
+const requestSchemaOf = (request: Schema.Schema.Any) => {
   const definitions: Record<string, JSONSchema.JsonSchema7> = {}
-  const input = request === undefined
-    ? { type: "object" }
-    : JSONSchema.fromAST(request.ast, { definitions, topLevelReferenceStrategy: "skip" })
+  const input = JSONSchema.fromAST(request.ast, { definitions, topLevelReferenceStrategy: "skip" })
   return withoutIds({ input, definitions }) as { readonly input: JsonObject; readonly definitions: JsonObject }
 }
 
@@ -90,7 +88,8 @@ export const httpDiscovery = (op: AnyOperation): JsonObject => {
   const known = httpExtensions.get(op)
   if (known !== undefined) return known
   const { definitions, input } = requestSchemaOf(op.request)
-  const body = op.request === undefined ? undefined : exampleOf(input, definitions) ?? {}
+  // A `GET` operation takes no body.
+  const body = op.method === "GET" ? undefined : exampleOf(input, definitions) ?? {}
   const built = extension(
     {
       input: body === undefined

@@ -1,7 +1,14 @@
+/**
+ * The OpenAPI document as served: valid OpenAPI 3.1, every path, every error envelope, how to pay; and
+ * exactly the committed fixture (test/http/fixtures/openapi.json, written by `npm run openapi:fixture`),
+ * so any change to the contract shows as a diff to review.
+ */
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Deployment } from "../../layers/Deployment.js"
+import { FIXTURE, fixtureText } from "../../scripts/openapi-fixture.js"
 import { readJson, startTestServer, type TestServer } from "../support/http.js"
 
 const offline = Layer.succeed(Deployment, {
@@ -46,6 +53,14 @@ describe("OpenAPI document", () => {
     expect(result.valid).toBe(true)
     expect(document.openapi).toBe("3.1.0")
     expect(document.info.version).toBe("0.1.0")
+  })
+
+  it("is the committed fixture, byte for byte; served, it differs only in its server", () => {
+    const committed = readFileSync(FIXTURE, "utf8")
+    expect(Effect.runSync(fixtureText), "run `npm run openapi:fixture` and review the diff").toBe(committed)
+    const fixture = JSON.parse(committed)
+    expect({ ...document, servers: fixture.servers }).toEqual(fixture)
+    expect(document).toMatchObject({ servers: [{ url: expect.stringMatching(/^http:\/\//) }] })
   })
 
   it("lists every mounted path", () => {

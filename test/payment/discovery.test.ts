@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import { Ajv2020 } from "ajv/dist/2020.js"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import type { AnyOperation } from "../../src/operations/Operation.js"
+import type { AnyOperation } from "../../src/operations/Declare.js"
 import { operations } from "../../src/operations/table.js"
 import { httpDiscovery } from "../../src/payment/Discovery.js"
 import { type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"

@@ -1,0 +1,34 @@
+/**
+ * What the edge knows of each mounted path, read from the contract: the methods it answers (for 405,
+ * `Allow` and the CORS preflight) and the request schema of its JSON body (to word a refusal).
+ */
+import { HttpApi, type HttpApiGroup } from "@effect/platform"
+import { Option, type Schema } from "effect"
+import { requestSchemaOf } from "../operations/Endpoint.js"
+
+/** What the edge knows of a mounted path: the methods it answers, and the request schema of its JSON body. */
+export interface Route {
+  readonly methods: Array<string>
+  request: Schema.Schema<unknown> | undefined
+}
+
+/**
+ * Each mounted path; HEAD comes with GET (the router answers it from the GET route), and OPTIONS, the
+ * CORS preflight, with every path.
+ */
+export const routesOf = (
+  api: HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.AnyWithProps>
+): ReadonlyMap<string, Route> => {
+  const byPath = new Map<string, Route>()
+  HttpApi.reflect(api, {
+    onGroup: () => undefined,
+    onEndpoint: ({ endpoint }) => {
+      const route = byPath.get(endpoint.path) ?? { methods: [], request: undefined }
+      route.methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
+      route.request ??= Option.getOrUndefined(Option.flatMapNullable(endpoint.payloadSchema, requestSchemaOf))
+      byPath.set(endpoint.path, route)
+    }
+  })
+  for (const route of byPath.values()) route.methods.push("OPTIONS")
+  return byPath
+}
