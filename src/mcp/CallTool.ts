@@ -36,10 +36,11 @@ const failed = (error: TradeError) => result(toErrorBody(error), true)
 
 /**
  * Written by the payment layer: the requirements to pay afresh, with no `next`. As the x402 MCP transport
- * has it, the requirements themselves are the structured content and the text wraps them in `x402/error`.
+ * has it, the requirements themselves are the structured content and the text wraps them in `x402/error`,
+ * its message the refusal's reason (the offer's `error`) or, for a call sent without payment, "payment required".
  */
-const paymentResult = (offer: PaymentRequired, settlement?: SettlementReceipt): CallToolResult => {
-  const wrapped = { "x402/error": { code: 402, message: offer.error ?? "payment required", data: offer } }
+const paymentResult = (offer: PaymentRequired, message: string, settlement?: SettlementReceipt): CallToolResult => {
+  const wrapped = { "x402/error": { code: 402, message, data: offer } }
   return { ...result(offer, true, settlement), content: [{ type: "text", text: JSON.stringify(wrapped) }] }
 }
 
@@ -51,8 +52,8 @@ const render = Outcome.$match({
       Option.getOrUndefined(Option.map(receipt, (paid) => paid.settlement))
     ),
   Failed: ({ error }) => failed(error),
-  Demanded: ({ refusal }) => paymentResult(refusal.offer),
-  Rejected: ({ refusal }) => paymentResult(refusal.offer, refusal.settlement),
+  Demanded: ({ refusal }) => paymentResult(refusal.offer, "payment required"),
+  Rejected: ({ refusal }) => paymentResult(refusal.offer, refusal.offer.error ?? "payment refused", refusal.settlement),
   // No offer: paying again could pay twice. The same payment resent is served once it is mined.
   Pending: ({ refusal }) => result(refusal.settlement, true, refusal.settlement),
   GateFailed: ({ error }): CallToolResult =>

@@ -36,7 +36,12 @@ interface Operation {
     }
   >
 }
-type OpenApiDocument = { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> }
+type OpenApiDocument = {
+  openapi: string
+  info: { version: string; contact: { url: string } }
+  servers: Array<{ url: string }>
+  paths: Record<string, Record<string, Operation>>
+}
 
 describe("OpenAPI document", () => {
   let document: OpenApiDocument
