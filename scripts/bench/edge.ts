@@ -17,7 +17,7 @@ import { Effect, Layer, Option } from "effect"
 import fc from "fast-check"
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { extname, join, resolve } from "node:path"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
@@ -82,7 +82,7 @@ const program = Effect.gen(function*() {
       Effect.sync(() => serve(name, script, args, at, env, PROFILE_DIR)),
       (served) => Effect.promise(() => stop(served))
     )
-  const service = yield* start("service", resolve(import.meta.dirname, "../../src/main.ts"), [], port, {
+  const service = yield* start("service", resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`), [], port, {
     // An external RPC_URL names no settlement key: the devnet's. Search keeps its price, so an unpaid
     // search is answered with the 402 offer.
     ...devnetPaymentSettings(),

@@ -6,7 +6,7 @@
 import autocannon from "autocannon"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { extname, join, resolve } from "node:path"
 
 /** One request the servers are measured on, and the status every one of them must answer it with. */
 export interface Probe {
@@ -62,7 +62,8 @@ export const serve = (
   return { name, baseUrl: `http://127.0.0.1:${port}`, child }
 }
 
-export const baselineScript = resolve(import.meta.dirname, "edgeBaselines.ts")
+// Compiled (`tsc --outDir dist`, for profiles with the source's names and lines) or not.
+export const baselineScript = resolve(import.meta.dirname, `edgeBaselines${extname(import.meta.filename)}`)
 
 /** Stops a server and waits for it to exit (so a CPU profile is written). */
 export const stop = (served: Served): Promise<void> =>
