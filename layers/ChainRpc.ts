@@ -121,6 +121,15 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     method: string,
     params?: ReadonlyArray<unknown>
   ) => Effect.Effect<A, RpcUnavailable>
+  /**
+   * The same, sent at once on its own connection rather than batched: for reads on an answer's
+   * critical path (the head at a request's arrival), where a batch's wait for company would be the
+   * larger part of the call.
+   */
+  readonly requestNow: <A = unknown>(
+    method: string,
+    params?: ReadonlyArray<unknown>
+  ) => Effect.Effect<A, RpcUnavailable>
   /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
   readonly wallet: (account: Account) => ChainWallet
   /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
@@ -132,8 +141,9 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     const transport = http(endpoint.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 2, timeout: 20_000 })
     const client: ChainClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 250 })
     // eth_getLogs answers run to megabytes: in a batch, one oversized answer fails every call beside it.
-    // Alone, and not retried: the indexer splits a refused range itself and retries the rest.
-    const logsClient = createPublicClient({
+    // Alone, and not retried: the indexer splits a refused range itself and retries the rest. Calls on
+    // an answer's critical path go alone too (`requestNow`).
+    const unbatched = createPublicClient({
       chain,
       transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000 }),
       cacheTime: 0
@@ -143,19 +153,17 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
         message: `chain RPC failed during ${action}`,
         hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
       })
+    const send = <A>(via: ChainClient, method: string, params: ReadonlyArray<unknown> = []) =>
+      Effect.tryPromise({
+        try: () => via.request({ method: method as never, params: params as never }) as Promise<A>,
+        catch: fail(method)
+      })
     return {
       endpoint,
       chain,
       use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
-      request: <A>(method: string, params: ReadonlyArray<unknown> = []) =>
-        Effect.tryPromise({
-          try: () =>
-            (method === "eth_getLogs" ? logsClient : client).request({
-              method: method as never,
-              params: params as never
-            }) as Promise<A>,
-          catch: fail(method)
-        }),
+      request: (method, params) => send(method === "eth_getLogs" ? unbatched : client, method, params),
+      requestNow: (method, params) => send(unbatched, method, params),
       wallet: (account) => createWalletClient({ account, chain, transport }),
       heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)
     }

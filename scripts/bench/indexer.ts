@@ -9,7 +9,8 @@
  *    creator reads through ChainRpc, decode, apply, publish;
  * 4. restart: the same indexer started again on the checkpoint the first one wrote when it stopped;
  * 5. head-follow lag: one block (one new pool) at a time, from the node's answer to the transaction to
- *    the index publishing that block, at the default 500 ms head poll and at 100 ms.
+ *    the index publishing that block, with heads pushed by the node (the default) and, with the
+ *    subscription off, polled every 100 ms.
  */
 import { Effect, HashMap } from "effect"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
@@ -79,12 +80,12 @@ const overRpc = async () => {
       "heap held by the running indexer",
       `${(heapMb() - baseline).toFixed(1)} MB for ${HashMap.size(state.pools).toLocaleString("en")} pools`
     )
-    await lag(runtime, market, "default 500 ms poll", 0)
+    await lag(runtime, market, "heads pushed (default)", 0)
     const stopped = performance.now()
     await runtime.dispose()
     figure("checkpoint written on stop", ms(performance.now() - stopped))
     const restarted = performance.now()
-    const fast = indexRuntime(deployment, { DATA_DIR: dataDir, INDEXER_POLL_MS: "100" })
+    const fast = indexRuntime(deployment, { DATA_DIR: dataDir, WS_URL: "off", INDEXER_POLL_MS: "100" })
     const resumed = await fast.runPromise(Effect.gen(function*() {
       yield* Effect.flatMap(ChainIndex, (index) => index.waitFor(state.block + 10))
       return yield* Effect.flatMap(Indexer, (indexer) => indexer.progress)
@@ -93,7 +94,7 @@ const overRpc = async () => {
       "restart from the checkpoint to the head",
       `${ms(performance.now() - restarted)} (resumed at block ${resumed.resumedFrom})`
     )
-    await lag(fast, market, "100 ms poll", 10)
+    await lag(fast, market, "no subscription, polled every 100 ms", 10)
     await fast.dispose()
   } finally {
     await market.anvil.stop()

@@ -44,11 +44,12 @@ const parse = (raw: RawHeader | null): Header | undefined =>
 
 /**
  * The head, by header rather than `eth_blockNumber`: its hash reveals a reorg that replaced the head
- * at the same height, which a block number never shows. Uncached, like every call here.
+ * at the same height, which a block number never shows. Uncached, like every call here, and sent at
+ * once: every answer waits for it.
  */
 export const latestHeader = Effect.fn("latestHeader")(function*() {
   const rpc = yield* ChainRpc
-  const latest = parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
+  const latest = parse(yield* rpc.requestNow<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
   if (latest === undefined) {
     return yield* new RpcUnavailable({ message: "chain RPC has no latest block", hint: "is the node syncing?" })
   }

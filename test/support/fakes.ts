@@ -21,4 +21,4 @@ const fakeOf = <S extends object>(service: string, effectful: ReadonlyArray<stri
   }) as S
 
 export const fakeChainRpc = (implemented: Partial<Context.Tag.Service<ChainRpc>>): Context.Tag.Service<ChainRpc> =>
-  fakeOf("ChainRpc", ["use", "request"], implemented)
+  fakeOf("ChainRpc", ["use", "request", "requestNow"], implemented)
