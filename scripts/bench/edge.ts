@@ -21,9 +21,8 @@ import { extname, join, resolve } from "node:path"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
-import { startRpcCounter } from "../../test/support/rpcCounter.js"
 import { mainThreadProfile, summarise } from "./lib/cpuProfile.js"
-import { baselineScript, check, type Measured, measure, probes, serve, stop, waitFor } from "./lib/edgeLoad.js"
+import { baselineScript, check, countingProxy, type Measured, measure, probes, serve, stop, waitFor } from "./lib/edgeLoad.js"
 import { figure, ms } from "./lib/report.js"
 
 const CONNECTIONS = 64
@@ -73,7 +72,7 @@ const row = (m: Measured) =>
 const program = Effect.gen(function*() {
   const devnet = yield* Devnet
   const counter = yield* Effect.acquireRelease(
-    Effect.promise(() => startRpcCounter(devnet.manifest.rpcUrl)),
+    Effect.promise(() => countingProxy(devnet.manifest.rpcUrl)),
     (counter) => Effect.promise(counter.close)
   )
   const port = 18_000 + Math.floor(Math.random() * 1_000)
@@ -108,9 +107,9 @@ const program = Effect.gen(function*() {
     console.log(`   round ${round} of ${ROUNDS}: ${CONNECTIONS} connections, ${SECONDS} s each`)
     for (const probe of PROBES) {
       for (const served of servers) {
-        const callsBefore = counter.calls()
+        const callsBefore = yield* Effect.promise(counter.calls)
         const measured = yield* Effect.promise(() => measure(served, probe, CONNECTIONS, SECONDS))
-        const calls = served === service ? `  chain calls ${counter.calls() - callsBefore}` : ""
+        const calls = served === service ? `  chain calls ${(yield* Effect.promise(counter.calls)) - callsBefore}` : ""
         figure(`${probe.label}: ${served.name}`, row(measured) + calls)
         const key = `${probe.label}|${served.name}`
         results.set(key, [...(results.get(key) ?? []), measured])

@@ -4,7 +4,7 @@
  * is the ratio between servers measured in the same run, not the absolute figures.
  */
 import autocannon from "autocannon"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, fork, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { extname, join, resolve } from "node:path"
 
@@ -137,3 +137,33 @@ export const measure = async (
     cpuMsPerAnswer: (cpuSeconds(served.child.pid!) - cpuBefore) * 1_000 / Math.max(1, answers)
   }
 }
+
+export interface CountingProxy {
+  readonly url: string
+  /** JSON-RPC calls forwarded so far. */
+  readonly calls: () => Promise<number>
+  readonly close: () => Promise<void>
+}
+
+/** A counting JSON-RPC proxy to `target` in its own process (./rpcCounterProcess.ts). */
+export const countingProxy = (target: string): Promise<CountingProxy> =>
+  new Promise((ready) => {
+    const child = fork(resolve(import.meta.dirname, `rpcCounterProcess${extname(import.meta.filename)}`), [target], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "ignore", "inherit", "ipc"]
+    })
+    child.once("message", (message) =>
+      ready({
+        url: (message as { url: string }).url,
+        calls: () =>
+          new Promise((answer) => {
+            child.once("message", (count) => answer((count as { calls: number }).calls))
+            child.send("calls")
+          }),
+        close: () =>
+          new Promise((done) => {
+            child.once("exit", () => done())
+            child.disconnect()
+          })
+      }))
+  })
