@@ -12,7 +12,7 @@ import { PaymentDemanded, PaymentRejected, type SettlementReceipt } from "../../
 import type { AuthorizationLedgerShape, LedgerUnavailable } from "./AuthorizationLedger.js"
 import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
 import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
-import { type Charge, encodeOffer, offerFor, type PaymentTerms, requirementsFor } from "./Requirements.js"
+import { canonicalTerms, type Charge, offerBook, type PaymentTerms, requirementsFor } from "./Requirements.js"
 import { authorizationKey, checkPayment, decodePayment, type Refusal, type SubmittedPayment } from "./Submission.js"
 
 const encodeReceipt = (settlement: SettlementReceipt) => encodePaymentResponseHeader(settlement)
@@ -36,12 +36,13 @@ const logFailure = (action: string) => (error: PaymentUnavailable | Internal) =>
   Effect.logWarning(`x402 ${action} failed: ${error.message}`, error.hint ?? "")
 
 export const makeGate = (
-  terms: PaymentTerms,
+  given: PaymentTerms,
   facilitator: Facilitator,
   ledger: AuthorizationLedgerShape
 ): PaymentGateShape => {
+  const terms = canonicalTerms(given)
   const requirements = (charge: Charge) => requirementsFor(terms, charge)
-  const offer = (charge: Charge, error?: string) => offerFor(terms, charge, error)
+  const { offer, encodeOffer } = offerBook(terms)
   const rejected = (charge: Charge, refusal: Refusal, settlement?: SettlementReceipt) =>
     new PaymentRejected({
       reason: refusal.reason,
@@ -142,10 +143,8 @@ export const makeGate = (
     return Option.match(payment, {
       onNone: () =>
         Effect.fail(
-          new PaymentDemanded({
-            message: `this call costs ${charge.price} USDC base units`,
-            offer: offer(charge)
-          })
+          // The offer is the book's, checked when built; not checked again on every unpaid call.
+          new PaymentDemanded({ message: `this call costs ${charge.price} USDC base units`, offer: offer(charge) }, true)
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.
