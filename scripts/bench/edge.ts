@@ -22,7 +22,18 @@ import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
 import { mainThreadProfile, summarise } from "./lib/cpuProfile.js"
-import { baselineScript, check, countingProxy, type Measured, measure, probes, serve, stop, waitFor } from "./lib/edgeLoad.js"
+import {
+  baselineScript,
+  check,
+  countingProxy,
+  cpuSeconds,
+  measure,
+  type Measured,
+  probes,
+  serve,
+  stop,
+  waitFor
+} from "./lib/edgeLoad.js"
 import { figure, ms } from "./lib/report.js"
 
 const CONNECTIONS = 64
@@ -81,15 +92,21 @@ const program = Effect.gen(function*() {
       Effect.sync(() => serve(name, script, args, at, env, PROFILE_DIR)),
       (served) => Effect.promise(() => stop(served))
     )
-  const service = yield* start("service", resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`), [], port, {
-    // An external RPC_URL names no settlement key: the devnet's. Search keeps its price, so an unpaid
-    // search is answered with the 402 offer.
-    ...devnetPaymentSettings(),
-    PORT: String(port),
-    RPC_URL: counter.url,
-    MANIFEST_PATH: devnet.manifestPath,
-    DATA_DIR: join(work, "data")
-  })
+  const service = yield* start(
+    "service",
+    resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`),
+    [],
+    port,
+    {
+      // An external RPC_URL names no settlement key: the devnet's. Search keeps its price, so an unpaid
+      // search is answered with the 402 offer.
+      ...devnetPaymentSettings(),
+      PORT: String(port),
+      RPC_URL: counter.url,
+      MANIFEST_PATH: devnet.manifestPath,
+      DATA_DIR: join(work, "data")
+    }
+  )
   const httpApi = yield* start("minimal-httpapi", baselineScript, ["httpapi", String(port + 1)], port + 1)
   const bare = yield* start("bare-node", baselineScript, ["node", String(port + 2)], port + 2)
   const servers = [service, httpApi, bare]
@@ -101,6 +118,15 @@ const program = Effect.gen(function*() {
     ])
   )
   for (const served of servers) for (const probe of PROBES) yield* Effect.promise(() => check(served, probe))
+
+  // What the service spends with no request at all (following the chain, its head poll), counted in
+  // its CPU per answer below.
+  const idleBefore = cpuSeconds(service.child.pid!)
+  yield* Effect.sleep("3 seconds")
+  figure(
+    "service CPU while idle",
+    `${((cpuSeconds(service.child.pid!) - idleBefore) * 100 / 3).toFixed(1)} % of a core`
+  )
 
   const results = new Map<string, Array<Measured>>()
   for (let round = 1; round <= ROUNDS; round++) {
