@@ -144,7 +144,10 @@ export const makeGate = (
       onNone: () =>
         Effect.fail(
           // The offer is the book's, checked when built; not checked again on every unpaid call.
-          new PaymentDemanded({ message: `this call costs ${charge.price} USDC base units`, offer: offer(charge) }, true)
+          new PaymentDemanded(
+            { message: `this call costs ${charge.price} USDC base units`, offer: offer(charge) },
+            true
+          )
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.
