@@ -3,7 +3,7 @@
  * `{ error: { code, message, hint?, details? }, next, retryAfterSec? }`.
  */
 import { Schema } from "effect"
-import { Issue, type TradeError } from "./Errors.js"
+import { Issue, type TradeErrorFields } from "./Errors.js"
 import { Next, rowOf } from "./ErrorTable.js"
 
 export const ErrorDetail = Schema.Struct({
@@ -25,18 +25,20 @@ export const ErrorBody = Schema.Struct({
 export type ErrorBody = typeof ErrorBody.Type
 
 /** Seconds to wait before retrying: the error's own figure when it has one, else its row's. */
-export const retryAfterOf = (error: TradeError): number | undefined =>
+export const retryAfterOf = (error: TradeErrorFields): number | undefined =>
   ("retryAfterSec" in error && error.retryAfterSec !== undefined ? error.retryAfterSec : undefined) ??
     rowOf(error).retryAfterSec
 
 /** A replacement that cannot be traded turns `requote` into `stop` (the spec's error rule 2). */
-const nextOf = (error: TradeError) =>
+const nextOf = (error: TradeErrorFields) =>
   "tradable" in error && error.tradable === false ? "stop" as const : rowOf(error).next
 
-export const toErrorBody = (error: TradeError): ErrorBody => {
+/** The envelope of `error`; health's report, when the error carries it, is served beside it. */
+export const toErrorBody = (error: TradeErrorFields): ErrorBody => {
   const row = rowOf(error)
   const retryAfterSec = retryAfterOf(error)
   return {
+    ...("report" in error ? error.report : {}),
     error: {
       code: row.code,
       message: error.message,

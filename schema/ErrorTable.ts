@@ -3,7 +3,7 @@
  * It is typed over the union's tags, so a new error without a row does not compile.
  */
 import { Schema } from "effect"
-import type { TradeError, TradeErrorTag } from "./Errors.js"
+import type { TradeErrorFields, TradeErrorTag } from "./Errors.js"
 
 export const Next = Schema.Literal("requote", "retry", "fix_request", "stop", "pay", "sign_permit").annotations({
   identifier: "Next",
@@ -61,4 +61,4 @@ export const errorTable = {
   PaymentRequired: { code: "payment_required", status: 402, next: "pay" }
 } as const satisfies { readonly [Tag in TradeErrorTag]: ErrorRow }
 
-export const rowOf = (error: TradeError): ErrorRow => errorTable[error._tag]
+export const rowOf = (error: Pick<TradeErrorFields, "_tag">): ErrorRow => errorTable[error._tag]

@@ -66,7 +66,11 @@ export class SwapAttemptsExhausted extends Schema.TaggedError<SwapAttemptsExhaus
   "SwapAttemptsExhausted",
   Fields
 ) {}
-export class RpcUnavailable extends Schema.TaggedError<RpcUnavailable>()("RpcUnavailable", Fields) {}
+/** `report`, when set, is health's report while `down` (its encoded answer), served beside the envelope. */
+export class RpcUnavailable extends Schema.TaggedError<RpcUnavailable>()("RpcUnavailable", {
+  ...Fields,
+  report: Schema.optional(Schema.Object)
+}) {}
 export class LookupRateLimited extends Schema.TaggedError<LookupRateLimited>()("LookupRateLimited", Fields) {}
 /** `retryAfterSec`, when set, is the exact wait; otherwise the error table's. */
 export class ReceiptRateLimited extends Schema.TaggedError<ReceiptRateLimited>()("ReceiptRateLimited", {
@@ -135,4 +139,6 @@ export const TradeError = Schema.Union(
   PaymentRequired
 )
 export type TradeError = typeof TradeError.Type
+/** A domain error as its fields alone, the form the error envelope is written from. */
+export type TradeErrorFields = typeof TradeError.Encoded
 export type TradeErrorTag = TradeError["_tag"]

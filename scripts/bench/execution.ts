@@ -59,7 +59,7 @@ const operation =
   }
 const ops = {
   quote: operation(QuoteRequest, quote),
-  swap: operation(SwapRequest, swap),
+  swap: operation(SwapRequest, (request: SwapRequest) => swap(request, { charged: 0n })),
   swapTx: operation(SwapTxRequest, swapTx),
   receipt: operation(ReceiptRequest, receipt)
 }

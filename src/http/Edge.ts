@@ -5,15 +5,24 @@
  * (unknown path, defect, interruption) is turned into the standard error envelope. Errors Node's parser raises before a request exists are
  * answered in `Protocol.ts` with the same envelope.
  */
-import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  type HttpApiGroup,
+  HttpIncomingMessage,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { clip, invalidRequest } from "../../schema/Decode.js"
+import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
+import { requestSchemaOf } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
-import { tooLarge } from "./RequestBody.js"
+import { readJsonBody, tooLarge } from "./JsonBody.js"
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -59,21 +68,28 @@ const isTradeError = Schema.is(TradeError)
 
 const pathOf = (url: string): string => url.split("?", 1)[0]!
 
+/** What the edge knows of a mounted path: the methods it answers, and the request schema of its JSON body. */
+interface Route {
+  readonly methods: Array<string>
+  request: Schema.Schema<unknown> | undefined
+}
+
 /**
- * Methods each mounted path answers; HEAD comes with GET (the router answers it from the GET route),
- * and OPTIONS, the CORS preflight, with every path.
+ * Each mounted path; HEAD comes with GET (the router answers it from the GET route), and OPTIONS, the
+ * CORS preflight, with every path.
  */
-const allowedMethods = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, ReadonlyArray<string>> => {
-  const byPath = new Map<string, Array<string>>()
-  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+const routesOf = (api: HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.AnyWithProps>): ReadonlyMap<string, Route> => {
+  const byPath = new Map<string, Route>()
+  HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
-      const methods = byPath.get(endpoint.path) ?? []
-      methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
-      byPath.set(endpoint.path, methods)
+      const route = byPath.get(endpoint.path) ?? { methods: [], request: undefined }
+      route.methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
+      route.request ??= Option.getOrUndefined(Option.flatMapNullable(endpoint.payloadSchema, requestSchemaOf))
+      byPath.set(endpoint.path, route)
     }
   })
-  for (const methods of byPath.values()) methods.push("OPTIONS")
+  for (const route of byPath.values()) route.methods.push("OPTIONS")
   return byPath
 }
 
@@ -81,14 +97,22 @@ const failureToError = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
-  allowed: ReadonlyMap<string, ReadonlyArray<string>>
+  routes: ReadonlyMap<string, Route>,
+  body: Option.Option<unknown>
 ): Effect.Effect<TradeError> => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isTradeError(error)) return Effect.succeed(error)
+    const bodySchema = routes.get(pathOf(request.url))?.request
+    if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
+      // HttpApi refused the body; its refusal is worded as MCP words bad arguments, with every detail.
+      return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
+        Effect.orElseSucceed(() => invalidRequest(error.message, []))
+      )
+    }
     if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound") {
-      const methods = allowed.get(pathOf(request.url))
+      const methods = routes.get(pathOf(request.url))?.methods
       if (methods !== undefined) {
         return Effect.succeed(
           new MethodNotAllowed({
@@ -108,8 +132,7 @@ const failureToError = (
   if (Cause.isInterruptedOnly(cause)) {
     return Effect.succeed(new ClientClosed({ message: "the client closed the connection" }))
   }
-  // Includes an answer that fails its own schema: HttpApi reports that as a decode error, but the
-  // request was fine (bodies are decoded by the handlers), so it is ours to fix.
+  // A defect, or an answer that fails its own schema: ours to fix.
   return Effect.logError("unhandled failure", cause).pipe(
     Effect.annotateLogs({ requestId }),
     Effect.as(new Internal({ message: "internal error", hint: `quote request id ${requestId} when reporting it` }))
@@ -134,36 +157,54 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const config = yield* AppConfig
     const { api } = yield* HttpApi.Api
-    const allowed = allowedMethods(api)
-    return (app) =>
-      Effect.gen(function*() {
+    const routes = routesOf(api)
+    return (app) => {
+      const refuse = (
+        cause: Cause.Cause<unknown>,
+        request: HttpServerRequest.HttpServerRequest,
+        requestId: string,
+        body: Option.Option<unknown>
+      ) =>
+        Effect.map(failureToError(cause, request, requestId, routes, body), (error) => {
+          const answer = errorResponse(error)
+          return error._tag === "MethodNotAllowed"
+            ? HttpServerResponse.setHeader(answer, "allow", routes.get(pathOf(request.url))!.methods.join(", "))
+            : answer
+        })
+      // A JSON body is read here, within the limit, so HttpApi decodes what the edge has read.
+      const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
+        route?.request === undefined || request.method !== "POST"
+          ? app.pipe(
+            HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
+            Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none()))
+          )
+          : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
+            onFailure: (error) => Effect.succeed(errorResponse(error)),
+            onSuccess: (body) =>
+              app.pipe(
+                Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
+                Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
+              )
+          })
+      return Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const requestId = requestIdOf(request)
         const declaredLength = Number(request.headers["content-length"] ?? "0")
-        const methods = allowed.get(pathOf(request.url))
-        const response = request.method === "OPTIONS" && methods !== undefined
-          ? preflight(methods)
+        const route = routes.get(pathOf(request.url))
+        const response = request.method === "OPTIONS" && route !== undefined
+          ? preflight(route.methods)
           : declaredLength > config.maxBodyBytes
           ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
           // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
           : request.headers["host"] === undefined &&
               NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1"
           ? errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
-          : yield* app.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
-            Effect.catchAllCause((cause) =>
-              Effect.map(failureToError(cause, request, requestId, allowed), (error) => {
-                const answer = errorResponse(error)
-                return error._tag === "MethodNotAllowed"
-                  ? HttpServerResponse.setHeader(answer, "allow", allowed.get(pathOf(request.url))!.join(", "))
-                  : answer
-              })
-            )
-          )
+          : yield* serve(request, requestId, route)
         const withHeaders = HttpServerResponse.setHeaders(response, edgeHeaders(requestId))
         return (yield* closeIfBodyUnread(request))
           ? HttpServerResponse.setHeader(withHeaders, "connection", "close")
           : withHeaders
       })
+    }
   })
 )

@@ -1,34 +1,33 @@
 /**
- * Handlers of the HTTP contract, derived from the operation table: each endpoint serves its
- * operation through `serveOperation`. The OpenAPI operation gets its document from here.
+ * Handlers of the HTTP contract: each operation of the table through the interpreter (./Serve.ts),
+ * and the two documents as plain routes. The compiler refuses a group that leaves an endpoint without
+ * its handler, so an operation added to the table must be served here too.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Layer } from "effect"
-import type { AppConfig } from "../../layers/AppConfig.js"
-import type { PaymentGate } from "../../layers/PaymentGate.js"
-import { ApiDocument } from "../operations/openapi.js"
-import type { AnyOperation, Operation } from "../operations/Operation.js"
-import { systemOperations, tradeOperations } from "../operations/table.js"
-import { TradeApi } from "./Api.js"
+import { Effect } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { registration } from "../operations/registration.js"
+import { Health, Quote, Receipt, Search, Swap, SwapTx, Venues } from "../operations/table.js"
+import { Api } from "./Api.js"
 import { fixedPrices, openApiDocument } from "./OpenApiDocument.js"
-import { serveOperation } from "./ServeOperation.js"
+import { getHandler, postHandler } from "./Serve.js"
 
-const handlersOf = <const Group extends "system" | "trade", const Ops extends ReadonlyArray<AnyOperation>>(
-  group: Group,
-  operations: Ops
-) =>
-  HttpApiBuilder.group(TradeApi, group, (handlers) =>
-    // One handler per operation of the group, so every endpoint of `groupOf(group, operations)` is handled.
-    operations.reduce(
-      (added: any, op: AnyOperation) => added.handleRaw(op.name, () => serveOperation(op)),
-      handlers
-    ) as HttpApiBuilder.Handlers<never, never, Operation.Context<Ops[number]> | PaymentGate | AppConfig>)
+export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    // The document is the same for every call: the configured prices are read once.
+    const document = openApiDocument(AppConfig.baseUrl(config), yield* fixedPrices)
+    return handlers
+      .handle("health", getHandler(Health))
+      .handle("openapi", () => Effect.succeed(document))
+      .handle("registration", () => registration())
+  }))
 
-const ApiDocumentLive = Layer.effect(
-  ApiDocument,
-  Effect.map(fixedPrices, (prices) => ({ forBaseUrl: (baseUrl: string) => openApiDocument(baseUrl, prices) }))
-)
-
-export const SystemHandlers = handlersOf("system", systemOperations).pipe(Layer.provide(ApiDocumentLive))
-
-export const TradeHandlers = handlersOf("trade", tradeOperations)
+export const TradeHandlers = HttpApiBuilder.group(Api, "trade", (handlers) =>
+  handlers
+    .handle("venues", getHandler(Venues))
+    .handle("search", postHandler(Search))
+    .handle("quote", postHandler(Quote))
+    .handle("swap", postHandler(Swap))
+    .handle("swapTx", postHandler(SwapTx))
+    .handle("receipt", postHandler(Receipt)))

@@ -7,12 +7,12 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { McpRoute } from "../mcp/McpRoute.js"
-import { TradeApi } from "./Api.js"
+import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
 import { hardenedServer, ServerTimeouts } from "./Protocol.js"
 
-export const ApiLive = HttpApiBuilder.api(TradeApi).pipe(
+export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
 )
 

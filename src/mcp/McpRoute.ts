@@ -7,22 +7,11 @@
  */
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import type { AppConfig } from "../../layers/AppConfig.js"
-import type { PaymentGate } from "../../layers/PaymentGate.js"
-import { readText } from "../http/RequestBody.js"
-import type { ApiDocument } from "../operations/openapi.js"
-import type { Operation } from "../operations/Operation.js"
-import type { operations } from "../operations/table.js"
+import { readText } from "../http/JsonBody.js"
 import { makeMcpHandler } from "./McpServer.js"
-import { makeTools } from "./Tools.js"
+import { makeTools, type ToolServices } from "./Tools.js"
 
 export const MCP_PATH = "/trade/v1/mcp"
-
-/**
- * Everything a tool call may need: the services of the operations that are tools (the OpenAPI
- * document's is not one, see ./Tools.ts) and the payment gate.
- */
-type ToolServices = Exclude<Operation.Context<(typeof operations)[number]>, ApiDocument> | PaymentGate | AppConfig
 
 /** A JSON-RPC error not tied to any request id (the request was refused before being read). */
 const rpcRefusal = (status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>

@@ -6,18 +6,11 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError
-} from "@modelcontextprotocol/sdk/types.js"
-import { type Effect, Runtime } from "effect"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Runtime } from "effect"
 import { SERVICE_NAME, SERVICE_VERSION } from "../../schema/Service.js"
-import { callTool } from "./CallTool.js"
-import { NEXT_GUIDE, TRADE_FLOW } from "./Descriptions.js"
-import type { Tool } from "./Tools.js"
+import { NEXT_GUIDE, TRADE_FLOW } from "./Guide.js"
+import type { Tool, ToolServices } from "./Tools.js"
 
 const INSTRUCTIONS =
   "Trade checkpoint for Arc (eip155:5042): finds tokens, judges whether they can be sold back, prices " +
@@ -25,7 +18,7 @@ const INSTRUCTIONS =
   `${TRADE_FLOW} ${NEXT_GUIDE}`
 
 /** Answers one JSON-RPC POST (already read into a web `Request`) with a web `Response`. */
-export const makeMcpHandler = <R>(tools: ReadonlyArray<Tool>, runtime: Runtime.Runtime<R>) => {
+export const makeMcpHandler = (tools: ReadonlyArray<Tool>, runtime: Runtime.Runtime<ToolServices>) => {
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const listed = tools.map(({ description, inputSchema, name, outputSchema }) => ({
     name,
@@ -38,19 +31,13 @@ export const makeMcpHandler = <R>(tools: ReadonlyArray<Tool>, runtime: Runtime.R
       { name: SERVICE_NAME, version: SERVICE_VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS }
     )
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed as any }))
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }))
     server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
       const tool = byName.get(call.params.name)
       if (tool === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(call.params.name.slice(0, 64))}`)
       }
-      // The table types each operation's services as `any`; `runtime` holds those of every tool.
-      const program = callTool(tool, call.params.arguments, call.params._meta) as Effect.Effect<
-        CallToolResult,
-        never,
-        R
-      >
-      return Runtime.runPromise(runtime)(program, {
+      return Runtime.runPromise(runtime)(tool.call(call.params.arguments, call.params._meta), {
         signal: extra.signal
       })
     })

@@ -5,10 +5,10 @@
  * in flight), so however often health is asked it costs the node at most one head read at a time; when
  * the last poll failed it reports the newest head seen without asking.
  */
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import type { HealthResponse } from "../../schema/Health.js"
+import { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
 import { ChainHead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
@@ -60,11 +60,16 @@ export const health = Effect.fn("Health.run")(function*() {
   return answer
 })
 
-/** A `down` report is served with the `rpc_unavailable` envelope and 503: a supervisor reads the status. */
-export const healthRefusal = (report: HealthResponse): RpcUnavailable | undefined =>
-  report.status === "down"
-    ? new RpcUnavailable({
-      message: "the service cannot answer from a current view of the chain",
-      hint: report.reason ?? "the index is not current"
-    })
-    : undefined
+/**
+ * The operation: the report, or while `down` the `rpc_unavailable` error carrying it (served with 503
+ * beside the envelope), so a supervisor reads the status and a client `next` and `retryAfterSec`.
+ */
+export const healthCheck = Effect.fn("Health.check")(function*() {
+  const report = yield* health()
+  if (report.status !== "down") return report
+  return yield* new RpcUnavailable({
+    message: "the service cannot answer from a current view of the chain",
+    hint: report.reason ?? "the index is not current",
+    report: yield* Effect.orDie(Schema.encode(HealthResponse)(report))
+  })
+})

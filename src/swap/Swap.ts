@@ -11,7 +11,7 @@
  * - paid once per quote: the price is asked only while no swap for the quote was paid (`swapCharge`);
  *   a charged call that finds another charged call already paid for the quote is refused, uncharged.
  */
-import { Clock, Effect, FiberRef } from "effect"
+import { Clock, Effect } from "effect"
 import { type Address, zeroAddress } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
@@ -28,7 +28,6 @@ import {
 import type { PermitRound, QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapRequest } from "../../schema/Swap.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
-import { CallCharge } from "../operations/Operation.js"
 import { swapAnswer } from "./Answer.js"
 import { buildSwap, type Built } from "./Build.js"
 import { issuedPermit, storedPermit } from "./PermitRound.js"
@@ -138,7 +137,11 @@ const finish = (
       })
   )
 
-export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
+/**
+ * `charged` is what this call is being charged (0 when free): a charged call that finds the quote's
+ * swap already paid by another is refused, so a quote's swap is paid once.
+ */
+export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest, { charged }: { readonly charged: bigint }) {
   const store = yield* QuoteStore
   const found = yield* store.get(request.quoteId)
   if (found._tag === "Missing") {
@@ -191,7 +194,6 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest) {
     Effect.catchTag("QuoteStale", withReplacement(record, request.taker))
   )
 
-  const charged = yield* FiberRef.get(CallCharge)
   const nowMs = yield* Clock.currentTimeMillis
   const finished = yield* finish(record, built, { taker, recipient }, charged, nowMs)
   if (finished._tag === "Missing" || finished.result._tag === "PaidElsewhere") {

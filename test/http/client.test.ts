@@ -1,5 +1,5 @@
 /**
- * The HTTP API through a client derived from its contract (`HttpApiClient.make(TradeApi)`), served on
+ * The HTTP API through a client derived from its contract (`HttpApiClient.make(Api)`), served on
  * `NodeHttpServer.layerTest` over the shared devnet: the success path of every operation in the table,
  * decoded with the same schemas the OpenAPI document publishes. Wire-level checks (statuses, headers,
  * envelopes, bodies the client could not even send) stay with raw `fetch` in ./onDevnet.test.ts.
@@ -11,7 +11,7 @@ import { Effect, Layer, Schedule } from "effect"
 import { getAddress } from "viem"
 import { SERVICE_VERSION } from "../../schema/Service.js"
 import { appRoutesWith } from "../../src/App.js"
-import { TradeApi } from "../../src/http/Api.js"
+import { Api } from "../../src/http/Api.js"
 import { operations } from "../../src/operations/table.js"
 import { sharedManifest, tokenAddress } from "../support/devnet.js"
 import { deploymentOf, testSettings } from "../support/services.js"
@@ -24,7 +24,7 @@ const Served = appRoutesWith(deploymentOf(manifest)).pipe(
   Layer.provide(testSettings({ PRICE_SEARCH: "0" }))
 )
 
-const client = HttpApiClient.make(TradeApi)
+const client = HttpApiClient.make(Api)
 
 /** Health, asked until the index has caught up with the chain. */
 const healthy = Effect.flatMap(client, (api) => api.system.health()).pipe(

@@ -1,12 +1,16 @@
 /**
  * The operation table as the payment gate and the MCP server will read it: one entry per name and per
  * route, and what each call costs (search a fixed 0.005 USDC by default, configurable; the rest free).
+ * The HTTP API holds the table's operations and the two free documents (plain routes, not operations).
  */
+import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
-import { priceOf } from "../../src/operations/Operation.js"
+import { Api } from "../../src/http/Api.js"
+import { priceOf } from "../../src/operations/Cost.js"
+import type { AnyOperation } from "../../src/operations/Declare.js"
 import { operations, Search } from "../../src/operations/table.js"
 
 const configured = (settings: Readonly<Record<string, string>>) =>
@@ -18,10 +22,8 @@ describe("operation table", () => {
     expect(new Set(operations.map((op) => `${op.method} ${op.path}`)).size).toBe(operations.length)
     expect(operations.map((op) => op.name).sort()).toEqual([
       "health",
-      "openapi",
       "quote",
       "receipt",
-      "registration",
       "search",
       "swap",
       "swapTx",
@@ -29,20 +31,38 @@ describe("operation table", () => {
     ])
   })
 
+  it("the HTTP API mounts every operation and the two documents, each once", () => {
+    const mounted: Array<string> = []
+    HttpApi.reflect(Api, {
+      onGroup: () => undefined,
+      onEndpoint: ({ endpoint }) => void mounted.push(`${endpoint.method} ${endpoint.path} ${endpoint.name}`)
+    })
+    expect(mounted.sort()).toEqual([
+      "GET /.well-known/agent-registration.json registration",
+      "GET /health health",
+      "GET /openapi.json openapi",
+      "GET /trade/v1/venues venues",
+      "POST /trade/v1/quote quote",
+      "POST /trade/v1/receipt receipt",
+      "POST /trade/v1/search search",
+      "POST /trade/v1/swap swap",
+      "POST /trade/v1/swap/tx swapTx"
+    ])
+  })
+
   it.effect("search costs 5000 and quote 10000 USDC base units by default; a swap of an unknown quote (it can only fail) and every other operation are free", () =>
     Effect.gen(function*() {
-      const prices = yield* Effect.forEach(operations, (op) =>
+      const table: ReadonlyArray<AnyOperation> = operations
+      const prices = yield* Effect.forEach(table, (op) =>
         Effect.map(
           priceOf(
-            op.cost as never,
-            op.request === undefined ? undefined : { query: "WETH", limit: 1, quoteId: "q_0123456789abcdef" }
+            op.cost,
+            { query: "WETH", limit: 1, quoteId: "q_0123456789abcdef" }
           ),
           (price) => [op.name, Option.getOrNull(price)] as const
         ))
       expect(Object.fromEntries(prices)).toEqual({
         health: null,
-        openapi: null,
-        registration: null,
         venues: null,
         receipt: null,
         search: 5_000n,

@@ -8,13 +8,13 @@
 import { HttpApi } from "@effect/platform"
 import fc from "fast-check"
 import { request } from "node:http"
-import { TradeApi } from "../../src/http/Api.js"
+import { Api } from "../../src/http/Api.js"
 import { exchange, type RawAnswer, violationOf } from "./rawHttp.js"
 
 /** Every mounted endpoint, read from the contract itself so a new endpoint is fuzzed too. */
 export const mountedEndpoints: ReadonlyArray<{ readonly method: string; readonly path: string }> = (() => {
   const found: Array<{ method: string; path: string }> = []
-  HttpApi.reflect(TradeApi, {
+  HttpApi.reflect(Api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => void found.push({ method: endpoint.method, path: endpoint.path })
   })

@@ -65,7 +65,8 @@ export const operationsOf = (runtime: Runtime) => {
     )
   return {
     quote: call(QuoteRequest, QuoteResponse, quote),
-    swap: call(SwapRequest, SwapResponse, swap),
+    // Called uncharged, as a free call (the payment tests pay over HTTP and MCP).
+    swap: call(SwapRequest, SwapResponse, (request: SwapRequest) => swap(request, { charged: 0n })),
     swapTx: call(SwapTxRequest, SwapResponse, swapTx),
     receipt: call(ReceiptRequest, ReceiptResponse, receipt),
     /** Waits until the index has seen `block`. */

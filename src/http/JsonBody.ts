@@ -1,12 +1,13 @@
 /**
- * Reads and decodes a JSON request body. A body not declared as JSON becomes `unsupported_media_type`,
- * an oversized one `payload_too_large`, malformed JSON and schema violations `invalid_request`, so no
- * body problem can surface as a 500.
+ * Reads a JSON request body for HttpApi to decode. A body not declared as JSON becomes
+ * `unsupported_media_type`, an oversized one `payload_too_large`, malformed JSON `invalid_request`, so
+ * no body problem can surface as a 500; what the JSON must hold is the request schema's to say
+ * (src/operations/Endpoint.ts `jsonPayload`).
  */
-import { HttpIncomingMessage, HttpServerRequest } from "@effect/platform"
+import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Option, type Schema } from "effect"
-import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
+import { Effect, Option } from "effect"
+import { clip, invalidRequest } from "../../schema/Decode.js"
 import { Issue, PayloadTooLarge, UnsupportedMediaType } from "../../schema/Errors.js"
 
 export const tooLarge = (limit: Option.Option<number>) =>
@@ -70,25 +71,37 @@ export const readText = (request: HttpServerRequest.HttpServerRequest, limit: Op
     return Effect.sync(detach)
   })
 
-export const readJsonBody = <A, I>(schema: Schema.Schema<A, I>) => {
-  const decode = decodeRequest(schema)
-  return Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    yield* requireJson(request)
-    const limit = Option.map(yield* HttpIncomingMessage.MaxBodySize, Number)
-    const text = yield* readText(request, limit)
-    const json = yield* Effect.try({
-      try: (): unknown => (text.trim() === "" ? null : JSON.parse(text)),
-      catch: (cause) =>
-        invalidRequest("request body is not valid JSON", [
-          new Issue({
-            expected: "a JSON object",
-            code: "invalid_json",
-            path: [],
-            message: cause instanceof Error ? clip(cause.message, 120) : "malformed JSON"
-          })
-        ], "send `content-type: application/json` with a JSON object body")
-    })
-    return yield* decode(json)
+const parseJson = (text: string) =>
+  Effect.try({
+    try: (): unknown => (text.trim() === "" ? null : JSON.parse(text)),
+    catch: (cause) =>
+      invalidRequest("request body is not valid JSON", [
+        new Issue({
+          expected: "a JSON object",
+          code: "invalid_json",
+          path: [],
+          message: cause instanceof Error ? clip(cause.message, 120) : "malformed JSON"
+        })
+      ], "send `content-type: application/json` with a JSON object body")
   })
+
+/** A request and its body, read once by the edge. */
+export interface ReadBody {
+  readonly json: unknown
+  /** The same request, answering `text` and `json` from the body already read (HttpApi reads them). */
+  readonly request: HttpServerRequest.HttpServerRequest
 }
+
+/** The JSON body of `request`, at most `limit` bytes. */
+export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
+  Effect.gen(function*() {
+    yield* requireJson(request)
+    const text = yield* readText(request, Option.some(limit))
+    const json = yield* parseJson(text)
+    const read: HttpServerRequest.HttpServerRequest = Object.create(request, {
+      text: { value: Effect.succeed(text) },
+      json: { value: Effect.succeed(json) }
+    })
+    const body: ReadBody = { json, request: read }
+    return body
+  })

@@ -1,0 +1,63 @@
+/**
+ * An operation served over HTTP: its decoded request (HttpApi decodes the body; a GET has none) goes
+ * to the interpreter (src/operations/Run.ts) with the payment in `PAYMENT-SIGNATURE`, and the outcome
+ * is written as a status, headers and a JSON body.
+ */
+import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, type Schema } from "effect"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { PaymentGate } from "../../layers/PaymentGate.js"
+import type { TradeError } from "../../schema/Errors.js"
+import type { HttpMethod, NoInput, Operation } from "../operations/Declare.js"
+import type { Outcome } from "../operations/Outcome.js"
+import { runOperation } from "../operations/Run.js"
+import { receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
+import { errorResponse } from "./ErrorResponse.js"
+
+const render = (outcome: Outcome) => {
+  switch (outcome._tag) {
+    case "Answered":
+      return Effect.succeed(HttpServerResponse.unsafeJson(outcome.body, { headers: receiptHeaders(outcome.receipt) }))
+    case "Failed":
+    case "GateFailed":
+      return Effect.succeed(errorResponse(outcome.error))
+    case "Demanded":
+    case "Rejected":
+      return Effect.map(PaymentGate, (gate) => {
+        const { body, headers, status } = refusalAnswer(gate, outcome.refusal)
+        return HttpServerResponse.unsafeJson(body, { status, headers })
+      })
+  }
+}
+
+const serve = <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
+  op: Operation<string, HttpMethod, Req, Res, E, R>,
+  input: Schema.Schema.Type<Req>,
+  request: HttpServerRequest.HttpServerRequest
+) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    const outcome = yield* runOperation(op, input, {
+      submitted: submittedPaymentOf(request.headers),
+      resource: { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary }
+    })
+    return yield* render(outcome)
+  })
+
+/** The handler of a `GET` operation. */
+export const getHandler = <Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
+  op: Operation<string, "GET", typeof NoInput, Res, E, R>
+) =>
+({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) => serve(op, {}, request)
+
+/** The handler of a `POST` operation, given its decoded body. */
+export const postHandler =
+  <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
+    op: Operation<string, "POST", Req, Res, E, R>
+  ) =>
+  (
+    { payload, request }: {
+      readonly payload: Schema.Schema.Type<Req>
+      readonly request: HttpServerRequest.HttpServerRequest
+    }
+  ) => serve(op, payload, request)
