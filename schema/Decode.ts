@@ -54,6 +54,10 @@ const describe = (ast: SchemaAST.AST): string => {
 const segments = (path: ParseResult.Pointer["path"]): Path =>
   (Array.isArray(path) ? path : [path]).map((key) => (typeof key === "number" ? key : clip(String(key), 64)))
 
+// Issue and InvalidRequest have plain typed fields (no refinements), so constructing them unchecked
+// loses nothing; checking would cost a schema walk per item on every rejected request.
+const uncheckedIssue = (fields: ConstructorParameters<typeof Issue>[0]) => new Issue(fields, true)
+
 const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issue> => {
   switch (issue._tag) {
     case "Pointer":
@@ -66,7 +70,7 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
       return issue.kind === "From"
         ? issuesOf(issue.issue, path)
         : [
-          new Issue({
+          uncheckedIssue({
             expected: describe(issue.ast),
             code: "invalid_value",
             path,
@@ -74,14 +78,16 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
           })
         ]
     case "Missing":
-      return [new Issue({ expected: describe(issue.ast.type), code: "missing", path, message: "is required" })]
+      return [uncheckedIssue({ expected: describe(issue.ast.type), code: "missing", path, message: "is required" })]
     case "Unexpected":
-      return [new Issue({ expected: "no such key", code: "unrecognized_key", path, message: "is not a known field" })]
+      return [
+        uncheckedIssue({ expected: "no such key", code: "unrecognized_key", path, message: "is not a known field" })
+      ]
     case "Type":
       // An optional field is a union with `undefined`; that branch failing is never the useful complaint.
       if (SchemaAST.isUndefinedKeyword(issue.ast)) return []
       return [
-        new Issue({
+        uncheckedIssue({
           expected: describe(issue.ast),
           code: "invalid_type",
           path,
@@ -92,7 +98,7 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
       ]
     case "Forbidden":
       return [
-        new Issue({
+        uncheckedIssue({
           expected: describe(issue.ast),
           code: "invalid_value",
           path,
@@ -103,7 +109,7 @@ const issuesOf = (issue: ParseResult.ParseIssue, path: Path): ReadonlyArray<Issu
 }
 
 export const invalidRequest = (message: string, details: ReadonlyArray<Issue>, hint?: string) =>
-  new InvalidRequest({ message, details, ...(hint === undefined ? {} : { hint }) })
+  new InvalidRequest({ message, details, ...(hint === undefined ? {} : { hint }) }, true)
 
 export const decodeRequest = <A, I>(schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknown(schema, { errors: "all", onExcessProperty: "error" })

@@ -18,10 +18,10 @@ import { aboveCeiling, logFailure, unavailable } from "./GateFailures.js"
 import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason, specReason } from "./Reasons.js"
 import {
+  canonicalTerms,
   type Charge,
-  encodeOffer,
   encodeReceipt,
-  offerFor,
+  offerBook,
   PAYMENT_REQUIRED,
   type PaymentTerms,
   requirementsFor
@@ -39,12 +39,13 @@ import {
 const CLAIM_SLACK_MS = 60_000
 
 export const makeGate = (
-  terms: PaymentTerms,
+  given: PaymentTerms,
   facilitator: Facilitator,
   ledger: AuthorizationLedgerShape
 ): PaymentGateShape => {
+  const terms = canonicalTerms(given)
   const requirements = (charge: Charge) => requirementsFor(terms, charge)
-  const offer = (charge: Charge, error?: string) => offerFor(terms, charge, error)
+  const { offer, encodeOffer } = offerBook(terms)
   const rejected = (charge: Charge, refusal: Refusal, settlement?: SettlementReceipt) =>
     new PaymentRejected({
       reason: refusal.reason,
@@ -154,10 +155,11 @@ export const makeGate = (
     return Option.match(payment, {
       onNone: () =>
         Effect.fail(
-          new PaymentDemanded({
-            message: `this call costs ${charge.price} USDC base units`,
-            offer: offer(charge, PAYMENT_REQUIRED)
-          })
+          // The offer is the book's, checked when built; not checked again on every unpaid call.
+          new PaymentDemanded(
+            { message: `this call costs ${charge.price} USDC base units`, offer: offer(charge, PAYMENT_REQUIRED) },
+            true
+          )
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.

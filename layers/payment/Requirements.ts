@@ -33,12 +33,20 @@ export interface Charge {
   readonly extensions?: Readonly<Record<string, unknown>>
 }
 
+/** The terms with their addresses checksummed, as every offer spells them; done once per gate. */
+export const canonicalTerms = (terms: PaymentTerms): PaymentTerms => ({
+  ...terms,
+  asset: getAddress(terms.asset),
+  payTo: getAddress(terms.payTo)
+})
+
+/** The requirements of one call; `terms` as `canonicalTerms` returns them. */
 export const requirementsFor = (terms: PaymentTerms, charge: Charge): PaymentRequirements => ({
   scheme: "exact",
   network: terms.network,
-  asset: getAddress(terms.asset),
+  asset: terms.asset,
   amount: charge.price.toString(),
-  payTo: getAddress(terms.payTo),
+  payTo: terms.payTo,
   maxTimeoutSeconds: charge.maxTimeoutSeconds ?? terms.defaultTimeoutSec,
   extra: { name: terms.eip712.name, version: terms.eip712.version }
 })
@@ -67,3 +75,35 @@ export const encodeReceipt = (settlement: SettlementReceipt): string => encodePa
 
 /** The unpaid offer's `error`, as the x402 reference server words it. */
 export const PAYMENT_REQUIRED = "Payment required"
+
+// Distinct offers a gate keeps; past this many (prices computed from requests vary) it starts again.
+const OFFERS_KEPT = 256
+
+/**
+ * The offers of one gate, each built and its header encoded once: every unpaid call of an operation
+ * gets the same offer, and encoding it (JSON, then base64 byte by byte in the x402 library) would
+ * otherwise be most of a 402's cost. `terms` as `canonicalTerms` returns them.
+ */
+export const offerBook = (terms: PaymentTerms) => {
+  const offers = new Map<string, PaymentRequired>()
+  const headers = new WeakMap<PaymentRequired, string>()
+  return {
+    offer: (charge: Charge, error?: string): PaymentRequired => {
+      // The resource names the operation and its transport, and so the discovery `extensions` it carries.
+      const key = JSON.stringify([charge.price.toString(), charge.resource, charge.maxTimeoutSeconds, error])
+      const known = offers.get(key)
+      if (known !== undefined) return known
+      if (offers.size >= OFFERS_KEPT) offers.clear()
+      const built = offerFor(terms, charge, error)
+      offers.set(key, built)
+      return built
+    },
+    encodeOffer: (offer: PaymentRequired): string => {
+      const known = headers.get(offer)
+      if (known !== undefined) return known
+      const header = encodeOffer(offer)
+      headers.set(offer, header)
+      return header
+    }
+  }
+}

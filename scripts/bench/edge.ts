@@ -1,81 +1,53 @@
 /**
- * The HTTP edge under load and under a long fuzz run, against the service as `npm start` runs it (its
- * own process, on a devnet), with a counting JSON-RPC proxy between the service and anvil:
+ * The HTTP edge beside its yardsticks, and under a long fuzz run.
  *
- * - load: 64 keep-alive connections on loopback for `GET /health`, then for `POST /trade/v1/search`,
- *   10 s each: throughput, latency, non-2xx answers, and the chain calls made meanwhile;
+ * - speed: the service as `npm start` runs it (its own process, on a devnet, behind a counting JSON-RPC
+ *   proxy), a minimal `@effect/platform` HttpApi server and a bare Node server (./lib/edgeBaselines.ts),
+ *   each loaded by autocannon with 64 keep-alive connections on `GET /health`, an unpaid search (402)
+ *   and a receipt request whose body fails its schema (400). Rounds alternate the servers, so each ratio
+ *   compares figures taken moments apart on the same busy machine;
  * - fuzz: the test suite's generators (`test/support/fuzz.ts`) for many more cases, counting answers
  *   at 500 or above, without `X-Request-Id`, and errors without the envelope.
  *
- * The load generator runs in this process on the same 2-core machine, so the figures are a floor.
+ * `EDGE_SECONDS` (5) per measurement, `EDGE_ROUNDS` (2), `EDGE_PROBES` (a word of the requests to
+ * measure, e.g. `health`; all by default); `EDGE_CPU_PROF=<dir>` writes a CPU profile of
+ * the service and of the minimal HttpApi server and prints where their time went.
  */
 import { Effect, Layer, Option } from "effect"
 import fc from "fast-check"
-import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { Agent, request } from "node:http"
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { extname, join, resolve } from "node:path"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
-import { startRpcCounter } from "../../test/support/rpcCounter.js"
-import { figure, ms, percentile } from "./lib/report.js"
+import { mainThreadProfile, summarise } from "./lib/cpuProfile.js"
+import {
+  baselineScript,
+  check,
+  countingProxy,
+  cpuSeconds,
+  measure,
+  type Measured,
+  probes,
+  serve,
+  stop,
+  waitFor
+} from "./lib/edgeLoad.js"
+import { figure, ms } from "./lib/report.js"
 
 const CONNECTIONS = 64
-const LOAD_SECONDS = 10
+const SECONDS = Number(process.env["EDGE_SECONDS"] ?? 5)
+const ROUNDS = Number(process.env["EDGE_ROUNDS"] ?? 2)
+// A word of a request's label measures only the requests it names, e.g. `EDGE_PROBES=health`.
+const PROBES = probes.filter((probe) => probe.label.includes(process.env["EDGE_PROBES"] ?? ""))
+const PROFILE_DIR = process.env["EDGE_CPU_PROF"] === undefined ? undefined : resolve(process.env["EDGE_CPU_PROF"])
 const FUZZ_HTTP = Number(process.env["EDGE_FUZZ_HTTP"] ?? 10_000)
 const FUZZ_RAW = Number(process.env["EDGE_FUZZ_RAW"] ?? 3_000)
 const SEED = Number(process.env["EDGE_FUZZ_SEED"] ?? 8402)
 
 const work = mkdtempSync(join(tmpdir(), "bench-edge-"))
-
-const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }))
-/** CPU seconds (user + system) a process has used, from `/proc` (Linux). */
-const cpuSeconds = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
-}
-
-const load = (
-  baseUrl: string,
-  method: string,
-  path: string,
-  body?: string
-): Promise<{ count: number; failed: number; latencies: Array<number> }> => {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS })
-  const latencies: Array<number> = []
-  let failed = 0
-  const until = performance.now() + LOAD_SECONDS * 1_000
-  const one = () =>
-    new Promise<void>((done) => {
-      const started = performance.now()
-      const outgoing = request(`${baseUrl}${path}`, {
-        method,
-        agent,
-        headers: body === undefined ? {} : { "content-type": "application/json" }
-      }, (response) => {
-        response.resume()
-        response.on("end", () => {
-          latencies.push(performance.now() - started)
-          if (response.statusCode !== 200) failed++
-          done()
-        })
-      })
-      outgoing.on("error", () => {
-        failed++
-        done()
-      })
-      outgoing.end(body)
-    })
-  const connection = async () => {
-    while (performance.now() < until) await one()
-  }
-  return Promise.all(Array.from({ length: CONNECTIONS }, connection)).then(() => {
-    agent.destroy()
-    return { count: latencies.length, failed, latencies: latencies.sort((a, b) => a - b) }
-  })
-}
+if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true })
 
 const fuzz = async <A>(
   label: string,
@@ -104,72 +76,91 @@ const fuzz = async <A>(
   return [...found.values()].reduce((sum, n) => sum + n, 0)
 }
 
+const row = (m: Measured) =>
+  `${Math.round(m.perSecond).toLocaleString("en").padStart(7)} req/s  p50 ${ms(m.p50).padStart(8)}  ` +
+  `p99 ${ms(m.p99).padStart(8)}  CPU ${ms(m.cpuMsPerAnswer)}/answer${m.wrong === 0 ? "" : `  ${m.wrong} WRONG`}`
+
 const program = Effect.gen(function*() {
   const devnet = yield* Devnet
   const counter = yield* Effect.acquireRelease(
-    Effect.promise(() => startRpcCounter(devnet.manifest.rpcUrl)),
+    Effect.promise(() => countingProxy(devnet.manifest.rpcUrl)),
     (counter) => Effect.promise(counter.close)
   )
   const port = 18_000 + Math.floor(Math.random() * 1_000)
-  const baseUrl = `http://127.0.0.1:${port}`
-  const service = yield* Effect.acquireRelease(
-    Effect.sync(() =>
-      spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../../src/main.ts")], {
-        env: {
-          ...process.env,
-          // An external RPC_URL names no settlement key: the devnet's. Search is served free here, as
-          // this measures the edge and search; what a payment adds is `payment-http`'s figure.
-          ...devnetPaymentSettings(),
-          PRICE_SEARCH: "0",
-          PORT: String(port),
-          RPC_URL: counter.url,
-          MANIFEST_PATH: devnet.manifestPath,
-          DATA_DIR: join(work, "data")
-        },
-        stdio: "ignore"
-      })
-    ),
-    (child) => Effect.sync(() => child.kill("SIGTERM"))
-  )
-  yield* Effect.promise(async () => {
-    for (let waited = 0; waited < 60_000; waited += 100) {
-      const status = await fetch(`${baseUrl}/health`).then(
-        async (response) => ((await response.json()) as { status: string }).status,
-        () => "starting"
-      )
-      if (status === "ok") return
-      await new Promise((done) => setTimeout(done, 100))
+  const start = (name: string, script: string, args: ReadonlyArray<string>, at: number, env = {}) =>
+    Effect.acquireRelease(
+      Effect.sync(() => serve(name, script, args, at, env, PROFILE_DIR)),
+      (served) => Effect.promise(() => stop(served))
+    )
+  const service = yield* start(
+    "service",
+    resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`),
+    [],
+    port,
+    {
+      // An external RPC_URL names no settlement key: the devnet's. Search keeps its price, so an unpaid
+      // search is answered with the 402 offer.
+      ...devnetPaymentSettings(),
+      PORT: String(port),
+      RPC_URL: counter.url,
+      MANIFEST_PATH: devnet.manifestPath,
+      DATA_DIR: join(work, "data")
     }
-    throw new Error("the service did not report ok within 60 s")
-  })
+  )
+  const httpApi = yield* start("minimal-httpapi", baselineScript, ["httpapi", String(port + 1)], port + 1)
+  const bare = yield* start("bare-node", baselineScript, ["node", String(port + 2)], port + 2)
+  const servers = [service, httpApi, bare]
+  yield* Effect.promise(() =>
+    Promise.all([
+      waitFor(service, async (response) => ((await response.json()) as { status: string }).status === "ok"),
+      waitFor(httpApi, async (response) => response.ok),
+      waitFor(bare, async (response) => response.ok)
+    ])
+  )
+  for (const served of servers) for (const probe of PROBES) yield* Effect.promise(() => check(served, probe))
 
-  for (
-    const [label, method, path, body] of [
-      ["GET /health", "GET", "/health", undefined],
-      ["POST /trade/v1/search WETH", "POST", "/trade/v1/search", JSON.stringify({ query: "WETH", limit: 10 })]
-    ] as const
-  ) {
-    const callsBefore = counter.calls()
-    const cpuBefore = cpuSeconds(service.pid!)
-    const result = yield* Effect.promise(() => load(baseUrl, method, path, body))
-    const calls = counter.calls() - callsBefore
-    const cpuPerAnswer = (cpuSeconds(service.pid!) - cpuBefore) * 1_000 / result.count
-    figure(
-      `${label}: ${CONNECTIONS} connections, ${LOAD_SECONDS} s`,
-      `${Math.round(result.count / LOAD_SECONDS)} req/s`
-    )
-    figure(
-      `${label}: latency p50 / p99`,
-      `${ms(percentile(result.latencies, 50))} / ${ms(percentile(result.latencies, 99))}`
-    )
-    figure(`${label}: non-200 answers`, String(result.failed))
-    figure(`${label}: chain calls meanwhile`, `${calls} (${result.count} requests)`)
-    figure(`${label}: service CPU per answer`, ms(cpuPerAnswer))
+  // What the service spends with no request at all (following the chain, its head poll), counted in
+  // its CPU per answer below.
+  const idleBefore = cpuSeconds(service.child.pid!)
+  yield* Effect.sleep("3 seconds")
+  figure(
+    "service CPU while idle",
+    `${((cpuSeconds(service.child.pid!) - idleBefore) * 100 / 3).toFixed(1)} % of a core`
+  )
+
+  const results = new Map<string, Array<Measured>>()
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`   round ${round} of ${ROUNDS}: ${CONNECTIONS} connections, ${SECONDS} s each`)
+    for (const probe of PROBES) {
+      for (const served of servers) {
+        const callsBefore = yield* Effect.promise(counter.calls)
+        const measured = yield* Effect.promise(() => measure(served, probe, CONNECTIONS, SECONDS))
+        const calls = served === service ? `  chain calls ${(yield* Effect.promise(counter.calls)) - callsBefore}` : ""
+        figure(`${probe.label}: ${served.name}`, row(measured) + calls)
+        const key = `${probe.label}|${served.name}`
+        results.set(key, [...(results.get(key) ?? []), measured])
+      }
+    }
+  }
+  console.log("   service / minimal HttpApi, req/s by round")
+  for (const probe of PROBES) {
+    const ours = results.get(`${probe.label}|service`)!
+    const theirs = results.get(`${probe.label}|minimal-httpapi`)!
+    figure(probe.label, ours.map((m, i) => `${(100 * m.perSecond / theirs[i]!.perSecond).toFixed(0)} %`).join(", "))
+  }
+  if ([...results.values()].flat().some((m) => m.wrong > 0)) {
+    yield* Effect.die(new Error("a server answered with an unexpected status under load"))
   }
 
+  if (PROFILE_DIR !== undefined) {
+    yield* Effect.promise(() => Promise.all(servers.map(stop)))
+    summarise(mainThreadProfile(join(PROFILE_DIR, service.name)))
+    summarise(mainThreadProfile(join(PROFILE_DIR, httpApi.name)))
+    return
+  }
   const violations = (yield* Effect.promise(() =>
     fuzz("well-formed HTTP", httpCase, FUZZ_HTTP, (sent) =>
-      httpViolation(baseUrl, sent))
+      httpViolation(service.baseUrl, sent))
   )) + (yield* Effect.promise(() => fuzz("raw protocol", rawCase, FUZZ_RAW, (sent) => rawViolation(port, sent))))
   if (violations > 0) yield* Effect.die(new Error(`${violations} answers broke the edge's rules`))
 })

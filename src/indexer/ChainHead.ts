@@ -10,7 +10,7 @@
  * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
  * come at once, at most one head read is in flight and one waits behind it.
  */
-import { Clock, Duration, Effect, Exit, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Deferred, Duration, Effect, FiberId, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
@@ -56,22 +56,35 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
         (sentAt) => read.pipe(Effect.tap((header) => observe(header, source, sentAt)))
       )
 
-    // Reads at arrival are numbered as they start; a caller that arrived when `started` reads had begun
-    // may use the result of any later one. They run one at a time under the lock.
-    const lock = yield* Effect.makeSemaphore(1)
-    let started = 0
-    let last: Exit.Exit<Header, RpcUnavailable> | undefined
+    // At most one read at arrival is in flight and one waits to start behind it. A caller arriving while
+    // one is in flight cannot use it (it was sent before the caller came) and joins the waiting one,
+    // which starts when the flight lands. Waiters wait on a Deferred, each woken once: a lock would wake
+    // every waiter at each release, which under a burst costs more than the reads themselves. Reads
+    // run in the service's scope, so a caller that goes away does not cancel others' read.
+    const scope = yield* Effect.scope
+    let inFlight = false
+    let waiting: Deferred.Deferred<Header, RpcUnavailable> | undefined
+    const send = (answer: Deferred.Deferred<Header, RpcUnavailable>): Effect.Effect<void> =>
+      readAs("asked").pipe(
+        Effect.exit,
+        Effect.flatMap((exit) => Deferred.done(answer, exit)),
+        Effect.zipRight(Effect.suspend(() => {
+          const next = waiting
+          waiting = undefined
+          inFlight = next !== undefined
+          return next === undefined ? Effect.void : send(next)
+        })),
+        Effect.forkIn(scope),
+        Effect.asVoid
+      )
     const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.suspend(() => {
-      const arrivedAfter = started
-      return lock.withPermits(1)(Effect.suspend(() => {
-        if (started > arrivedAfter && last !== undefined) return last
-        started += 1
-        return readAs("asked").pipe(
-          Effect.exit,
-          Effect.tap((exit) => Effect.sync(() => (last = exit))),
-          Effect.flatten
-        )
-      }))
+      if (inFlight) {
+        waiting ??= Deferred.unsafeMake<Header, RpcUnavailable>(FiberId.none)
+        return Deferred.await(waiting)
+      }
+      inFlight = true
+      const answer = Deferred.unsafeMake<Header, RpcUnavailable>(FiberId.none)
+      return Effect.zipRight(send(answer), Deferred.await(answer))
     })
 
     const recordProbe = (update: (last: Probe | null, at: number) => Probe) =>
