@@ -93,14 +93,17 @@ const stepOf = (fill: HopFill, poolOf: PoolOf, venues: RouterVenues) => {
   }
 }
 
-/** exactIn, or exactOut through the launchpad curve (which has no exact-output trade). */
-const forwardSteps = (
+/** The router steps that execute one leg of a plan. */
+type LegSteps = (
   leg: PlanLegFill,
   side: Plan["side"],
   poolOf: PoolOf,
   venues: RouterVenues,
   slippageBps: bigint
-): Array<RouterStep> =>
+) => Array<RouterStep>
+
+/** exactIn, or exactOut through the launchpad curve (which has no exact-output trade). */
+const forwardSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
   leg.fills.map((fill, i) => {
     const { pool, step } = stepOf(fill, poolOf, venues)
     const first = i === 0
@@ -135,13 +138,7 @@ const chainSteps = (leg: PlanLegFill, poolOf: PoolOf, venues: RouterVenues, slip
     }
   })
 
-const legSteps = (
-  leg: PlanLegFill,
-  side: Plan["side"],
-  poolOf: PoolOf,
-  venues: RouterVenues,
-  slippageBps: bigint
-): Array<RouterStep> =>
+const legSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
   side === "exactOut" && leg.fills.every((fill) => fill.hop.kind !== "curve")
     ? chainSteps(leg, poolOf, venues, slippageBps)
     : forwardSteps(leg, side, poolOf, venues, slippageBps)

@@ -10,7 +10,8 @@
  * later pool again (that token's sell tax).
  */
 import { quoteHop, type RoutablePool } from "../math/Hop.js"
-import { chainBackward, leastInput, simulable } from "./ExactOut.js"
+import { chainBackward, leastInput } from "./ExactOut.js"
+import { stepHop } from "./HopStep.js"
 import type { HopFill, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 export type {
@@ -47,32 +48,11 @@ const forward = (
   const fills: Array<HopFill> = []
   const poolsAfter: Array<RoutablePool> = []
   for (const hop of path.hops) {
-    const pool = pools(hop.poolId)
-    if (pool === undefined) return { _tag: "Unfillable", hop, reason: "unknown_pool" }
-    const quote = quoteHop({
-      pool,
-      tokenIn: hop.tokenIn,
-      side: "exactIn",
-      amount,
-      inputTaxBps: taxes.sellBps(hop.tokenIn),
-      outputTaxBps: taxes.buyBps(hop.tokenOut)
-    })
-    if (quote._tag === "NeedsSimulation") {
-      const out = simulable(quote.reason) ? simulated.get(hop.poolId, hop.tokenIn, "exactIn", amount) : undefined
-      if (out === undefined) {
-        return { _tag: "NeedsSimulation", hop, reason: quote.reason, pending: { hop, side: "exactIn", amount } }
-      }
-      if (out === 0n) return { _tag: "Unfillable", hop, reason: "insufficient_liquidity" }
-      // The pool's state after a hooked swap is not known: a plan never sends two flows through it.
-      fills.push({ hop, amountIn: amount, amountOut: out, simulated: true })
-      poolsAfter.push(pool)
-      amount = out
-      continue
-    }
-    if (quote._tag === "Unfillable") return { _tag: "Unfillable", hop, reason: quote.reason }
-    fills.push({ hop, amountIn: amount, amountOut: quote.amountOut })
-    poolsAfter.push(quote.poolAfter)
-    amount = quote.amountOut
+    const step = stepHop(hop, "exactIn", amount, quoteHop, pools, taxes, simulated)
+    if (step._tag !== "Stepped") return step
+    fills.push(step.fill)
+    poolsAfter.push(step.poolAfter)
+    amount = step.next
   }
   return { _tag: "Filled", amountIn, amountOut: amount, fills, poolsAfter }
 }
