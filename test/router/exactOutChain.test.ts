@@ -5,27 +5,20 @@
  * input rises past its own limit reverts with that hop's index; a chain that does not end with a step
  * the taker pays is refused. The v3 + v2, v3 + v4 and v4-headed chains cover each venue's nesting.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Address, getAddress, type Hex, parseUnits } from "viem"
-import { Funding, planHashOf, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
+import { describe, expect, it } from "@effect/vitest"
+import { type Address, type Hex, parseUnits } from "viem"
+import { Funding, planHashOf, type RouterPlan, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
-import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { contractAddress } from "../support/devnet.js"
+import { poolsOf, routerDevnet } from "./devnet.js"
 import { v2Reserves, v3Swap, v4State } from "./poolState.js"
-import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+import { makePlan, poolStep, revertOf, sendPlan } from "./support.js"
 
-let devnet: PrivateDevnet
-let env: Env
+const env = routerDevnet()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  env = envOf(devnet.manifest)
-})
-afterAll(() => devnet?.stop())
-
-const pool = (label: string) => poolByLabel(env.manifest, label)
-const zeroForOne = (label: string, tokenIn: Address) => getAddress(pool(label).token0) === getAddress(tokenIn)
+const { pool, zeroForOne } = poolsOf(env)
 /** One per cent more, rounded up: the limit a 1 % slippage puts on a step's input. */
 const plusOnePercent = (amount: bigint) => (amount * 101n + 99n) / 100n
 const { exactOut, fromRouter, toRouter } = StepFlag
@@ -50,23 +43,37 @@ const inputFor = async (label: string, tokenIn: Address, out: bigint): Promise<b
     .amountIn
 }
 
-/** A two-hop exact-output chain `sell -(first)-> middle -(second)-> buy`, limits 1 % over the model. */
+/**
+ * A two-hop exact-output chain `sell -(first)-> middle -(second)-> buy` buying `wanted` for `recipient`,
+ * limits 1 % over the model: its plan's terms (all but the steps), its steps and that plan.
+ */
 const chainOf = async (
-  first: string,
-  second: string,
-  tokens: { readonly sell: Address; readonly middle: Address; readonly buy: Address },
-  wanted: bigint
+  [first, second]: readonly [string, string],
+  [sell, middleToken, buy]: readonly [Address, Address, Address],
+  wanted: bigint,
+  recipient: Address,
+  funding: RouterPlan["funding"] = Funding.approval
 ) => {
-  const middle = await inputFor(second, tokens.middle, wanted)
-  const paid = await inputFor(first, tokens.sell, middle)
+  const middle = await inputFor(second, middleToken, wanted)
+  const paid = await inputFor(first, sell, middle)
+  const maxIn = plusOnePercent(paid)
   const steps: Array<RouterStep> = [
-    poolStep(env.manifest, second, tokens.middle, wanted, {
+    poolStep(env.manifest, second, middleToken, wanted, {
       flags: exactOut | fromRouter,
       limit: plusOnePercent(middle)
     }),
-    poolStep(env.manifest, first, tokens.sell, 0n, { flags: exactOut | toRouter, limit: plusOnePercent(paid) })
+    poolStep(env.manifest, first, sell, 0n, { flags: exactOut | toRouter, limit: maxIn })
   ]
-  return { middle, paid, steps }
+  const terms = {
+    sellToken: sell,
+    buyToken: buy,
+    recipient,
+    amountIn: maxIn,
+    exactOut: true,
+    minAmountOut: wanted,
+    funding
+  }
+  return { paid, maxIn, terms, steps, plan: makePlan({ ...terms, steps }) }
 }
 
 describe("multi-hop exact output runs backwards, every hop within its own limit", () => {
@@ -74,21 +81,12 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     const trader = env.trader(1)
     const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
     const wanted = parseUnits("0.05", 8)
-    const { paid, steps } = await chainOf("v2:WETH/USDC", "v3:WETH/WBTC:500", {
-      sell: USDC,
-      middle: WETH,
-      buy: WBTC
-    }, wanted)
-    const maxIn = plusOnePercent(paid)
-    const plan = makePlan({
-      sellToken: USDC,
-      buyToken: WBTC,
-      recipient: trader.address,
-      amountIn: maxIn,
-      exactOut: true,
-      minAmountOut: wanted,
-      steps
-    })
+    const { paid, maxIn, plan } = await chainOf(
+      ["v2:WETH/USDC", "v3:WETH/WBTC:500"],
+      [USDC, WETH, WBTC],
+      wanted,
+      trader.address
+    )
     await trader.approve(USDC, env.router, maxIn)
 
     // Someone else buys WBTC on the second pool first: it now costs more WETH, well inside 1 %.
@@ -129,22 +127,13 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     const trader = env.trader(2)
     const [WBTC, WETH, USDC] = [env.token("WBTC"), env.token("WETH"), env.usdc]
     const wanted = parseUnits("700", 6)
-    const { paid, steps } = await chainOf("v3:WETH/WBTC:500", "v4:WETH/USDC:500", {
-      sell: WBTC,
-      middle: WETH,
-      buy: USDC
-    }, wanted)
-    const maxIn = plusOnePercent(paid)
+    const { paid, maxIn, plan } = await chainOf(
+      ["v3:WETH/WBTC:500", "v4:WETH/USDC:500"],
+      [WBTC, WETH, USDC],
+      wanted,
+      trader.address
+    )
     await trader.approve(WBTC, env.router, maxIn)
-    const plan = makePlan({
-      sellToken: WBTC,
-      buyToken: USDC,
-      recipient: trader.address,
-      amountIn: maxIn,
-      exactOut: true,
-      minAmountOut: wanted,
-      steps
-    })
     const [wbtcChange, usdcChange] = await trader.changes(
       [[WBTC, trader.address], [USDC, trader.address]],
       () => sendPlan(trader, env.router, plan)
@@ -157,22 +146,13 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     const trader = env.trader(4)
     const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
     const wanted = parseUnits("0.02", 8)
-    const { paid, steps } = await chainOf("v4:WETH/USDC:500", "v3:WETH/WBTC:500", {
-      sell: USDC,
-      middle: WETH,
-      buy: WBTC
-    }, wanted)
-    const maxIn = plusOnePercent(paid)
-    const plan = makePlan({
-      sellToken: USDC,
-      buyToken: WBTC,
-      recipient: trader.address,
-      amountIn: maxIn,
-      exactOut: true,
-      minAmountOut: wanted,
-      funding: Funding.native,
-      steps
-    })
+    const { paid, maxIn, plan } = await chainOf(
+      ["v4:WETH/USDC:500", "v3:WETH/WBTC:500"],
+      [USDC, WETH, WBTC],
+      wanted,
+      trader.address,
+      Funding.native
+    )
     const [usdcChange, wbtcChange] = await trader.changes(
       [[USDC, trader.address], [WBTC, trader.address]],
       async () => expect((await sendPlan(trader, env.router, plan)).event.amountIn).toBe(paid)
@@ -187,20 +167,13 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     const trader = env.trader(5)
     const [USDC, WETH, WBTC] = [env.usdc, env.token("WETH"), env.token("WBTC")]
     const wanted = parseUnits("0.01", 8)
-    const { paid, steps } = await chainOf("v2:WETH/USDC", "v3:WETH/WBTC:500", {
-      sell: USDC,
-      middle: WETH,
-      buy: WBTC
-    }, wanted)
-    await trader.approve(USDC, env.router, plusOnePercent(paid))
-    const base = {
-      sellToken: USDC,
-      buyToken: WBTC,
-      recipient: trader.address,
-      amountIn: plusOnePercent(paid),
-      exactOut: true,
-      minAmountOut: wanted
-    }
+    const { maxIn, terms: base, steps } = await chainOf(
+      ["v2:WETH/USDC", "v3:WETH/WBTC:500"],
+      [USDC, WETH, WBTC],
+      wanted,
+      trader.address
+    )
+    await trader.approve(USDC, env.router, maxIn)
     const tightHead = [{ ...steps[0]!, limit: 1n }, steps[1]!]
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: tightHead }))).toBe("StepInputTooHigh")
     // No link at all, or a link that does not make the head's input: refused before any pool is called.

@@ -6,28 +6,19 @@
  *
  * One file, longer than most, because every case shares one private devnet and its pool-state readers.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits } from "viem"
+import { describe, expect, it } from "@effect/vitest"
+import { type Address, erc20Abi, type Hex, maxUint256, parseUnits } from "viem"
 import { encodeExecuteWithPermit, Funding, planHashOf, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { launchpadAbi } from "../support/abis.js"
-import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { contractAddress } from "../support/devnet.js"
+import { ether, poolsOf, routerDevnet, usdc } from "./devnet.js"
 import { signPermit } from "./permit.js"
 import { dynamicFeeAt, v2ExactIn, v3ExactIn, v4ExactIn } from "./poolState.js"
-import { curveStep, type Env, envOf, makePlan, poolStep, sendPlan } from "./support.js"
+import { curveStep, makePlan, poolStep, sendPlan } from "./support.js"
 
-let devnet: PrivateDevnet
-let env: Env
+const env = routerDevnet()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  env = envOf(devnet.manifest)
-})
-afterAll(() => devnet?.stop())
-
-const usdc = (amount: string) => parseUnits(amount, 6)
-const ether = (amount: string) => parseUnits(amount, 18)
-const pool = (label: string) => poolByLabel(env.manifest, label)
-const zeroForOne = (label: string, tokenIn: Address) => getAddress(pool(label).token0) === getAddress(tokenIn)
+const { pool, zeroForOne } = poolsOf(env)
 const stateView = () => contractAddress(env.manifest, "v4StateView")
 
 /** The router must end every call holding none of the tokens it touched. */

@@ -6,27 +6,19 @@
  *
  * One file, a little over the usual size, because the cases share one private devnet.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"
 import { Funding, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
-import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { contractAddress, poolByLabel } from "../support/devnet.js"
+import { ether, routerDevnet, usdc } from "./devnet.js"
 import { v2Reserves, v3Swap, v4State } from "./poolState.js"
-import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+import { makePlan, poolStep, revertOf, sendPlan } from "./support.js"
 
-let devnet: PrivateDevnet
-let env: Env
+const env = routerDevnet()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  env = envOf(devnet.manifest)
-})
-afterAll(() => devnet?.stop())
-
-const usdc = (amount: string) => parseUnits(amount, 6)
-const ether = (amount: string) => parseUnits(amount, 18)
 const pairOf = (label: string) => poolByLabel(env.manifest, label).address as Address
 
 describe("exact output", () => {

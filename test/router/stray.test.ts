@@ -4,23 +4,16 @@
  * is the plan's); a plan with no input of its own cannot take stray tokens; a plan holding the same
  * token spends its share of its own holding and is refunded only what it left, never the strays.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { type Address, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
-import { poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { poolsOf, routerDevnet } from "./devnet.js"
 import { v2ExactIn, v3Swap } from "./poolState.js"
-import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+import { makePlan, poolStep, revertOf, sendPlan } from "./support.js"
 
-let devnet: PrivateDevnet
-let env: Env
+const env = routerDevnet()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  env = envOf(devnet.manifest)
-})
-afterAll(() => devnet?.stop())
-
-const pool = (label: string) => poolByLabel(env.manifest, label)
+const { pool } = poolsOf(env)
 
 describe("stray tokens in the router change no plan", () => {
   it("one base unit of USDC in the router: a native-funded exact-in plan spends exactly its deposit", async () => {
