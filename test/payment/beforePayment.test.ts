@@ -7,39 +7,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { decodePaymentRequiredHeader } from "@x402/core/http"
-import type { PrivateKeyAccount } from "viem"
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
-import { walletFor } from "../support/wallet.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { tokenAddress } from "../support/devnet.js"
+import { readJson } from "../support/http.js"
+import { fees, paidServiceForFile } from "../support/paidService.js"
 import { pay, USDC } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
-let payer: PrivateKeyAccount
+const service = paidServiceForFile()
 let weth = ""
-const payTo = privateKeyToAccount(generatePrivateKey()).address
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 4)
-  weth = tokenAddress(devnet.manifest, "WETH")
-  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("the index did not catch up within 30 s")
-})
-afterAll(async () => {
-  await server?.close()
-  await devnet?.stop()
+beforeAll(() => {
+  weth = tokenAddress(service.devnet.manifest, "WETH")
 })
 
 const quote = (body: object, headers: Record<string, string> = {}) =>
-  fetch(`${server.baseUrl}/trade/v1/quote`, {
+  fetch(`${service.server.baseUrl}/trade/v1/quote`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body)
@@ -71,15 +53,15 @@ describe("over HTTP", () => {
     const offer = decodePaymentRequiredHeader(
       (await quote({ sell: USDC, buy: weth, amount: "10" })).headers.get("payment-required") ?? ""
     )
-    const { header } = await pay(payer, offer)
-    const delta = await walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], async () => {
+    const { header } = await pay(service.payer, offer)
+    const delta = await fees(service, async () => {
       for (const [, body, status] of wrong) {
         expect((await quote(body(), { "payment-signature": header })).status).toBe(status)
       }
     })
     expect(delta).toEqual([0n, 0n])
     // The payment was never claimed: it still pays for a right request, exactly once.
-    const paid = await walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], async () => {
+    const paid = await fees(service, async () => {
       expect((await quote({ sell: USDC, buy: weth, amount: "10" }, { "payment-signature": header })).status).toBe(200)
     })
     expect(paid).toEqual([-10_000n, 10_000n])
@@ -93,8 +75,8 @@ describe("beyond every pool's reach", () => {
     const huge = { sell: USDC, buy: weth, amount: `1${"0".repeat(50)}` }
     for (const side of ["exactIn", "exactOut"] as const) {
       const offer = decodePaymentRequiredHeader((await quote({ ...huge, side })).headers.get("payment-required") ?? "")
-      const { header } = await pay(payer, offer)
-      const delta = await walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], async () => {
+      const { header } = await pay(service.payer, offer)
+      const delta = await fees(service, async () => {
         const answer = await quote({ ...huge, side }, { "payment-signature": header })
         expect(answer.status).toBe(422)
         expect(await readJson(answer)).toMatchObject({ error: { code: "insufficient_liquidity" }, next: "stop" })
@@ -107,7 +89,7 @@ describe("beyond every pool's reach", () => {
 describe("over MCP", () => {
   it("answers a ticker and an amount beyond uint256 with their errors, not with payment requirements", async () => {
     const client = new Client({ name: "before-payment", version: "1.0.0" })
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/trade/v1/mcp`)))
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${service.server.baseUrl}/trade/v1/mcp`)))
     try {
       for (
         const [args, code] of [

@@ -9,31 +9,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import { Ajv2020 } from "ajv/dist/2020.js"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import type { AnyOperation } from "../../src/operations/Declare.js"
 import { operations } from "../../src/operations/table.js"
 import { httpDiscovery } from "../../src/payment/Discovery.js"
-import { type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
+import { tokenAddress } from "../support/devnet.js"
+import { paidServiceForFile } from "../support/paidService.js"
 import { USDC } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: `0x${"12".repeat(20)}` })
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("the index did not catch up within 30 s")
-})
-afterAll(async () => {
-  await server?.close()
-  await devnet?.stop()
-})
+const service = paidServiceForFile()
 
 const validator = (schema: object) => new Ajv2020({ strict: false }).compile(schema)
 
@@ -53,14 +37,14 @@ it("gives every paid operation of the table an info that its own schema accepts"
 })
 
 it("describes each paid HTTP operation: POST, a JSON body, and the request's schema", async () => {
-  const weth = tokenAddress(devnet.manifest, "WETH")
+  const weth = tokenAddress(service.devnet.manifest, "WETH")
   for (
     const [path, real] of [
       ["/trade/v1/search", { query: "WETH" }],
       ["/trade/v1/quote", { sell: USDC, buy: weth, amount: "10" }]
     ] as const
   ) {
-    const unpaid = await fetch(`${server.baseUrl}${path}`, {
+    const unpaid = await fetch(`${service.server.baseUrl}${path}`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(real)
@@ -85,7 +69,7 @@ it("describes each paid HTTP operation: POST, a JSON body, and the request's sch
 
 it("describes a paid MCP tool with the input schema the tool declares", async () => {
   const client = new Client({ name: "discovery", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/trade/v1/mcp`)))
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.server.baseUrl}/trade/v1/mcp`)))
   try {
     const declared = (await client.listTools()).tools.find((tool) => tool.name === "tradeSearch")
     const unpaid = await client.callTool({ name: "tradeSearch", arguments: { query: "WETH" } })

@@ -7,54 +7,29 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
 import type { PaymentPayload } from "@x402/core/types"
 import { wrapFetchWithPayment } from "@x402/fetch"
-import type { PrivateKeyAccount } from "viem"
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
-import { walletFor } from "../support/wallet.js"
+import { describe, expect, it } from "vitest"
+import { clientsFor } from "../support/devnet.js"
+import { readJson } from "../support/http.js"
+import { fees, paidServiceForFile } from "../support/paidService.js"
 import { encodePayment, pay, payerClient, USDC } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
-let payer: PrivateKeyAccount
-const payTo = privateKeyToAccount(generatePrivateKey()).address
+const service = paidServiceForFile()
 
-beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 4)
-  server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo })
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("the index did not catch up within 30 s")
-})
-afterAll(async () => {
-  await server?.close()
-  await devnet?.stop()
-})
-
-const searchUrl = () => `${server.baseUrl}/trade/v1/search`
+const searchUrl = () => `${service.server.baseUrl}/trade/v1/search`
 const json = { "content-type": "application/json" }
 const weth = JSON.stringify({ query: "WETH", limit: 1 })
 
 const post = (body: string, headers: Record<string, string> = {}, url = searchUrl()) =>
   fetch(url, { method: "POST", headers: { ...json, ...headers }, body })
 
-/** USDC balance changes of the payer and the fee recipient across `action`. */
-const balances = (action: () => Promise<unknown>) =>
-  walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)
-
 /** The offer an unpaid search gets, signed by the payer: a valid `PAYMENT-SIGNATURE` for one search. */
 const signedSearch = async (tamper: (payload: PaymentPayload) => PaymentPayload = (payload) => payload) => {
   const offer = decodePaymentRequiredHeader((await post(weth)).headers.get("payment-required") ?? "")
-  const { payload } = await pay(payer, offer)
+  const { payload } = await pay(service.payer, offer)
   return encodePayment(tamper(payload))
 }
 
-const userFetch = () => wrapFetchWithPayment(fetch, payerClient(payer, "eip155:5042", "10000"))
+const userFetch = () => wrapFetchWithPayment(fetch, payerClient(service.payer, "eip155:5042", "10000"))
 
 describe("paying for search over HTTP", () => {
   it("answers an unpaid search 402 with a decodable offer and the payment_required envelope", async () => {
@@ -74,7 +49,7 @@ describe("paying for search over HTTP", () => {
       network: "eip155:5042",
       amount: "5000",
       asset: USDC,
-      payTo,
+      payTo: service.payTo,
       maxTimeoutSeconds: expect.any(Number),
       extra: { name: "USDC", version: "2" }
     }])
@@ -83,15 +58,15 @@ describe("paying for search over HTTP", () => {
 
   it("is paid exactly 5000 base units by @x402/fetch, with a receipt whose transaction is mined", async () => {
     let response: Response | undefined
-    const delta = await balances(async () => {
+    const delta = await fees(service, async () => {
       response = await userFetch()(searchUrl(), { method: "POST", headers: json, body: weth })
     })
     expect(response?.status).toBe(200)
     expect(delta).toEqual([-5_000n, 5_000n])
     expect((await readJson(response!)).results[0].symbol).toBe("WETH")
     const receipt = decodePaymentResponseHeader(response?.headers.get("payment-response") ?? "")
-    expect(receipt).toMatchObject({ success: true, payer: payer.address, network: "eip155:5042" })
-    const mined = await clientsFor(devnet.manifest).public.getTransactionReceipt({
+    expect(receipt).toMatchObject({ success: true, payer: service.payer.address, network: "eip155:5042" })
+    const mined = await clientsFor(service.devnet.manifest).public.getTransactionReceipt({
       hash: receipt.transaction as `0x${string}`
     })
     expect(mined.status).toBe("success")
@@ -100,7 +75,7 @@ describe("paying for search over HTTP", () => {
   it("never settles an error answer: 400, 404, 405, 413, 415 with a valid payment attached", async () => {
     const signature = await signedSearch()
     const paid = { "payment-signature": signature }
-    const delta = await balances(async () => {
+    const delta = await fees(service, async () => {
       const bad = await post("{\"query\":", paid)
       expect([bad.status, (await readJson(bad)).error.code]).toEqual([400, "invalid_request"])
       const unknown = await post(JSON.stringify({ query: "zzqqxx-no-such-token" }), paid)
@@ -119,14 +94,14 @@ describe("paying for search over HTTP", () => {
     })
     expect(delta).toEqual([0n, 0n])
     // The authorization was released each time: it still pays for the one call that succeeds.
-    const settled = await balances(async () => expect((await post(weth, paid)).status).toBe(200))
+    const settled = await fees(service, async () => expect((await post(weth, paid)).status).toBe(200))
     expect(settled).toEqual([-5_000n, 5_000n])
   })
 
   it("refuses a replayed PAYMENT-SIGNATURE with 402 and an empty body", async () => {
     const signature = await signedSearch()
     expect((await post(weth, { "payment-signature": signature })).status).toBe(200)
-    const delta = await balances(async () => {
+    const delta = await fees(service, async () => {
       const replay = await post(weth, { "payment-signature": signature })
       expect(replay.status).toBe(402)
       expect(await readJson(replay)).toEqual({})
@@ -141,7 +116,7 @@ describe("paying for search over HTTP", () => {
   it("runs and settles once when two requests carry the same signature at the same time", async () => {
     const signature = await signedSearch()
     let statuses: Array<number> = []
-    const delta = await balances(async () => {
+    const delta = await fees(service, async () => {
       const answers = await Promise.all([0, 1].map(() => post(weth, { "payment-signature": signature })))
       statuses = answers.map((answer) => answer.status).sort()
     })
@@ -158,7 +133,7 @@ describe("paying for search over HTTP", () => {
         authorization: { ...(payload.payload["authorization"] as object), value: "4000" }
       }
     }))
-    const delta = await balances(async () => {
+    const delta = await fees(service, async () => {
       const answer = await post(weth, { "payment-signature": underpaid })
       expect(answer.status).toBe(402)
       expect(await readJson(answer)).toEqual({})
@@ -170,7 +145,7 @@ describe("paying for search over HTTP", () => {
   })
 
   it("asks nothing of a free operation", async () => {
-    const venues = await fetch(`${server.baseUrl}/trade/v1/venues`)
+    const venues = await fetch(`${service.server.baseUrl}/trade/v1/venues`)
     expect(venues.status).toBe(200)
     expect(venues.headers.get("payment-required")).toBeNull()
   })
@@ -179,7 +154,7 @@ describe("paying for search over HTTP", () => {
 describe("CORS for browser agents", () => {
   it("answers a preflight on every mounted path with the methods and headers a paid call needs", async () => {
     for (const [path, method] of [["/trade/v1/search", "POST"], ["/health", "GET"], ["/openapi.json", "GET"]]) {
-      const preflight = await fetch(`${server.baseUrl}${path}`, {
+      const preflight = await fetch(`${service.server.baseUrl}${path}`, {
         method: "OPTIONS",
         headers: {
           origin: "https://agent.example",
@@ -203,8 +178,8 @@ describe("CORS for browser agents", () => {
     const answers = [
       await post(weth),
       await post("{", {}),
-      await fetch(`${server.baseUrl}/health`),
-      await fetch(`${server.baseUrl}/no-such-path`)
+      await fetch(`${service.server.baseUrl}/health`),
+      await fetch(`${service.server.baseUrl}/no-such-path`)
     ]
     for (const answer of answers) {
       expect(answer.headers.get("access-control-allow-origin")).toBe("*")
@@ -215,7 +190,7 @@ describe("CORS for browser agents", () => {
   })
 
   it("answers OPTIONS on an unknown path 404, as any method there", async () => {
-    const answer = await fetch(`${server.baseUrl}/no-such-path`, { method: "OPTIONS" })
+    const answer = await fetch(`${service.server.baseUrl}/no-such-path`, { method: "OPTIONS" })
     expect(answer.status).toBe(404)
     expect(await readJson(answer)).toMatchObject({ error: { code: "not_found" } })
   })

@@ -6,41 +6,17 @@
  * it is mined, the same payment is served 200 with that transaction, and the payer paid exactly once.
  */
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
-import type { PrivateKeyAccount } from "viem"
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll, expect, it } from "vitest"
-import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-import { deploymentOf } from "../support/services.js"
-import { walletFor } from "../support/wallet.js"
-import { pay, USDC } from "../support/x402.js"
+import { expect, it } from "vitest"
+import { clientsFor } from "../support/devnet.js"
+import { readJson } from "../support/http.js"
+import { fees, paidServiceForFile } from "../support/paidService.js"
+import { pay } from "../support/x402.js"
 
-let devnet: PrivateDevnet
-let server: TestServer
-let payer: PrivateKeyAccount
-const payTo = privateKeyToAccount(generatePrivateKey()).address
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  payer = manifestAccount(devnet.manifest, 4)
-  // The settlement's receipt is waited for 1.5 s, so a paused miner makes it pending.
-  server = await startTestServer(deploymentOf(devnet.manifest), {
-    PAY_TO: payTo,
-    SETTLEMENT_RECEIPT_TIMEOUT_MS: "1500"
-  })
-  for (let attempt = 0; attempt < 300; attempt++) {
-    if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error("the index did not catch up within 30 s")
-})
-afterAll(async () => {
-  await server?.close()
-  await devnet?.stop()
-})
+// The settlement's receipt is waited for 1.5 s, so a paused miner makes it pending.
+const service = paidServiceForFile({ SETTLEMENT_RECEIPT_TIMEOUT_MS: "1500" })
 
 const search = (headers: Record<string, string> = {}) =>
-  fetch(`${server.baseUrl}/trade/v1/search`, {
+  fetch(`${service.server.baseUrl}/trade/v1/search`, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify({ query: "WETH", limit: 1 })
@@ -56,11 +32,11 @@ const pendingAnswer = async (answer: Response) => {
 
 it("serves a payment whose settlement was pending once it is mined, and charges it once", async () => {
   const offer = decodePaymentRequiredHeader((await search()).headers.get("payment-required") ?? "")
-  const { header } = await pay(payer, offer)
+  const { header } = await pay(service.payer, offer)
   const paid = { "payment-signature": header }
-  const chain = clientsFor(devnet.manifest, payer).test
+  const chain = clientsFor(service.devnet.manifest, service.payer).test
   let sent = ""
-  const delta = await walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], async () => {
+  const delta = await fees(service, async () => {
     await chain.setAutomine(false)
     try {
       const first = await pendingAnswer(await search(paid))
@@ -69,7 +45,7 @@ it("serves a payment whose settlement was pending once it is mined, and charges 
         errorReason: "settlement_pending",
         transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
         network: "eip155:5042",
-        payer: payer.address
+        payer: service.payer.address
       })
       sent = first.transaction
       // Still not mined: the same answer again, on the same transaction; nothing new is sent.
@@ -88,7 +64,7 @@ it("serves a payment whose settlement was pending once it is mined, and charges 
       success: true,
       transaction: sent,
       network: "eip155:5042",
-      payer: payer.address
+      payer: service.payer.address
     })
     // Served once: the payment cannot buy a second answer.
     const again = await search(paid)
@@ -98,6 +74,8 @@ it("serves a payment whose settlement was pending once it is mined, and charges 
     )
   })
   expect(delta).toEqual([-5_000n, 5_000n])
-  const receipt = await clientsFor(devnet.manifest, payer).public.getTransactionReceipt({ hash: sent as `0x${string}` })
+  const receipt = await clientsFor(service.devnet.manifest, service.payer).public.getTransactionReceipt({
+    hash: sent as `0x${string}`
+  })
   expect(receipt.status).toBe("success")
 })

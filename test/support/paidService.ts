@@ -5,6 +5,7 @@
  */
 import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { afterAll, beforeAll } from "vitest"
 import { type MovableClock, movableClock } from "./clock.js"
 import { clientsFor, freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "./devnet.js"
 import { readJson, startTestServer, type TestServer } from "./http.js"
@@ -23,11 +24,14 @@ export interface PaidService {
   readonly stop: () => Promise<void>
 }
 
-export const startPaidService = async (): Promise<PaidService> => {
+/** `settings` are the server's extra environment (a shorter receipt wait, say). */
+export const startPaidService = async (settings: Record<string, string> = {}): Promise<PaidService> => {
   const devnet = await startDevnet()
   const payTo = privateKeyToAccount(generatePrivateKey()).address
   const clock = movableClock()
-  const server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo }, { clock: clock.clock })
+  const server = await startTestServer(deploymentOf(devnet.manifest), { PAY_TO: payTo, ...settings }, {
+    clock: clock.clock
+  })
   const service = {
     devnet,
     server,
@@ -41,6 +45,40 @@ export const startPaidService = async (): Promise<PaidService> => {
   }
   await indexedPast(service, 0n)
   return service
+}
+
+/**
+ * A paid service for one test file: started before its tests, stopped after them. Call it once at the
+ * file's top level; the service it returns reads the started one.
+ */
+export const paidServiceForFile = (settings: Record<string, string> = {}): PaidService => {
+  let service: PaidService | undefined
+  beforeAll(async () => {
+    service = await startPaidService(settings)
+  })
+  afterAll(() => service?.stop())
+  const started = (): PaidService => {
+    if (service === undefined) throw new Error("the paid service is used before beforeAll started it")
+    return service
+  }
+  return {
+    get devnet() {
+      return started().devnet
+    },
+    get server() {
+      return started().server
+    },
+    get payer() {
+      return started().payer
+    },
+    get payTo() {
+      return started().payTo
+    },
+    get clock() {
+      return started().clock
+    },
+    stop: () => started().stop()
+  }
 }
 
 /** Waits until the service's index has applied `block`: quotes and swaps read wallets at the index's block. */
