@@ -2,38 +2,17 @@
  * A router test file's private devnet (trades move prices, so files do not share one): started before
  * the file's tests and stopped after them, with the unit and pool helpers those files use.
  */
-import { afterAll, beforeAll } from "@effect/vitest"
 import { type Address, getAddress, parseUnits } from "viem"
-import { poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { poolByLabel, startDevnet } from "../support/devnet.js"
+import { forFile } from "../support/forFile.js"
 import { type Env, envOf } from "./support.js"
 
-/** Call once at a file's top level; the env it returns reads the devnet once `beforeAll` started it. */
-export const routerDevnet = (): Env => {
-  let devnet: PrivateDevnet | undefined
-  let env: Env | undefined
-  beforeAll(async () => {
-    devnet = await startDevnet()
-    env = envOf(devnet.manifest)
-  })
-  afterAll(() => devnet?.stop())
-  const started = (): Env => {
-    if (env === undefined) throw new Error("the router devnet is used before beforeAll started it")
-    return env
-  }
-  return {
-    get manifest() {
-      return started().manifest
-    },
-    get router() {
-      return started().router
-    },
-    get usdc() {
-      return started().usdc
-    },
-    token: (label) => started().token(label),
-    trader: (i) => started().trader(i)
-  }
-}
+/** Call once at a file's top level (see forFile). */
+export const routerDevnet = (): Env =>
+  forFile(async () => {
+    const devnet = await startDevnet()
+    return { ...envOf(devnet.manifest), devnet }
+  }, ({ devnet }) => devnet.stop())
 
 export const usdc = (amount: string) => parseUnits(amount, 6)
 export const ether = (amount: string) => parseUnits(amount, 18)

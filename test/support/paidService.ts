@@ -5,9 +5,9 @@
  */
 import { type Address, erc20Abi, type Hex, parseAbi, type PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { afterAll, beforeAll } from "vitest"
 import { type MovableClock, movableClock } from "./clock.js"
 import { clientsFor, freshAccount, manifestAccount, type PrivateDevnet, startDevnet } from "./devnet.js"
+import { forFile } from "./forFile.js"
 import { readJson, startTestServer, type TestServer } from "./http.js"
 import { deploymentOf } from "./services.js"
 import { walletFor } from "./wallet.js"
@@ -47,39 +47,9 @@ export const startPaidService = async (settings: Record<string, string> = {}): P
   return service
 }
 
-/**
- * A paid service for one test file: started before its tests, stopped after them. Call it once at the
- * file's top level; the service it returns reads the started one.
- */
-export const paidServiceForFile = (settings: Record<string, string> = {}): PaidService => {
-  let service: PaidService | undefined
-  beforeAll(async () => {
-    service = await startPaidService(settings)
-  })
-  afterAll(() => service?.stop())
-  const started = (): PaidService => {
-    if (service === undefined) throw new Error("the paid service is used before beforeAll started it")
-    return service
-  }
-  return {
-    get devnet() {
-      return started().devnet
-    },
-    get server() {
-      return started().server
-    },
-    get payer() {
-      return started().payer
-    },
-    get payTo() {
-      return started().payTo
-    },
-    get clock() {
-      return started().clock
-    },
-    stop: () => started().stop()
-  }
-}
+/** A paid service for one test file (see forFile); `settings` as for startPaidService. */
+export const paidServiceForFile = (settings: Record<string, string> = {}): PaidService =>
+  forFile(() => startPaidService(settings), (service) => service.stop())
 
 /** Waits until the service's index has applied `block`: quotes and swaps read wallets at the index's block. */
 export const indexedPast = async (service: PaidService, block: bigint) => {
