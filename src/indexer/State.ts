@@ -15,8 +15,6 @@ export interface BlockRef {
   readonly time: number
 }
 
-export type PoolKind = "v2" | "v3" | "v4"
-
 interface PoolBase {
   /** Pool address (v2, v3) or v4 pool id. */
   readonly id: Hex

@@ -3,8 +3,6 @@
  * that matter for pricing are the two that let a hook return a delta: with them a hook can take or add
  * any amount on either side of a swap, so the pool's own math no longer tells what the trader gets.
  */
-export const BEFORE_SWAP_FLAG = 1n << 7n
-export const AFTER_SWAP_FLAG = 1n << 6n
 export const BEFORE_SWAP_RETURNS_DELTA_FLAG = 1n << 3n
 export const AFTER_SWAP_RETURNS_DELTA_FLAG = 1n << 2n
 

@@ -2,10 +2,6 @@
  * Uniswap v4 fee encoding (`LPFeeLibrary`, `ProtocolFeeLibrary`). A pool whose `fee` field is the
  * dynamic flag gets its lp fee from its hook, so its fee is not a constant of the pool.
  */
-import { DYNAMIC_FEE_FLAG } from "../../schema/Chain.js"
-
-export const isDynamicFee = (fee: number): boolean => fee === DYNAMIC_FEE_FLAG
-
 /**
  * The fee a v4 swap charges, in pips: the lp fee, or with a protocol fee (12 bits per direction)
  * `protocolFee + lpFee − protocolFee·lpFee / 1e6` as `ProtocolFeeLibrary.calculateSwapFee` has it.
