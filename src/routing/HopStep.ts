@@ -20,7 +20,7 @@ export interface SteppedHop {
 type Stop = Extract<PathRun, { _tag: "NeedsSimulation" | "Unfillable" }>
 
 /** A taxed input into the PoolManager depends on the router, not the pool: simulating the pool alone cannot tell. */
-export const simulable = (reason: SimulationReason) => reason !== "fee_on_transfer_input"
+const simulable = (reason: SimulationReason) => reason !== "fee_on_transfer_input"
 
 /** `amount` is the hop's input (exactIn) or output (exactOut). */
 export const stepHop = (
