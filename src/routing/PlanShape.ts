@@ -8,7 +8,7 @@ import { formatUnits } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
 import { checksumOf } from "./Checksum.js"
-import type { Path, PathHop } from "./Path.js"
+import { makePath, type Path, type PathHop } from "./Path.js"
 import { type Plan, planEdges } from "./Plan.js"
 
 export interface TokenLabel {
@@ -29,6 +29,25 @@ const poolIdText = (id: Hex): string => (id.length === 42 ? checksumOf(id) : id)
 export const routeIdOf = (path: Path): string =>
   `${checksumOf(path.tokenIn)}>${checksumOf(path.tokenOut)}|` +
   path.hops.map((hop) => `${hop.venue}:${poolIdText(hop.poolId)}`).join(">")
+
+/** The path `routeIdOf` named, on the pools `pool` knows now; none if a pool is gone or no longer joins. */
+export const pathOfRouteId = (routeId: string, pool: ShapeContext["pool"]): Path | undefined => {
+  const [ends, hopsText] = routeId.split("|")
+  const tokenIn = ends?.split(">")[0]?.toLowerCase() as Hex | undefined
+  if (tokenIn === undefined || hopsText === undefined) return undefined
+  const hops: Array<PathHop> = []
+  let from = tokenIn
+  for (const hop of hopsText.split(">")) {
+    const cut = hop.lastIndexOf(":")
+    const poolId = hop.slice(cut + 1).toLowerCase() as Hex
+    const found = pool(poolId)
+    if (found === undefined || (found.token0 !== from && found.token1 !== from)) return undefined
+    const to = found.token0 === from ? found.token1 : found.token0
+    hops.push({ poolId, venue: hop.slice(0, cut), kind: found.kind, tokenIn: from, tokenOut: to })
+    from = to
+  }
+  return hops.length === 0 ? undefined : makePath(hops)
+}
 
 /** Fee in bps, null when a hook sets it per swap; the launchpad curve charges none. */
 export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {

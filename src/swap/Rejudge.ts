@@ -10,14 +10,13 @@
  * answer says nothing: the build goes on and its own simulation stands.
  */
 import { Effect } from "effect"
-import type { Hex } from "../../schema/Chain.js"
 import { QuoteStale } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import { PROBE_USDC } from "../quote/Safety.js"
 import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../quote/safety/SafetyCheck.js"
 import type { Market } from "../routing/Market.js"
-import { makePath, type Path, type PathHop } from "../routing/Path.js"
+import { pathOfRouteId } from "../routing/PlanShape.js"
 
 const RANK: Record<SafetyVerdict["verdict"], number> = {
   ok: 0,
@@ -38,30 +37,11 @@ export const worsened = (before: SafetyVerdict, now: SafetyVerdict): boolean => 
   return rose(before.buyTaxBps, now.buyTaxBps) || rose(before.sellTaxBps, now.sellTaxBps)
 }
 
-/** The path a verdict names (`<in>><out>|<venue>:<pool>>…`) on today's pools; none if one is gone. */
-export const pathOfRoute = (routeId: string, market: Market): Path | undefined => {
-  const [ends, hopsText] = routeId.split("|")
-  const tokenIn = ends?.split(">")[0]?.toLowerCase() as Hex | undefined
-  if (tokenIn === undefined || hopsText === undefined) return undefined
-  const hops: Array<PathHop> = []
-  let from = tokenIn
-  for (const hop of hopsText.split(">")) {
-    const cut = hop.lastIndexOf(":")
-    const pool = market.pool(hop.slice(cut + 1).toLowerCase() as Hex)
-    if (pool === undefined || (pool.token0 !== from && pool.token1 !== from)) return undefined
-    const to = pool.token0 === from ? pool.token1 : pool.token0
-    const poolId = hop.slice(cut + 1).toLowerCase() as Hex
-    hops.push({ poolId, venue: hop.slice(0, cut), kind: pool.kind, tokenIn: from, tokenOut: to })
-    from = to
-  }
-  return hops.length === 0 ? undefined : makePath(hops)
-}
-
 /** Fails `quote_stale` when the quote's verdict got worse at `block`. */
 export const rejudge = Effect.fn("Swap.rejudge")(function*(record: QuoteRecord, market: Market, block: number) {
   const before = record.safety
   if (before === null || before.verdict === "pinned" || before.verdict === "inconclusive") return
-  const path = pathOfRoute(before.routeId, market)
+  const path = pathOfRouteId(before.routeId, market.pool)
   if (path === undefined) return
   const now = yield* (yield* SafetyCheck).check({
     token: path.tokenOut,
