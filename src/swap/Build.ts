@@ -107,18 +107,13 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
 
-  yield* rejudge(record, market, block)
-
   const sellToken = record.sell as Address
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
-  const wallet = yield* readTakerWallet({
-    taker: terms.taker,
-    sellToken,
-    usdc,
-    router,
-    permit2,
-    block: BigInt(block)
-  })
+  // The verdict's simulation and the wallet's reads are independent round trips: sent together.
+  const [, wallet] = yield* Effect.all([
+    rejudge(record, market, block),
+    readTakerWallet({ taker: terms.taker, sellToken, usdc, router, permit2, block: BigInt(block) })
+  ], { concurrency: "unbounded" })
   if (wallet.hasCode) {
     return yield* invalidField(["taker"], {
       expected: "an externally owned account",

@@ -2,8 +2,8 @@
  * The quote's sell-back verdict measured again at the block `swap` and `swap/tx` build on, on the
  * route it was measured on and at the same size: a token whose owner raised a tax, threw a switch or
  * armed a window since the quote is not handed to the taker on the quote's word. Every build does it:
- * a verdict is cached per block, so this costs one simulation request per token per block, run beside
- * the build's own reads (docs/safety.md says what it costs).
+ * a verdict is cached per block, so this costs one simulation request per token per block, sent together
+ * with the build's read of the taker's wallet (docs/safety.md says what it costs).
  *
  * Worse is: a verdict further down the ladder (ok / pinned, taxed, size_limited, illiquid /
  * inconclusive, cannot_sell), or a buy or sell tax higher by more than rounding. A node that did not

@@ -69,7 +69,6 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
 
   const { snapshot } = yield* (yield* TokenSearch).view
   const block = snapshot.state.block
-  yield* rejudge(record, marketFromIndex(snapshot.state), block)
   const nowSec = Math.max(Math.floor((yield* Clock.currentTimeMillis) / 1000), snapshot.state.time)
   const requested = BigInt(nowSec + request.deadlineSec)
   // The permit cannot be used after its signature deadline: the swap's own deadline never outlasts it.
@@ -77,14 +76,18 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   const { plan } = decodeRouterCall(round.executeData as Hex)
   const data = encodeExecuteWithPermit({ ...plan, deadline }, issued, signature)
 
-  const wallet = yield* readTakerWallet({
-    taker: round.taker as Address,
-    sellToken: record.sell as Address,
-    usdc: usdcOf({ contracts }),
-    router,
-    permit2,
-    block: BigInt(block)
-  })
+  // The verdict's simulation and the wallet's reads are independent round trips: sent together.
+  const [, wallet] = yield* Effect.all([
+    rejudge(record, marketFromIndex(snapshot.state), block),
+    readTakerWallet({
+      taker: round.taker as Address,
+      sellToken: record.sell as Address,
+      usdc: usdcOf({ contracts }),
+      router,
+      permit2,
+      block: BigInt(block)
+    })
+  ], { concurrency: "unbounded" })
   const approvals = wallet.allowanceToPermit2 >= issued.details.amount ? [] : round.approvals
   const outcome = yield* simulateTakerSwap({
     block: BigInt(block),
