@@ -17,9 +17,9 @@ import type { RouteRequest } from "../routing/FindRoute.js"
 import { findRoute } from "../routing/FindRoute.js"
 import type { Path, TransferTaxes } from "../routing/Path.js"
 import type { Plan } from "../routing/Plan.js"
-import { VerdictBook } from "../safety/VerdictBook.js"
-import { reversePath } from "./safety/Expected.js"
-import { SafetyCheck } from "./safety/SafetyCheck.js"
+import { reversePath } from "./check/Expected.js"
+import { SafetyCheck } from "./check/SafetyCheck.js"
+import { VerdictBook } from "./VerdictBook.js"
 
 type SafetyVerdict = typeof Verdict.Type
 
