@@ -1,6 +1,6 @@
 /**
  * The quote's sell-back verdict: which token is judged, on which USDC→token path and at what size,
- * asked of `SafetyCheck` (src/quote/safety/) at the quote's block.
+ * asked of `SafetyCheck` (src/safety/check/) at the quote's block.
  *
  * - The judged token is the side that is not USDC; with neither side USDC, the buy token (what the
  *   taker ends up holding).
