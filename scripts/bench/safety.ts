@@ -64,7 +64,10 @@ const variant = async (horizons: boolean) => {
   )
   const settings = Layer.succeed(AppConfig, AppConfig.make({ ...config, safety: { ...config.safety, horizons } }))
   const check = await runtime.runPromise(
-    Effect.provide(SafetyCheck, SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(counted), Layer.provide(settings)))
+    Effect.provide(
+      SafetyCheck,
+      SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(counted), Layer.provide(settings))
+    )
   )
   return { check, counts }
 }

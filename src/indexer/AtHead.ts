@@ -71,5 +71,8 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, {
   )
 
   /** The snapshot as published, for programs that publish their own (no indexer, no head to wait for). */
-  static readonly layerPublished = Layer.effect(AtHead, Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot })))
+  static readonly layerPublished = Layer.effect(
+    AtHead,
+    Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot }))
+  )
 }
