@@ -8,7 +8,7 @@ import { Venues } from "../../layers/Venues.js"
 import { VenuesResponse } from "../../schema/Venues.js"
 import { HUB_TAG } from "../routing/Candidates.js"
 
-export const venues = Effect.fn("venues")(function*() {
+export const venues = Effect.fn("Venues.run")(function*() {
   const config = yield* AppConfig
   const deployment = yield* Deployment
   const registry = yield* Venues
