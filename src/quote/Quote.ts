@@ -22,7 +22,7 @@ import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { Launchpads } from "../indexer/Launchpads.js"
 import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
-import { HUB_TAG } from "../routing/Candidates.js"
+import { listedHubs } from "../routing/Candidates.js"
 import { checksumOf } from "../routing/Checksum.js"
 import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
@@ -115,9 +115,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     (venues.byId(id)?.enabled !== false || named.includes(id))
   const hubs = [
     usdc,
-    ...deployment.tokenList.tokens
-      .filter((token) => token.chainId === deployment.chainId && (token.tags ?? []).includes(HUB_TAG))
-      .map((token) => token.address.toLowerCase())
+    ...listedHubs(deployment.tokenList.tokens, deployment.chainId)
   ]
   const market = marketFromIndex(snapshot.state, curves)
   const search: RouteRequest = {

@@ -10,6 +10,17 @@ import { makePath, type Path, type PathHop } from "./Path.js"
 /** Token-list tag that marks a token as a routing hub; USDC is always one. */
 export const HUB_TAG = "hub"
 
+/** The token list's hubs on `chainId`, lowercased; callers add USDC, which is always a hub. */
+export const listedHubs = (
+  tokens: ReadonlyArray<
+    { readonly chainId: number; readonly address: string; readonly tags?: ReadonlyArray<string> | undefined }
+  >,
+  chainId: number
+): Array<Hex> =>
+  tokens
+    .filter((token) => token.chainId === chainId && (token.tags ?? []).includes(HUB_TAG))
+    .map((token) => token.address.toLowerCase() as Hex)
+
 export interface CandidateOptions {
   readonly maxHops: number
   /** Tokens a path may pass through. */

@@ -13,7 +13,7 @@ import type { Hex } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
-import { HUB_TAG } from "../routing/Candidates.js"
+import { listedHubs } from "../routing/Candidates.js"
 import { marketFromIndex } from "../routing/Market.js"
 import { SafetyCheck, SIMULATION_UNAVAILABLE } from "./check/SafetyCheck.js"
 import { scanRoutes } from "./Routes.js"
@@ -37,9 +37,7 @@ export class TokenMeasure extends Effect.Service<TokenMeasure>()("TokenMeasure",
     const hubs = [
       ...new Set([
         usdc,
-        ...deployment.tokenList.tokens
-          .filter((token) => token.chainId === deployment.chainId && (token.tags ?? []).includes(HUB_TAG))
-          .map((token) => token.address.toLowerCase() as Hex)
+        ...listedHubs(deployment.tokenList.tokens, deployment.chainId)
       ])
     ]
     // Only routes the router can execute: the verdict is measured through it.
