@@ -31,12 +31,13 @@ import { type Market, marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
 import { type PlanEdgeFill, planEdges } from "../routing/Plan.js"
 import { planShape } from "../routing/PlanShape.js"
-import { judgedToken, measureSafety, stopsTrade, taxesOf } from "../safety/QuoteVerdict.js"
+import { judgedToken, measureSafety, taxesOf } from "../safety/QuoteVerdict.js"
 import { GasPrice } from "./GasPrice.js"
 import { HookedPools } from "./HookedPools.js"
 import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
 import { readReadiness } from "./Readiness.js"
 import { resolveQuoteRequest, sideOf } from "./Request.js"
+import { stopReason } from "./Stop.js"
 
 const storedEdge = (edge: PlanEdgeFill): StoredEdge => ({
   path: edge.leg,
@@ -227,7 +228,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   if (result.candidates.some((c) => c.run._tag === "NeedsSimulation")) warnings.push("unpriced_candidates")
   if (gas.tokenPrice === null) warnings.push("gas_not_netted")
   if (plan.legs.some((leg) => leg.fills.some((fill) => fill.simulated))) warnings.push("priced_by_simulation")
-  const stop = stopsTrade(safety) || !bestExecutable || readiness?.ready === false
+  const stop = stopReason({ safety, executable: bestExecutable, ready: readiness?.ready }) !== undefined
 
   const now = yield* Clock.currentTimeMillis
   const expiresAtMs = now + request.ttlSec * 1_000

@@ -66,10 +66,6 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
   return verdict
 })
 
-/** Verdicts that make a quote `next: stop`. */
-export const stopsTrade = (verdict: SafetyVerdict | null): boolean =>
-  verdict !== null && (verdict.verdict === "cannot_sell" || verdict.verdict === "illiquid")
-
 /** The judged token's measured transfer taxes, for routing; none when untaxed or not measured. */
 export const taxesOf = (verdict: SafetyVerdict | null, token: Hex): TransferTaxes | undefined => {
   const buy = Math.round(verdict?.buyTaxBps ?? 0)

@@ -15,6 +15,7 @@ import type { Address } from "../../schema/Primitives.js"
 import { QuoteResponse } from "../../schema/Quote.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { quote } from "../quote/Quote.js"
+import { stopReason } from "../quote/Stop.js"
 
 export interface Replacement {
   readonly quote?: object
@@ -27,13 +28,23 @@ const setIssued = (issued: boolean) => (record: QuoteRecord): QuoteRecord => ({
   attempts: { ...record.attempts, replacementIssued: issued }
 })
 
-/** Why a replacement answer cannot be traded, or undefined when it can. */
+/** Why a replacement answer cannot be traded (the quote's own stop rule), or undefined when it can. */
 const untradable = (answer: QuoteResponse): string | undefined => {
-  const verdict = answer.safety?.verdict
-  if (verdict === "cannot_sell" || verdict === "illiquid") return `the replacement quote's verdict is \`${verdict}\``
-  if (!answer.best.executable) return "the replacement quote's best plan is not executable"
-  if (answer.readiness?.ready === false) return "the taker cannot finish the replacement quote (see its `readiness`)"
-  return undefined
+  const reason = stopReason({
+    safety: answer.safety,
+    executable: answer.best.executable,
+    ready: answer.readiness?.ready
+  })
+  switch (reason?._tag) {
+    case undefined:
+      return undefined
+    case "Verdict":
+      return `the replacement quote's verdict is \`${reason.verdict}\``
+    case "NotExecutable":
+      return "the replacement quote's best plan is not executable"
+    case "NotReady":
+      return "the taker cannot finish the replacement quote (see its `readiness`)"
+  }
 }
 
 export const replacementFor = Effect.fn("Swap.replacement")(function*(record: QuoteRecord, taker: Address) {
