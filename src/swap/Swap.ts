@@ -25,12 +25,12 @@ import {
   SwapAttemptsExhausted,
   type TradeError
 } from "../../schema/Errors.js"
-import { type PermitRound, planHashesAfter, type QuoteRecord } from "../../schema/QuoteRecord.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapRequest } from "../../schema/Swap.js"
-import type { PermitSingle } from "../execution/RouterPlan.js"
 import { swapAnswer } from "./Answer.js"
-import { buildSwap, type Built } from "./Build.js"
-import { issuedPermit, storedPermit } from "./PermitRound.js"
+import { buildSwap } from "./Build.js"
+import { finish } from "./Finish.js"
+import { issuedPermit } from "./PermitRound.js"
 import { replacementFor } from "./Replacement.js"
 
 export const MAX_SWAP_FAILURES = 5
@@ -79,64 +79,6 @@ const withReplacement = (record: QuoteRecord, taker: SwapRequest["taker"]) => (e
  */
 const buysUnsellable = (record: QuoteRecord, usdc: string) =>
   record.safety?.verdict === "cannot_sell" && record.buy !== usdc
-
-type Finish =
-  | { readonly _tag: "PaidElsewhere" }
-  | { readonly _tag: "Finished"; readonly permit: PermitSingle | undefined }
-
-/** A round the taker may already be signing: kept rather than replaced when it asks for the same. */
-const sameRound = (round: PermitRound | null, taker: string, recipient: string, permit: PermitSingle) =>
-  round !== null && round.state === "open" && round.taker === taker && round.recipient === recipient &&
-  round.permit.nonce === permit.details.nonce && round.permit.amount === permit.details.amount
-
-const finish = (
-  record: QuoteRecord,
-  built: Built,
-  parties: { readonly taker: string; readonly recipient: string },
-  charged: bigint,
-  nowMs: number
-) =>
-  Effect.flatMap(
-    QuoteStore,
-    (store) =>
-      store.update(record.quoteId, ({ record: current }): readonly [Finish, QuoteRecord | undefined] => {
-        if (charged > 0n && current.attempts.swapPaid) return [{ _tag: "PaidElsewhere" }, undefined]
-        const attempts = { ...current.attempts, swapPaid: current.attempts.swapPaid || charged > 0n }
-        if (built.permit === undefined) {
-          return [{ _tag: "Finished", permit: undefined }, {
-            ...current,
-            attempts,
-            permitRound: null,
-            swap: {
-              builtAtMs: nowMs,
-              block: built.block,
-              ...parties,
-              minAmountOut: built.minAmountOut,
-              amountOutSimulated: built.amountOutSimulated,
-              planHashes: planHashesAfter(current.swap, parties, built.planHash)
-            }
-          }]
-        }
-        const open = current.permitRound
-        if (
-          sameRound(open, parties.taker, parties.recipient, built.permit) &&
-          open!.permit.sigDeadline > BigInt(Math.floor(nowMs / 1000) + 60)
-        ) {
-          return [{ _tag: "Finished", permit: issuedPermit(open!.permit) }, { ...current, attempts }]
-        }
-        const round: PermitRound = {
-          ...parties,
-          permit: storedPermit(built.permit),
-          executeData: built.executeData,
-          approvals: built.approvals.map((tx) => ({ to: tx.to, data: tx.data, gas: tx.gas })),
-          swapGas: built.swap.gas,
-          amountOutSimulated: built.amountOutSimulated,
-          failures: 0,
-          state: "open"
-        }
-        return [{ _tag: "Finished", permit: built.permit }, { ...current, attempts, permitRound: round }]
-      })
-  )
 
 /**
  * `charged` is what this call is being charged (0 when free): a charged call that finds the quote's
