@@ -28,9 +28,6 @@ export default tseslint.config(
     // The product is typed end to end (issue 18): no `any`, and no `as unknown as` to force one type into
     // another. A value of unknown shape from outside is decoded at its boundary instead.
     files: ["src/**/*.ts", "layers/**/*.ts"],
-    // Still owing: plain viem `0x` strings forced into the branded wire `Address` (issue 18, branded
-    // `Address`/`Hex` at the boundaries). Remove each file from this list as it is fixed.
-    ignores: ["src/quote/Present.ts", "src/quote/Quote.ts", "src/swap/Answer.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
       "no-restricted-syntax": ["error", {

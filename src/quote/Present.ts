@@ -66,7 +66,7 @@ export const presentRoute = (context: PresentContext, candidate: Candidate): Rou
     type: hops === 1 ? "direct" : hops === 2 ? "two_hop" : "multi_hop",
     routeId: routeIdOf(path),
     provider: "native",
-    hops: path.hops.map((hop) => routeHop(context, hop)) as unknown as Route["hops"],
+    hops: path.hops.map((hop) => routeHop(context, hop)),
     ...(filled
       ? {
         amountOutQuoted: formatUnits(run.amountOut, decimalsOut),

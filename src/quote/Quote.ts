@@ -303,7 +303,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       minAmountOutRaw: minOut.toString(),
       ...(side === "exactOut" ? { maxAmountIn: formatUnits(maxIn, sell.decimals) } : {}),
       fees: planFees(context, plan)
-    } as unknown as QuoteResponse["best"],
+    },
     safety,
     ...(readiness === undefined ? {} : { readiness }),
     gasUsdc: formatUnits(plan.gasUsdcRaw, 6),

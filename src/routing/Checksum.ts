@@ -6,15 +6,17 @@
  */
 import { getAddress } from "viem"
 import type { Hex } from "../../schema/Chain.js"
+import type { Address } from "../../schema/Primitives.js"
 
 const LIMIT = 100_000
-const known = new Map<string, `0x${string}`>()
+const known = new Map<string, Address>()
 
-export const checksumOf = (address: Hex): `0x${string}` => {
+// `getAddress` checksums: that is what the wire type's `Address` brand records.
+export const checksumOf = (address: Hex): Address => {
   let found = known.get(address)
   if (found === undefined) {
     if (known.size >= LIMIT) known.clear()
-    found = getAddress(address)
+    found = getAddress(address) as Address
     known.set(address, found)
   }
   return found

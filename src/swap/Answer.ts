@@ -2,8 +2,9 @@
  * The `swap` / `swap/tx` answer: approvals first, then the swap (or its placeholder), each for the
  * deployment's chain, and the permit to sign when there is one (`next: sign_permit`).
  */
+import { Schema } from "effect"
 import { getAddress, type Hex } from "viem"
-import type { SwapResponse } from "../../schema/Swap.js"
+import { SignatureRequest, type SwapResponse } from "../../schema/Swap.js"
 import { permitTypedData } from "../execution/Permit2.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
 import type { BuiltTransaction } from "./Build.js"
@@ -22,6 +23,9 @@ export interface AnswerParts {
   readonly deadline: bigint
 }
 
+// Our typed data as the wire type: decoding checksums its addresses into the branded `Address`.
+const typedDataOf = Schema.decodeSync(SignatureRequest.fields.typedData)
+
 export const swapAnswer = (parts: AnswerParts): SwapResponse => ({
   quoteId: parts.quoteId,
   network: `eip155:${parts.chainId}`,
@@ -38,10 +42,7 @@ export const swapAnswer = (parts: AnswerParts): SwapResponse => ({
   })),
   signatures: parts.permit === undefined ? [] : [{
     kind: "permit2_single",
-    // Addresses are checksummed already: the branded wire type only records that.
-    typedData: permitTypedData(parts.chainId, parts.permit.permit2, parts.permit.permit) as unknown as SwapResponse[
-      "signatures"
-    ][number]["typedData"]
+    typedData: typedDataOf(permitTypedData(parts.chainId, parts.permit.permit2, parts.permit.permit))
   }],
   minAmountOut: parts.minAmountOut.toString(),
   amountOutSimulated: parts.amountOutSimulated.toString(),
