@@ -12,6 +12,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
+import { refusalOf } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
@@ -35,8 +36,10 @@ export const edgeHeaders = (requestId: string) => ({
   "x-request-id": requestId,
   "x-content-type-options": "nosniff",
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
+  "access-control-expose-headers": EXPOSED
 })
+
+const EXPOSED = [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
 
 /**
  * Request headers a browser agent sends beyond the safelisted ones: JSON bodies, the payment, its own
@@ -75,6 +78,8 @@ const failureToError = (
     const bodySchema = routes.get(pathOf(request.url))?.request
     if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
       // HttpApi refused the body; its refusal is worded as MCP words bad arguments, with every detail.
+      const refused = refusalOf(body.value)
+      if (refused !== undefined) return Effect.succeed(refused)
       return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
         Effect.orElseSucceed(() => invalidRequest(error.message, []))
       )
@@ -113,13 +118,12 @@ const failureToError = (
  * to reach the next request on the socket. The parser may still be finishing the chunk that carried
  * the headers, so the check waits one turn before deciding.
  */
-const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
-    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    if (incoming.complete) return false
-    yield* Effect.yieldNow()
-    return !incoming.complete
-  })
+const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  return incoming.complete
+    ? Effect.succeed(false)
+    : Effect.zipRight(Effect.yieldNow(), Effect.sync(() => !incoming.complete))
+}
 
 export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {

@@ -24,7 +24,7 @@ export const health = Effect.fn("Health.run")(function*() {
   // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
   // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
   if ((yield* chainHead.probe)?.ok !== false) {
-    yield* chainHead.atArrival.pipe(Effect.timeout(HEAD_READ_BOUND), Effect.ignore)
+    yield* chainHead.headWithin(HEAD_READ_BOUND)
   }
   const { bounds, freshness, input } = yield* currentFreshness
   const { now, probe, progress } = input
