@@ -125,6 +125,13 @@ const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
     : Effect.zipRight(Effect.yieldNow(), Effect.sync(() => !incoming.complete))
 }
 
+/**
+ * Whether a body follows the headers. Without one the body limit has nothing to bound, and setting it
+ * (a copy of the fiber's context) is left out of the many bodiless calls (health, monitors).
+ */
+const declaresBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.headers["transfer-encoding"] !== undefined || (request.headers["content-length"] ?? "0") !== "0"
+
 export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const config = yield* AppConfig
@@ -146,10 +153,8 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
       // A JSON body is read here, within the limit, so HttpApi decodes what the edge has read.
       const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
         route?.request === undefined || request.method !== "POST"
-          ? app.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
-            Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none()))
-          )
+          ? (declaresBody(request) ? HttpIncomingMessage.withMaxBodySize(app, Option.some(config.maxBodyBytes)) : app)
+            .pipe(Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none())))
           : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
             onFailure: (error) => Effect.succeed(errorResponse(error)),
             onSuccess: (body) =>

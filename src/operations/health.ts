@@ -18,7 +18,9 @@ import { StartTime } from "./StartTime.js"
 /** How long health waits for the head read before it reports the newest head seen instead. */
 const HEAD_READ_BOUND = "1 second"
 
-export const health = Effect.fn("Health.run")(function*() {
+// Untraced: monitors poll health often, the interpreter's `Operation.run` span (operation `health`)
+// already names each call, and every nested span copies the fiber's whole service context.
+export const health = Effect.fnUntraced(function*() {
   const config = yield* AppConfig
   const chainHead = yield* ChainHead
   // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
@@ -64,7 +66,7 @@ export const health = Effect.fn("Health.run")(function*() {
  * The operation: the report, or while `down` the `rpc_unavailable` error carrying it (served with 503
  * beside the envelope), so a supervisor reads the status and a client `next` and `retryAfterSec`.
  */
-export const healthCheck = Effect.fn("Health.check")(function*() {
+export const healthCheck = Effect.fnUntraced(function*() {
   const report = yield* health()
   if (report.status !== "down") return report
   return yield* new RpcUnavailable({
