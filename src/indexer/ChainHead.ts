@@ -10,35 +10,18 @@
  * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
  * come at once, at most one head read is in flight and one waits behind it.
  */
-import { Clock, Duration, Effect, type Exit, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import { type Header, latestHeader } from "./ChainSource.js"
+import { awaitRound, awaitRoundWithin, type HeadRound, makeRound, settle } from "./HeadRound.js"
 import { type HeadSource, nextObserved, type ObservedHead, type Probe } from "./Observed.js"
 import { makePace } from "./Pace.js"
 
 export type { HeadSource, ObservedHead, Probe } from "./Observed.js"
 
 const SEEN_KEPT = 256
-
-type Waiter = (exit: Exit.Exit<Header, RpcUnavailable>) => void
-/** One shared read at arrival: the callers waiting for it, and its outcome once it has landed. */
-interface Round {
-  readonly waiters: Set<Waiter>
-  exit: Exit.Exit<Header, RpcUnavailable> | undefined
-}
-const makeRound = (): Round => ({ waiters: new Set(), exit: undefined })
-const settle = (round: Round, exit: Exit.Exit<Header, RpcUnavailable>) => {
-  round.exit = exit
-  for (const waiter of round.waiters) waiter(exit)
-  round.waiters.clear()
-}
-/** A caller joining a round that has already landed is answered at once. */
-const join = (
-  round: Round,
-  waiter: Waiter
-) => (round.exit === undefined ? round.waiters.add(waiter) : waiter(round.exit))
 
 export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
   scoped: Effect.gen(function*() {
@@ -76,13 +59,12 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
 
     // At most one read at arrival is in flight and one waits to start behind it. A caller arriving while
     // one is in flight cannot use it (it was sent before the caller came) and joins the waiting one,
-    // which starts when the flight lands. Each waiter is a callback woken once: no fiber, lock or timer
-    // per caller beyond its own bound, which under a burst costs more than the reads themselves. Reads
+    // which starts when the flight lands; its callers wait as ./HeadRound.ts says. Reads
     // run in the service's scope, so a caller that goes away does not cancel others' read.
     const scope = yield* Effect.scope
     let inFlight = false
-    let waiting: Round | undefined
-    const send = (round: Round): Effect.Effect<void> =>
+    let waiting: HeadRound | undefined
+    const send = (round: HeadRound): Effect.Effect<void> =>
       readAs("asked").pipe(
         Effect.exit,
         Effect.flatMap((exit) =>
@@ -104,32 +86,9 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       const round = makeRound()
       return Effect.as(send(round), round)
     })
-    const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(
-      roundAtArrival,
-      (round) =>
-        Effect.async<Header, RpcUnavailable>((resume) => {
-          const waiter: Waiter = (exit) => resume(exit)
-          join(round, waiter)
-          return Effect.sync(() => round.waiters.delete(waiter))
-        })
-    )
+    const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(roundAtArrival, awaitRound)
     const headWithin = (bound: Duration.DurationInput): Effect.Effect<void> =>
-      Effect.flatMap(roundAtArrival, (round) =>
-        Effect.async<void>((resume) => {
-          const waiter = () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-          const timer = setTimeout(() => {
-            round.waiters.delete(waiter)
-            resume(Effect.void)
-          }, Duration.toMillis(bound))
-          join(round, waiter)
-          return Effect.sync(() => {
-            clearTimeout(timer)
-            round.waiters.delete(waiter)
-          })
-        }))
+      Effect.flatMap(roundAtArrival, (round) => awaitRoundWithin(round, bound))
 
     const recordProbe = (update: (last: Probe | null, at: number) => Probe) =>
       Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.update(probe, (last) => update(last, at)))
