@@ -11,7 +11,6 @@ import type { Sources } from "./Sources.js"
 
 export type { RawLog } from "./LogWords.js"
 
-
 export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEvent | undefined => {
   const [topic0, topic1, topic2, topic3] = log.topics
   const emitter = log.address.toLowerCase()
@@ -167,4 +166,3 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
       return undefined
   }
 }
-
