@@ -15,6 +15,7 @@ import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
 import { deployRouter } from "./router.js"
 import { makeTx } from "./Tx.js"
+import { RpcHex } from "../schema/Chain.js"
 
 export interface Bootstrapped {
   readonly manifest: Manifest
@@ -29,7 +30,7 @@ export const bootstrap: (
   const tx = makeTx(rpc)
   const clock: Clock = makeClock(tx, end)
   const { clients, treasury, deployer } = roles()
-  const startBlock = Number(yield* tx.request<string>("eth_blockNumber", [])) + 1
+  const startBlock = Number(yield* tx.readRpc(RpcHex, "eth_blockNumber", [])) + 1
   const protocol = yield* deployProtocol(tx, deployer.address, treasury.address)
   const market: Market = {
     tx,

@@ -30,6 +30,7 @@ import { benchDevnet } from "./lib/devnet.js"
 import { figure, latency, percentile } from "./lib/report.js"
 import { indexRuntime } from "./lib/stack.js"
 import { type BenchTaker, benchTaker, type Mined } from "./lib/taker.js"
+import { RpcHex } from "../../schema/Chain.js"
 
 const SWAPS_PER_FLOW = 100
 const ROUNDS = 8
@@ -121,7 +122,7 @@ const roundTrip = async (taker: BenchTaker, request: Record<string, unknown>) =>
 /** Quotes read wallets at the index's block: it must have seen the takers' funding. */
 const synced = () =>
   runtime.runPromise(Effect.gen(function*() {
-    const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+    const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
     yield* (yield* ChainIndex).waitFor(head)
   }))
 

@@ -24,6 +24,7 @@ import { probePaths } from "./lib/probePaths.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { benchDataDir } from "./lib/stack.js"
 import { random } from "./lib/synthetic.js"
+import { RpcHex } from "../../schema/Chain.js"
 
 const devnet = await benchDevnet("safety")
 const manifest = devnet.manifest
@@ -42,7 +43,7 @@ const runtime = ManagedRuntime.make(
   )
 )
 const state = await runtime.runPromise(Effect.gen(function*() {
-  const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+  const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
   return (yield* (yield* ChainIndex).waitFor(head)).state
 }))
 const market = marketFromIndex(state)

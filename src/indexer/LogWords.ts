@@ -2,21 +2,23 @@
  * The word-slicing primitives the log decoder (`Decode.ts`) reads fixed event layouts with, and the one
  * event whose data is dynamic (`TokenCreated`) decoded by viem.
  */
+import { Schema } from "effect"
 import { decodeAbiParameters } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { ChainEvent, LogPosition } from "./Events.js"
 
 /** A log as the JSON-RPC answers it. */
-export interface RawLog {
-  readonly address: string
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-  readonly blockNumber: string
-  readonly blockHash: string
-  readonly blockTimestamp?: string
-  readonly transactionHash: string
-  readonly logIndex: string
-}
+export const RawLog = Schema.Struct({
+  address: Schema.String,
+  topics: Schema.Array(Schema.String),
+  data: Schema.String,
+  blockNumber: Schema.String,
+  blockHash: Schema.String,
+  blockTimestamp: Schema.optional(Schema.String),
+  transactionHash: Schema.String,
+  logIndex: Schema.String
+})
+export type RawLog = typeof RawLog.Type
 
 const TWO_255 = 1n << 255n
 const TWO_256 = 1n << 256n

@@ -16,6 +16,7 @@ import { Deployment } from "../../layers/Deployment.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { RpcHex } from "../../schema/Chain.js"
 
 export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${label}-`))
 
@@ -53,6 +54,6 @@ export const indexRuntime = (manifest: Manifest, options: StackOptions = {}) =>
 export const synced = Effect.gen(function*() {
   const rpc = yield* ChainRpc
   const index = yield* ChainIndex
-  const head = Number(yield* rpc.request<string>("eth_blockNumber"))
+  const head = Number(yield* rpc.read(RpcHex, "eth_blockNumber"))
   return yield* index.waitFor(head)
 }).pipe(Effect.timeout("30 seconds"))

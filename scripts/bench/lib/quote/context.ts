@@ -13,6 +13,7 @@ import { marketFromIndex } from "../../../../src/routing/Market.js"
 import type { Path } from "../../../../src/routing/Path.js"
 import { routeIdOf } from "../../../../src/routing/PlanShape.js"
 import { indexRuntime } from "../stack.js"
+import { RpcHex } from "../../../../schema/Chain.js"
 
 export type BenchRuntime = ReturnType<typeof indexRuntime>
 
@@ -30,7 +31,7 @@ export interface QuoteBench {
 export const quoteBench = async (manifest: Manifest): Promise<QuoteBench> => {
   const runtime = indexRuntime(Deployment.make(manifest))
   const state = await runtime.runPromise(Effect.gen(function*() {
-    const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+    const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
     return (yield* (yield* ChainIndex).waitFor(head)).state
   }))
   const token = (label: string) => manifest.tokens![label]!.toLowerCase()
