@@ -5,6 +5,7 @@
 import { type Context, Effect } from "effect"
 import type { Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
 import { roles } from "./accounts.js"
 import type { DevnetError } from "./DevnetError.js"
@@ -15,7 +16,6 @@ import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
 import { deployRouter } from "./router.js"
 import { makeTx } from "./Tx.js"
-import { RpcHex } from "../schema/Chain.js"
 
 export interface Bootstrapped {
   readonly manifest: Manifest

@@ -5,6 +5,7 @@
 import { type Context, Effect, Option, type Scope } from "effect"
 import { gunzipSync } from "node:zlib"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import { startAnvil } from "./anvilProcess.js"
 import { bootstrap, type Bootstrapped } from "./bootstrap.js"
 import type { DevnetOptions } from "./DevnetConfig.js"
@@ -12,7 +13,6 @@ import { DevnetError } from "./DevnetError.js"
 import { HISTORY_HOURS } from "./market/clock.js"
 import { elapsed, say } from "./progress.js"
 import { connect, type Served } from "./serveState.js"
-import { RpcHex } from "../schema/Chain.js"
 
 export interface ColdStarted extends Served, Bootstrapped {
   readonly anvilMs: number

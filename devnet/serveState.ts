@@ -6,12 +6,12 @@
 import { type Context, Effect, Option, type Scope } from "effect"
 import { keccak256 } from "viem"
 import { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
 import { type AnvilInstance, startAnvil } from "./anvilProcess.js"
 import type { DevnetOptions } from "./DevnetConfig.js"
 import { DevnetError } from "./DevnetError.js"
 import { withRpcUrl } from "./manifest.js"
-import { RpcHex } from "../schema/Chain.js"
 
 export interface Served {
   readonly anvil: AnvilInstance

@@ -173,8 +173,10 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
       endpoint,
       chain,
       use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
-      read: (schema, method, params) => Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
-      readNow: (schema, method, params) => Effect.flatMap(send(unbatched, method, params), decodeAnswer(schema, method)),
+      read: (schema, method, params) =>
+        Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
+      readNow: (schema, method, params) =>
+        Effect.flatMap(send(unbatched, method, params), decodeAnswer(schema, method)),
       request: (method, params) => send(viaFor(method), method, params),
       wallet: (account) => createWalletClient({ account, chain, transport }),
       heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)

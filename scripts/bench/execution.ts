@@ -15,6 +15,7 @@ import { Effect, Either, Schema } from "effect"
 import { type Address, formatUnits } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
@@ -30,7 +31,6 @@ import { benchDevnet } from "./lib/devnet.js"
 import { figure, latency, percentile } from "./lib/report.js"
 import { indexRuntime } from "./lib/stack.js"
 import { type BenchTaker, benchTaker, type Mined } from "./lib/taker.js"
-import { RpcHex } from "../../schema/Chain.js"
 
 const SWAPS_PER_FLOW = 100
 const ROUNDS = 8

@@ -15,6 +15,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Simulator } from "../../layers/Simulator.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
@@ -24,7 +25,6 @@ import { probePaths } from "./lib/probePaths.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { benchDataDir } from "./lib/stack.js"
 import { random } from "./lib/synthetic.js"
-import { RpcHex } from "../../schema/Chain.js"
 
 const devnet = await benchDevnet("safety")
 const manifest = devnet.manifest

@@ -10,8 +10,8 @@ import { Effect, Ref, Schema } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import { RawLog } from "./LogWords.js"
 import { allTopics } from "./Events.js"
+import { RawLog } from "./LogWords.js"
 
 export interface Header {
   readonly number: number
@@ -151,8 +151,7 @@ export const blockLogs = (hash: Hex) =>
 export const blockSenders = (hash: Hex) =>
   Effect.flatMap(
     ChainRpc,
-    (rpc) =>
-      rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
+    (rpc) => rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
   ).pipe(
     Effect.map((block) =>
       new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash.toLowerCase(), tx.from.toLowerCase()]))

@@ -51,7 +51,9 @@ describe("ChainRpc answers", () => {
       const rpc = yield* Effect.promise(() => malformedNode(() => ({ number: 7 })))
       const read = yield* Effect.either(rpc.read(Schema.Struct({ number: RpcHex }), "eth_getBlockByNumber"))
       expect(Either.isLeft(read) && read.left._tag).toBe("RpcUnavailable")
-      expect(Either.isLeft(read) && read.left.message).toBe("chain RPC answered eth_getBlockByNumber with a malformed result")
+      expect(Either.isLeft(read) && read.left.message).toBe(
+        "chain RPC answered eth_getBlockByNumber with a malformed result"
+      )
     }))
 
   it.effect("the head read by the indexer fails as RpcUnavailable on a header without a hash", () =>

@@ -13,10 +13,10 @@ import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { RpcHex } from "../../schema/Chain.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
-import { RpcHex } from "../../schema/Chain.js"
 
 export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${label}-`))
 

@@ -2,6 +2,7 @@
 import { Effect, Schema } from "effect"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
+import { RpcHex } from "../../../../schema/Chain.js"
 import type { Manifest } from "../../../../schema/Manifest.js"
 import type { QuoteResponse } from "../../../../schema/Quote.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
@@ -13,7 +14,6 @@ import { marketFromIndex } from "../../../../src/routing/Market.js"
 import type { Path } from "../../../../src/routing/Path.js"
 import { routeIdOf } from "../../../../src/routing/PlanShape.js"
 import { indexRuntime } from "../stack.js"
-import { RpcHex } from "../../../../schema/Chain.js"
 
 export type BenchRuntime = ReturnType<typeof indexRuntime>
 
