@@ -10,7 +10,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcHex } from "../../schema/Chain.js"
-import { latestHeader } from "../../src/indexer/ChainSource.js"
+import { blockLogs, latestHeader } from "../../src/indexer/ChainSource.js"
 
 interface RpcCall {
   readonly id: number
@@ -62,5 +62,13 @@ describe("ChainRpc answers", () => {
       const head = yield* Effect.either(Effect.provideService(latestHeader(), ChainRpc, rpc))
       expect(Either.isLeft(head) && head.left._tag).toBe("RpcUnavailable")
       expect(Either.isLeft(head) && head.left.hint).toMatch(/hash/)
+    }))
+
+  it.effect("a log without topics fails the logs read as RpcUnavailable", () =>
+    Effect.gen(function*() {
+      const log = { address: "0x01", data: "0x", blockNumber: "0x1", blockHash: "0x02", transactionHash: "0x03" }
+      const rpc = yield* Effect.promise(() => malformedNode(() => [{ ...log, logIndex: "0x0" }]))
+      const logs = yield* Effect.either(Effect.provideService(blockLogs("0x02"), ChainRpc, rpc))
+      expect(Either.isLeft(logs) && logs.left.message).toBe("chain RPC answered eth_getLogs with a malformed result")
     }))
 })
