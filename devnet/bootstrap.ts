@@ -5,6 +5,7 @@
 import { type Context, Effect } from "effect"
 import type { Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
 import { roles } from "./accounts.js"
 import type { DevnetError } from "./DevnetError.js"
@@ -29,7 +30,7 @@ export const bootstrap: (
   const tx = makeTx(rpc)
   const clock: Clock = makeClock(tx, end)
   const { clients, treasury, deployer } = roles()
-  const startBlock = Number(yield* tx.request<string>("eth_blockNumber", [])) + 1
+  const startBlock = Number(yield* tx.readRpc(RpcHex, "eth_blockNumber", [])) + 1
   const protocol = yield* deployProtocol(tx, deployer.address, treasury.address)
   const market: Market = {
     tx,
