@@ -169,7 +169,7 @@ const main = async (): Promise<void> => {
     return
   }
   const { artifacts, imports } = await compile(sources)
-  artifacts.push(...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)), ...(await compileV2Fork()))
+  artifacts.push(...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)), ...compileV2Fork())
   const names = artifacts.map((a) => a.contractName)
   const clash = names.find((name, i) => names.indexOf(name) !== i)
   if (clash !== undefined) throw new Error(`two contracts are named ${clash}; artifact names must be unique`)

@@ -20,7 +20,9 @@ const FEE_FROM_1 = "amount1In.mul(3)"
 export const v2ForkSources = (): Record<string, string> => {
   const read = (file: string) => readFileSync(join(coreDir, file), "utf8")
   const pair = read("UniswapV2Pair.sol")
-  if (!pair.includes(FEE_FROM) || !pair.includes(FEE_FROM_1)) throw new Error("v2-core's pair no longer has the 0.3 % fee line")
+  if (!pair.includes(FEE_FROM) || !pair.includes(FEE_FROM_1)) {
+    throw new Error("v2-core's pair no longer has the 0.3 % fee line")
+  }
   const files = [
     "UniswapV2Factory.sol",
     "UniswapV2ERC20.sol",
@@ -41,12 +43,19 @@ export const v2ForkSources = (): Record<string, string> => {
 
 interface LegacyOutput {
   readonly errors?: ReadonlyArray<{ severity: string; formattedMessage: string }>
-  readonly contracts: Record<string, Record<string, { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>
+  readonly contracts: Record<
+    string,
+    Record<
+      string,
+      { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >
 }
 
 /** Artifacts `UniswapV2Fork20Factory` and `UniswapV2Fork20Pair`, in compile-contracts' layout. */
-export const compileV2Fork = async () => {
-  const solc = (await import("solc-0.5.16")).default as { compile: (input: string) => string }
+export const compileV2Fork = () => {
+  // solc-js 0.5.16 ships no types; its wrapper's compile takes and returns standard JSON.
+  const solc: { compile: (input: string) => string } = require("solc-0.5.16")
   const input = {
     language: "Solidity",
     sources: Object.fromEntries(Object.entries(v2ForkSources()).map(([name, content]) => [name, { content }])),

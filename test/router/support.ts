@@ -12,6 +12,7 @@ import {
   type TransactionReceipt,
   zeroAddress
 } from "viem"
+import { DevnetVenue } from "../../devnet/router.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import {
   encodeExecute,
@@ -21,8 +22,7 @@ import {
   quoteTag,
   routerAbi,
   type RouterPlan,
-  type RouterStep,
-  Venue
+  type RouterStep
 } from "../../src/execution/RouterPlan.js"
 import { contractAddress, manifestAccount, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
@@ -39,7 +39,7 @@ export const poolStep = (
 ): RouterStep => {
   const pool = poolByLabel(manifest, label)
   const tokenOut = (pool.token0.toLowerCase() === tokenIn.toLowerCase() ? pool.token1 : pool.token0) as Address
-  const venue = pool.venue === "v2" ? Venue.v2 : pool.venue === "v3" ? Venue.v3 : Venue.v4
+  const venue = pool.venue === "v2" ? DevnetVenue.v2 : pool.venue === "v3" ? DevnetVenue.v3 : DevnetVenue.v4
   return {
     venue,
     flags: 0,
@@ -62,7 +62,7 @@ export const curveStep = (
   amount: bigint,
   extra: Partial<RouterStep> = {}
 ): RouterStep => ({
-  venue: Venue.curve,
+  venue: DevnetVenue.curve,
   flags: 0,
   pool: contractAddress(manifest, "launchpad"),
   tokenIn,
