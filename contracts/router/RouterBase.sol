@@ -141,11 +141,11 @@ abstract contract RouterBase is ITradeRouter {
         return venue.feeDenominator != 0;
     }
 
-    function venueCount() external view returns (uint256) {
+    function venueCount() external view returns (uint256 count) {
         return _venues.length;
     }
 
-    function venueAt(uint8 index) external view returns (VenueConfig memory) {
+    function venueAt(uint8 index) external view returns (VenueConfig memory venue) {
         if (index >= _venues.length) revert UnknownVenue(0, index);
         return _venues[index];
     }

@@ -23,7 +23,7 @@ import { contractAddress, poolByLabel } from "../support/devnet.js"
 import type { Wallet } from "../support/wallet.js"
 import type { Env } from "./support.js"
 
-const testArtifact = (name: string): { abi: Abi; bytecode: Hex } => {
+export const testArtifact = (name: string): { abi: Abi; bytecode: Hex } => {
   const json = JSON.parse(readFileSync(`build/contracts/${name}.json`, "utf8")) as { abi: Abi; bytecode: Hex }
   return { abi: json.abi, bytecode: json.bytecode }
 }

@@ -159,7 +159,8 @@ export const revertOf = async (
   return "succeeded"
 }
 
-const findRevertData = (error: unknown): Hex | undefined => {
+/** The revert data somewhere in a viem error's cause chain. */
+export const findRevertData = (error: unknown): Hex | undefined => {
   let current: unknown = error
   for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
     const data = (current as { data?: unknown }).data
