@@ -8,7 +8,7 @@
  * their pairs charge (the router must apply the rule, and the pair's own K check bounds it).
  */
 import { Schema } from "effect"
-import { type Abi, type Address, getAddress, type Hex, keccak256, maxUint256, parseUnits, zeroAddress } from "viem"
+import { type Address, getAddress, keccak256, maxUint256, parseUnits, zeroAddress } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { npmArtifact } from "../../devnet/npmArtifacts.js"
 import type { Protocol } from "../../devnet/protocol.js"
@@ -17,21 +17,8 @@ import { VenueFile } from "../../schema/VenueFile.js"
 import { sqrt } from "../../src/math/FullMath.js"
 import { contractAddress } from "../support/devnet.js"
 import type { Wallet } from "../support/wallet.js"
+import { deploy, v3PoolAt } from "./fixtures.js"
 import type { Env } from "./support.js"
-
-export const deploy = async (lp: Wallet, artifact: { abi: Abi; bytecode: Hex }, args: ReadonlyArray<unknown>) => {
-  const hash = await lp.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args,
-    account: lp.account,
-    chain: lp.chain,
-    gas: 15_000_000n
-  } as never)
-  const receipt = await lp.public.waitForTransactionReceipt({ hash })
-  if (receipt.status !== "success" || receipt.contractAddress == null) throw new Error("deploy failed")
-  return getAddress(receipt.contractAddress)
-}
 
 export interface Forks {
   readonly file: VenueFile
@@ -91,13 +78,7 @@ const secondV3 = async (lp: Wallet, usdc: Address, weth: Address) => {
     recipient: lp.address,
     deadline: maxUint256
   }])
-  const pool = (await lp.public.readContract({
-    address: factory,
-    abi: factoryAbi,
-    functionName: "getPool",
-    args: [usdc, weth, 200]
-  })) as Address
-  return { factory, pool: getAddress(pool), quoter }
+  return { factory, pool: await v3PoolAt(lp, factory, usdc, weth, 200), quoter }
 }
 
 export const deployForks = async (env: Env, lp: Wallet): Promise<Forks> => {
@@ -109,14 +90,7 @@ export const deployForks = async (env: Env, lp: Wallet): Promise<Forks> => {
   const second = await secondV3(lp, usdc, weth)
   const strayV3Factory = await deploy(lp, loadArtifact("UniswapV3Factory"), [])
   await lp.write(strayV3Factory, loadArtifact("UniswapV3Factory").abi, "createPool", [usdc, weth, 3000])
-  const strayV3Pool = getAddress(
-    (await lp.public.readContract({
-      address: strayV3Factory,
-      abi: loadArtifact("UniswapV3Factory").abi,
-      functionName: "getPool",
-      args: [usdc, weth, 3000]
-    })) as Address
-  )
+  const strayV3Pool = await v3PoolAt(lp, strayV3Factory, usdc, weth, 3000)
 
   const devnet = devnetVenueFile(env.manifest.contracts as unknown as Protocol, env.manifest.chainId)
   const uniswapV2 = devnet.venues[0]

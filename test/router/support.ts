@@ -26,6 +26,7 @@ import {
 } from "../../src/execution/RouterPlan.js"
 import { contractAddress, manifestAccount, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
+import { v2ExactIn } from "./poolState.js"
 
 export const DYNAMIC_FEE = 0x800000
 
@@ -87,6 +88,22 @@ export const makePlan = (
   deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
   ...fields
 })
+
+/** A one-step v2 USDC -> WETH sell on the seeded pair, its least output the pair's exact getAmountOut. */
+export const wethOnV2 = async (env: Env, trader: Wallet, amountIn: bigint, fields: Partial<RouterPlan> = {}) => {
+  const [USDC, WETH] = [env.usdc, env.token("WETH")]
+  const expected = await v2ExactIn(trader, poolByLabel(env.manifest, "v2:WETH/USDC").address as Address, USDC, amountIn)
+  const plan = makePlan({
+    sellToken: USDC,
+    buyToken: WETH,
+    recipient: trader.address,
+    amountIn,
+    minAmountOut: expected,
+    steps: [poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn)],
+    ...fields
+  })
+  return { plan, expected }
+}
 
 export interface Env {
   readonly manifest: Manifest

@@ -15,8 +15,8 @@ import { venueTableMismatch } from "../../src/execution/VenueTable.js"
 import { v3QuoterV2Abi } from "../support/abis.js"
 import { contractAddress, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import type { Wallet } from "../support/wallet.js"
-import { fakePoolAbi, testArtifact } from "./fixtures.js"
-import { deploy, deployForks, type Forks } from "./forkVenues.js"
+import { deploy, fakePoolAbi, testArtifact } from "./fixtures.js"
+import { deployForks, type Forks } from "./forkVenues.js"
 import { v2Reserves } from "./poolState.js"
 import { type Env, envOf, findRevertData, makePlan, revertOf, sendPlan } from "./support.js"
 
@@ -24,8 +24,7 @@ let devnet: PrivateDevnet
 let env: Env
 let forks: Forks
 let trader: Wallet
-let USDC: Address
-let WETH: Address
+let USDC: Address, WETH: Address
 
 beforeAll(async () => {
   devnet = await startDevnet()
