@@ -55,14 +55,15 @@ abstract contract RouterBase is ITradeRouter {
     /// its pool init code hash; every pool a step names must be the address they give for its tokens.
     /// v2 fee rule: `feeGetter` zero: the fixed `fee` (hundredths of a bp) for every pair; otherwise each
     /// pair's fee is what that view function of the pair returns, out of `feeDenominator`.
+    /// Packed in three storage slots: (family, registry), (deployer, fee rule), initCodeHash.
     struct VenueConfig {
         uint8 family;
         address registry;
         address deployer;
-        bytes32 initCodeHash;
         uint24 fee;
         bytes4 feeGetter;
-        uint64 feeDenominator;
+        uint32 feeDenominator;
+        bytes32 initCodeHash;
     }
 
     struct Config {

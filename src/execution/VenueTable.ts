@@ -15,10 +15,10 @@ export interface VenueConfig {
   readonly family: number
   readonly registry: Address
   readonly deployer: Address
-  readonly initCodeHash: Hex
   readonly fee: number
   readonly feeGetter: Hex
-  readonly feeDenominator: bigint
+  readonly feeDenominator: number
+  readonly initCodeHash: Hex
 }
 
 /** The contract that is the venue to the router: its factory, PoolManager or launchpad. */
@@ -39,7 +39,7 @@ const noPools: Pick<VenueConfig, "deployer" | "initCodeHash" | "fee" | "feeGette
   initCodeHash: zeroHash,
   fee: 0,
   feeGetter: "0x00000000",
-  feeDenominator: 0n
+  feeDenominator: 0
 }
 
 export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
@@ -54,7 +54,7 @@ export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
           ...noPools,
           ...pools,
           feeGetter: toFunctionSelector(venue.fee.perPair.getter),
-          feeDenominator: BigInt(venue.fee.perPair.denominator)
+          feeDenominator: venue.fee.perPair.denominator
         }
     }
     case "v3":

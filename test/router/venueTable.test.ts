@@ -222,7 +222,7 @@ describe("a venue table the router refuses to be constructed with", () => {
     initCodeHash: `0x${"11".repeat(32)}`,
     fee: 3000,
     feeGetter: "0x00000000",
-    feeDenominator: 0n
+    feeDenominator: 0
   } as const
   const tables = {
     empty: [],
