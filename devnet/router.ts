@@ -1,6 +1,6 @@
 /**
  * Deploys the service's router (contracts/router/TradeRouter.sol) for a venue file: its venue table is
- * the file's venues in file order (src/execution/VenueTable.ts), so a plan's `Step.venue` i is the file's
+ * the file's venues in file order (schema/VenueTable.ts), so a plan's `Step.venue` i is the file's
  * venue i. Until the bootstrap writes the devnet's venue file, `devnetVenueFile` builds it from the
  * deployment's roles, one venue per family with today's ids; pool init code hashes are taken from the
  * same artifacts the factories deploy, so the router's CREATE2 pool check agrees with the factories by
@@ -8,10 +8,9 @@
  * Arc the router is deployed with NATIVE_SAME_BALANCE instead.
  */
 import { Effect } from "effect"
-import { type Address, keccak256, type PublicClient } from "viem"
+import { type Address, keccak256 } from "viem"
 import type { VenueFile } from "../schema/VenueFile.js"
-import { routerAbi } from "../src/execution/RouterPlan.js"
-import { type VenueConfig, venueTableOf } from "../src/execution/VenueTable.js"
+import { venueTableOf } from "../schema/VenueTable.js"
 import { loadArtifact } from "./Artifacts.js"
 import type { Protocol } from "./protocol.js"
 import type { Tx } from "./Tx.js"
@@ -80,14 +79,3 @@ export const deployRouter = Effect.fn("deployRouter")(
     return yield* tx.deploy(deployer, loadArtifact("TradeRouter"), [config], "TradeRouter")
   }
 )
-
-/** A deployed router's venue table, entry by entry (`venueCount`, `venueAt`). */
-export const readVenueTable = async (client: PublicClient, router: Address): Promise<ReadonlyArray<VenueConfig>> => {
-  const count = await client.readContract({ address: router, abi: routerAbi, functionName: "venueCount" })
-  return Promise.all(
-    Array.from(
-      { length: Number(count) },
-      (_, i) => client.readContract({ address: router, abi: routerAbi, functionName: "venueAt", args: [i] })
-    )
-  )
-}

@@ -1,7 +1,7 @@
 /**
  * `npm run deploy-router [-- <venue file>] [--write]`: deploys the service's router
  * (contracts/router/TradeRouter.sol) for a venue file on any chain and prints its address. The router's
- * venue table is the file's venues in file order (src/execution/VenueTable.ts), fixed for its life.
+ * venue table is the file's venues in file order (schema/VenueTable.ts), fixed for its life.
  *
  * Settings (environment): `RPC_URL` (the chain), `DEPLOYER_PRIVATE_KEY` (pays for the deployment; it
  * gains no power over the router, which has no owner), `VENUES_FILE` (when no file is given as an
@@ -18,10 +18,11 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { type Address, createPublicClient, createWalletClient, defineChain, getAddress, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { loadArtifact } from "../devnet/Artifacts.js"
-import { NativeMode, type NativeModeCode, readVenueTable, routerConfigOf } from "../devnet/router.js"
+import { NativeMode, type NativeModeCode, routerConfigOf } from "../devnet/router.js"
 import { USDC_ADDRESS } from "../schema/Chain.js"
 import { type VenueEntry, VenueFile } from "../schema/VenueFile.js"
-import { venueTableMismatch } from "../src/execution/VenueTable.js"
+import { venueTableMismatch } from "../schema/VenueTable.js"
+import { readVenueTable } from "../src/execution/DeployedVenueTable.js"
 
 const fail = (message: string): never => {
   console.error(`deploy-router: ${message}`)

@@ -118,7 +118,7 @@ abstract contract RouterBase is ITradeRouter {
     }
 
     constructor(Config memory config) {
-        if (config.nativeMode > NATIVE_SAME_BALANCE) revert InvalidVenueTable(0);
+        if (config.nativeMode > NATIVE_SAME_BALANCE) revert InvalidPlan();
         uint256 count = config.venues.length;
         if (count == 0 || count > 255) revert InvalidVenueTable(count);
         for (uint256 i; i < count; ++i) {

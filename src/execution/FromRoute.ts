@@ -15,12 +15,12 @@
 import { type Address, zeroAddress } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
+import { registryOf } from "../../schema/VenueTable.js"
 import type { RoutablePool } from "../math/Hop.js"
 import type { HopFill, Path } from "../routing/Path.js"
 import type { Plan, PlanLegFill } from "../routing/Plan.js"
 import { type FundingCode, quoteTag, type RouterPlan, type RouterStep, SHARE_ALL, StepFlag } from "./RouterPlan.js"
 import { type RouterVenues, stepVenue } from "./RouterVenues.js"
-import { registryOf } from "./VenueTable.js"
 
 export { type RouterVenue, type RouterVenues, stepVenue, UnknownPlanVenue } from "./RouterVenues.js"
 

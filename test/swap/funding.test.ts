@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, parseAbi } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
-import { readVenueTable } from "../../devnet/router.js"
+import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { type Harness, operationsOf, type Runtime, startHarness, takerOn, tradingWith } from "./harness.js"

@@ -5,7 +5,7 @@
  * deployed for the file's venues in file order, so entry i is `Step.venue` i. Pure.
  */
 import { type Address, type Hex, toFunctionSelector, zeroAddress, zeroHash } from "viem"
-import type { VenueEntry, VenueFamily, VenueFile } from "../../schema/VenueFile.js"
+import type { VenueEntry, VenueFamily, VenueFile } from "./VenueFile.js"
 
 /** `RouterBase.FAMILY_*`: the code that executes a venue's pools. */
 export const FamilyCode: Readonly<Record<VenueFamily, number>> = { v2: 0, v3: 1, v4: 2, launchpad: 3 }
