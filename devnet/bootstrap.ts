@@ -14,7 +14,7 @@ import { type Clock, makeClock } from "./market/clock.js"
 import type { Market } from "./market/context.js"
 import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
-import { deployRouter } from "./router.js"
+import { deployRouter, devnetVenueFile, NativeMode } from "./router.js"
 import { makeTx } from "./Tx.js"
 
 export interface Bootstrapped {
@@ -43,7 +43,9 @@ export const bootstrap: (
   }
   yield* seedMarket(market, clock, clients.map((client) => client.address))
   // Last, so that no seeded token or pool address moves because of it.
-  const contracts = { ...protocol, router: yield* deployRouter(tx, deployer.address, protocol) }
+  const venues = devnetVenueFile(protocol, rpc.endpoint.chainId)
+  const router = yield* deployRouter(tx, deployer.address, venues, protocol.usdc, NativeMode.deposit)
+  const contracts = { ...protocol, router }
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,
