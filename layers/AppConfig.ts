@@ -93,6 +93,16 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),
       /** How long an expired quote is still known (as expired, for 410 `quote_expired`) before it is dropped. */
       quoteRetainSec: yield* Config.integer("QUOTE_RETAIN_SEC").pipe(Config.withDefault(3_600)),
+      /**
+       * Where replicas share state: quotes and their lifecycle (layers/RedisQuoteStore.ts) and the payment
+       * ledger. Unset, both live in this process (one replica). Keys start with `REDIS_PREFIX`.
+       */
+      redis: {
+        url: yield* Config.option(Config.string("REDIS_URL")),
+        prefix: yield* Config.string("REDIS_PREFIX").pipe(Config.withDefault("checkpoint:"))
+      },
+      /** After SIGTERM, how long `/health` fails while requests are still served, so the balancer drains the replica. */
+      drainMillis: yield* Config.integer("DRAIN_MS").pipe(Config.withDefault(2_000)),
       indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),

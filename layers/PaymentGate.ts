@@ -8,7 +8,7 @@
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: naming
  * neither fails start-up with `PaymentConfigError` (the embedded devnet's entry points name its treasury).
  */
-import { Config, Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
@@ -93,17 +93,11 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
   static readonly remote = Layer.effect(PaymentGate, gate(remote))
 
   /**
-   * Where authorizations are locked: this process (`PAYMENT_LEDGER=memory`, the default) or Redis at
-   * `REDIS_URL` (`PAYMENT_LEDGER=redis`), shared by replicas.
+   * Where authorizations are locked: this process, or Redis at `REDIS_URL` when it is set (shared by
+   * replicas, beside their quotes).
    */
   static readonly ledger = Layer.unwrapEffect(
-    Effect.map(
-      Config.all({
-        kind: Config.literal("memory", "redis")("PAYMENT_LEDGER").pipe(Config.withDefault("memory" as const)),
-        url: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379"))
-      }),
-      ({ kind, url }) => kind === "redis" ? redisLedger(url) : AuthorizationLedger.memory
-    )
+    Effect.map(AppConfig, ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.memory)
   )
 
   /**

@@ -8,7 +8,7 @@ import { AppConfig } from "../layers/AppConfig.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
-import { QuoteStore } from "../layers/QuoteStore.js"
+import { QuoteStoreLive } from "../layers/RedisQuoteStore.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
@@ -33,7 +33,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
-      QuoteStore.InMemory,
+      QuoteStoreLive,
       SafetyCheck.layer
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),

@@ -128,7 +128,7 @@ describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
   beforeAll(async () => {
     devnet = await startDevnet()
     replicas = [0, 1].map(() =>
-      ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, PAYMENT_LEDGER: "redis", REDIS_URL: redisUrl }))
+      ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, REDIS_URL: redisUrl }))
     )
   })
   afterAll(async () => {
