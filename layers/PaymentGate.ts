@@ -97,7 +97,10 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
    * replicas, beside their quotes).
    */
   static readonly ledger = Layer.unwrapEffect(
-    Effect.map(AppConfig, ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.memory)
+    Effect.map(
+      AppConfig,
+      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.memory
+    )
   )
 
   /**

@@ -17,8 +17,8 @@
  */
 import { Clock, Effect, Layer, Schema } from "effect"
 import type { Redis } from "ioredis"
-import { AppConfig } from "./AppConfig.js"
 import { QuoteRecord } from "../schema/QuoteRecord.js"
+import { AppConfig } from "./AppConfig.js"
 import { lookupAt, QuoteStore, type QuoteStoreShape } from "./QuoteStore.js"
 import { redisClient } from "./Redis.js"
 
@@ -79,11 +79,14 @@ export const redisQuoteStore = (redis: Redis, prefix: string, retainMs: number):
 
   return {
     put: (record) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        command("store a quote", () =>
-          redis.eval(PUT, 1, keyOf(record.quoteId), record.version, encode(record), lifetimeMs(record, now)))).pipe(
-          Effect.asVoid
-        ),
+      Effect.flatMap(
+        Clock.currentTimeMillis,
+        (now) =>
+          command("store a quote", () =>
+            redis.eval(PUT, 1, keyOf(record.quoteId), record.version, encode(record), lifetimeMs(record, now)))
+      ).pipe(
+        Effect.asVoid
+      ),
     get: (quoteId) => Effect.map(read(quoteId), ({ found }) => found),
     update
   }
