@@ -13,6 +13,7 @@ import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
 import { Launchpads } from "./indexer/Launchpads.js"
+import { Drain } from "./operations/Drain.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
@@ -29,6 +30,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
+      Drain.Default,
       PaymentGate.Default,
       GasPrice.Default,
       HookedPools.Default,
