@@ -171,7 +171,7 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
     writeFileSync(config, balancerConfig(port, statsPort, replicas))
     balancer.process = spawn("haproxy", ["-db", "-f", config], { stdio: "ignore" })
     // Up once every replica passed the balancer's own health check (rise 2).
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const up = await fetch(`${baseUrl}/health`).then((r) => r.headers.get("x-replica"), () => null)
       const stats = up === null ? "" : await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).then((r) => r.text())
       const upCount = stats.split("\n").filter((line) => line.startsWith("replicas,replica-") && line.includes(",UP,"))
