@@ -204,7 +204,7 @@ describe("a cluster of two replicas on one Redis", () => {
       let health = { status: 0, reason: "" }
     for (let attempt = 0; attempt < 200 && health.status !== 503; attempt++) {
       health = await fetch(`${url}/health`).then(
-        async (r) => ({ status: r.status, reason: String((await r.json())["report"]?.["reason"]) }),
+        async (r) => ({ status: r.status, reason: String((await r.json())["error"]?.["hint"]) }),
         () => health
       )
     }
