@@ -202,15 +202,18 @@ describe("a cluster of two replicas on one Redis", () => {
       )
       const exit = fixture.cluster.stop(replicaTwo(), "SIGTERM")
       let health = { status: 0, reason: "" }
-    for (let attempt = 0; attempt < 200 && health.status !== 503; attempt++) {
-      health = await fetch(`${url}/health`).then(
-        async (r) => ({ status: r.status, reason: String((await r.json())["error"]?.["hint"]) }),
-        () => health
-      )
-    }
-    expect(health).toEqual({ status: 503, reason: "draining: this replica is shutting down" })
+      for (let attempt = 0; attempt < 200 && health.status !== 503; attempt++) {
+        health = await fetch(`${url}/health`).then(
+          async (r) => ({
+            status: r.status,
+            reason: String(((await r.json()) as { error?: { hint?: string } }).error?.hint)
+          }),
+          () => health
+        )
+      }
+      expect(health).toEqual({ status: 503, reason: "draining: this replica is shutting down" })
 
-    const { status, settled } = await answer
+      const { status, settled } = await answer
       await exit
       const charged = (await feeRecipientUsdc()) - before
       if (status === 200) {

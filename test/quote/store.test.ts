@@ -12,56 +12,8 @@ import { QuoteStore, type QuoteStoreShape } from "../../layers/QuoteStore.js"
 import { redisClient } from "../../layers/Redis.js"
 import { redisQuoteStore } from "../../layers/RedisQuoteStore.js"
 import { QuoteRecord } from "../../schema/QuoteRecord.js"
+import { record } from "../support/quoteRecord.js"
 import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
-
-const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
-  quoteId,
-  version: 0,
-  createdAtMs: 0,
-  expiresAtMs,
-  block: 12,
-  network: "eip155:5042",
-  request: {
-    sell: "0x3600000000000000000000000000000000000000",
-    buy: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-    amount: "10",
-    side: "exactIn",
-    slippageBps: 100,
-    ttlSec: 120,
-    maxSplits: 3,
-    maxHops: 2
-  },
-  sell: "0x3600000000000000000000000000000000000000",
-  buy: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-  side: "exactIn",
-  plan: {
-    type: "direct",
-    executable: true,
-    edges: [{
-      path: 0,
-      venue: "uniswap-v2",
-      kind: "v2",
-      poolId: "0xabc",
-      tokenIn: "0x3600000000000000000000000000000000000000",
-      tokenOut: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
-      amountIn: 10_000_000n,
-      amountOut: 3_300_000_000_000_000n
-    }]
-  },
-  amountIn: 10_000_000n,
-  amountOut: 3_300_000_000_000_000n,
-  minAmountOut: 3_267_000_000_000_000n,
-  maxAmountIn: 10_000_000n,
-  gasUnits: 90_000n,
-  fallbacks: [],
-  safety: null,
-  orderUsdMicro: 10_000_000n,
-  swapPrice: 10_000n,
-  attempts: { swapFailures: 0, replacementIssued: false, swapPaid: false },
-  permitRound: null,
-  swap: null,
-  receiptReads: { count: 0, lastAtMs: 0, final: null }
-})
 
 /** Two handles on one store: the same one in memory, two clients (two replicas) on one Redis. */
 type Stores = Effect.Effect<readonly [QuoteStoreShape, QuoteStoreShape], never, Scope.Scope>
