@@ -12,7 +12,7 @@ import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
 import { devnetPaymentSettings } from "../devnet/accounts.js"
 import { Devnet } from "../devnet/Devnet.js"
-import { haproxyMissing, startCluster } from "./cluster/Cluster.js"
+import { devnetSettlementKeys, haproxyMissing, startCluster } from "./cluster/Cluster.js"
 
 const missing = haproxyMissing()
 if (missing !== undefined) {
@@ -31,7 +31,8 @@ const cluster = await startCluster({
   manifestPath,
   redisUrl,
   redisPrefix,
-  settings: devnetPaymentSettings(),
+  settings: { PAY_TO: devnetPaymentSettings()["PAY_TO"]! },
+  settlementKeys: devnetSettlementKeys(manifest),
   port: Number(process.env["PORT"] ?? "8402")
 }).catch(async (error) => {
   await devnet.dispose()

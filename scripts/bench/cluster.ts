@@ -14,22 +14,22 @@
  */
 import { decodePaymentRequiredHeader } from "@x402/core/http"
 import autocannon from "autocannon"
-import { Effect, Layer, Option } from "effect"
+import { Effect } from "effect"
 import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
-import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { QuoteStore, type QuoteStoreShape } from "../../layers/QuoteStore.js"
 import { redisQuoteStore } from "../../layers/RedisQuoteStore.js"
 import { record } from "../../test/support/quoteRecord.js"
 import { dropKeys } from "../../test/support/redis.js"
 import { pay, USDC } from "../../test/support/x402.js"
-import { startCluster } from "../cluster/Cluster.js"
+import { devnetSettlementKeys, startCluster } from "../cluster/Cluster.js"
 import { walletFrom } from "../demo/wallet.js"
+import { benchDevnet } from "./lib/devnet.js"
 import { figure, ms, percentile } from "./lib/report.js"
 
 const CONNECTIONS = Number(process.env["CLUSTER_CONNECTIONS"] ?? 32)
@@ -67,52 +67,68 @@ const paidPath = async (baseUrl: string, manifestPath: string) => {
   const latencies: Array<number> = []
   let ok = 0
   let next = 0
+  const refused = new Map<number, number>()
   const started = performance.now()
   await Promise.all(Array.from({ length: 8 }, async () => {
     while (next < headers.length) {
       const { header } = headers[next++]!
       const sent = performance.now()
-      const response = await search(baseUrl, { "payment-signature": header })
-      await response.arrayBuffer()
+      // A call the balancer or a replica dropped counts as not settled, with its reason.
+      const response = await search(baseUrl, { "payment-signature": header }).catch(() => undefined)
+      await response?.arrayBuffer()
       latencies.push(performance.now() - sent)
-      if (response.status === 200 && response.headers.get("payment-response") !== null) ok++
+      const settled = response?.status === 200 && response.headers.get("payment-response") !== null
+      if (settled) ok++
+      else refused.set(response?.status ?? 0, (refused.get(response?.status ?? 0) ?? 0) + 1)
     }
   }))
   const seconds = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
   return `${(ok / seconds).toFixed(1)}/s, p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))} (${
     PAID - ok
-  } not settled)`
+  } not settled${
+    refused.size === 0 ? "" : `: ${[...refused].map(([status, n]) => `${n} × ${status || "no answer"}`).join(", ")}`
+  })`
 }
 
-const program = Effect.gen(function*() {
-  const devnet = yield* Devnet
-  const { manifest, manifestPath } = devnet
-  console.log(`   ${cpus().length} cores; ${CONNECTIONS} connections, ${SECONDS} s per free figure, ${PAID} paid calls`)
-  // The payer's ERC-20 USDC for the fees (the devnet mints it from native value).
-  yield* Effect.promise(() => walletFrom(manifestPath).depositUsdc(USDC, 100n))
-  for (const replicas of [1, 2, 4]) {
-    const cluster = yield* Effect.promise(() =>
-      startCluster({
+const main = async () => {
+  const devnet = await benchDevnet("cluster")
+  const manifestPath = join(work, "manifest.json")
+  writeFileSync(manifestPath, JSON.stringify(devnet.manifest))
+  try {
+    console.log(
+      `   ${cpus().length} cores; ${CONNECTIONS} connections, ${SECONDS} s per free figure, ${PAID} paid calls`
+    )
+    // The payer's ERC-20 USDC for the fees (the devnet mints it from native value).
+    await walletFrom(manifestPath).depositUsdc(USDC, 100n)
+    for (const replicas of [1, 2, 4]) {
+      const cluster = await startCluster({
         replicas,
-        rpcUrl: manifest.rpcUrl,
+        rpcUrl: devnet.manifest.rpcUrl,
         manifestPath,
         redisUrl: REDIS_URL,
         redisPrefix: `${prefix}${replicas}:`,
-        settings: { ...devnetPaymentSettings(), SAFETY_SCAN: "false" }
+        settings: { PAY_TO: devnetPaymentSettings()["PAY_TO"]!, SAFETY_SCAN: "false" },
+        settlementKeys: devnetSettlementKeys(devnet.manifest)
       })
-    )
-    yield* Effect.promise(async () => {
-      figure(`${replicas} replica(s): GET /health`, await load(`${cluster.baseUrl}/health`, "GET"))
-      figure(
-        `${replicas} replica(s): unpaid search (402)`,
-        await load(`${cluster.baseUrl}/trade/v1/search`, "POST", searchBody)
-      )
-      figure(`${replicas} replica(s): paid search (settled)`, await paidPath(cluster.baseUrl, manifestPath))
-    }).pipe(Effect.ensuring(Effect.promise(() => cluster.close())))
+      try {
+        figure(`${replicas} replica(s): GET /health`, await load(`${cluster.baseUrl}/health`, "GET"))
+        figure(
+          `${replicas} replica(s): unpaid search (402)`,
+          await load(`${cluster.baseUrl}/trade/v1/search`, "POST", searchBody)
+        )
+        figure(`${replicas} replica(s): paid search (settled)`, await paidPath(cluster.baseUrl, manifestPath))
+      } finally {
+        await cluster.close()
+      }
+    }
+    await storeCost()
+  } finally {
+    await devnet.stop()
+    await dropKeys(prefix)
+    rmSync(work, { recursive: true, force: true })
   }
-  yield* Effect.promise(() => storeCost())
-})
+}
 
 /** µs per quote-store operation, one at a time: memory against Redis. */
 const storeCost = async () => {
@@ -140,19 +156,4 @@ const storeCost = async () => {
   redis.disconnect()
 }
 
-await Effect.runPromise(
-  Effect.scoped(program).pipe(
-    Effect.provide(
-      Devnet.layerWith({
-        ...devnetDefaults,
-        port: 0,
-        verbose: false,
-        manifestPath: join(work, "manifest.json"),
-        cacheDir: Option.some(resolve(import.meta.dirname, "../../.cache/devnet"))
-      }).pipe(Layer.orDie)
-    )
-  )
-).finally(async () => {
-  await dropKeys(prefix)
-  rmSync(work, { recursive: true, force: true })
-})
+await main()

@@ -19,8 +19,13 @@ export interface ClusterOptions {
   readonly redisUrl: string
   /** Keys of this cluster start with it (Redis is shared with others: never flushed). */
   readonly redisPrefix: string
-  /** Settings every replica gets (payment recipient and key, timings…). */
+  /** Settings every replica gets (payment recipient, timings…). */
   readonly settings: Readonly<Record<string, string>>
+  /**
+   * Replica i's in-process settlement key. Each replica needs its own: a key's transactions are
+   * serialised (their nonces) within one process only, so two replicas settling with one key race.
+   */
+  readonly settlementKeys: ReadonlyArray<string>
   /** The balancer's port; by default a free one. */
   readonly port?: number
 }
@@ -28,6 +33,7 @@ export interface ClusterOptions {
 export interface Replica {
   readonly name: string
   readonly url: string
+  readonly settlementKey: string
   /** The running process (undefined while stopped). */
   process: ChildProcess | undefined
 }
@@ -106,6 +112,10 @@ const healthy = async (url: string, child: ChildProcess, output: () => string) =
   throw new Error(`replica at ${url} never became healthy:\n${output()}`)
 }
 
+/** Settlement keys for replicas on the devnet: its funded accounts from the last, away from the demo's payer (0). */
+export const devnetSettlementKeys = (manifest: { readonly accounts: ReadonlyArray<{ readonly privateKey: string }> }) =>
+  manifest.accounts.slice(1).reverse().map((account) => account.privateKey)
+
 export const startCluster = async (options: ClusterOptions): Promise<Cluster> => {
   const missing = haproxyMissing()
   if (missing !== undefined) throw new Error(missing)
@@ -114,8 +124,14 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
   const statsPort = await freePort()
   const baseUrl = `http://127.0.0.1:${port}`
   const replicas: Array<Replica> = []
+  if (options.settlementKeys.length < options.replicas) throw new Error("one settlement key per replica is needed")
   for (let i = 0; i < options.replicas; i++) {
-    replicas.push({ name: `replica-${i + 1}`, url: `http://127.0.0.1:${await freePort()}`, process: undefined })
+    replicas.push({
+      name: `replica-${i + 1}`,
+      url: `http://127.0.0.1:${await freePort()}`,
+      settlementKey: options.settlementKeys[i]!,
+      process: undefined
+    })
   }
 
   const start = async (replica: Replica) => {
@@ -135,7 +151,8 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
         MANIFEST_PATH: options.manifestPath,
         DATA_DIR: dataDir,
         REDIS_URL: options.redisUrl,
-        REDIS_PREFIX: options.redisPrefix
+        REDIS_PREFIX: options.redisPrefix,
+        SETTLEMENT_PRIVATE_KEY: replica.settlementKey
       }
     })
     // The last output only, for the error of a replica that did not come up.

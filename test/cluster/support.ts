@@ -10,10 +10,9 @@ import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
-import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import type { QuoteLookup } from "../../layers/QuoteStore.js"
 import { redisQuoteStore } from "../../layers/RedisQuoteStore.js"
-import { type Cluster, startCluster } from "../../scripts/cluster/Cluster.js"
+import { type Cluster, devnetSettlementKeys, startCluster } from "../../scripts/cluster/Cluster.js"
 import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { forFile } from "../support/forFile.js"
 import { dropKeys, redisUrl } from "../support/redis.js"
@@ -41,7 +40,8 @@ const start = async (): Promise<ClusterFixture> => {
     redisUrl,
     redisPrefix,
     // The background scan would only compete for the two cores with the calls under test.
-    settings: { ...devnetPaymentSettings(), PAY_TO: payTo, SAFETY_SCAN: "false", DRAIN_MS: "1500" }
+    settings: { PAY_TO: payTo, SAFETY_SCAN: "false", DRAIN_MS: "1500" },
+    settlementKeys: devnetSettlementKeys(devnet.manifest)
   }).catch(async (error) => {
     await devnet.stop()
     throw error
