@@ -3,8 +3,8 @@
  * verifies a payment, runs the operation and settles only a successful answer. It knows nothing of
  * either transport: adapters turn its values into headers or `_meta` (see `layers/payment/Gate.ts`).
  *
- * Layers: `inProcess` verifies and settles with the library's facilitator and the settlement key on
- * the chain `ChainRpc` reaches (the devnet default); `remote` asks the facilitator at
+ * Layers: `layerInProcess` verifies and settles with the library's facilitator and the settlement key on
+ * the chain `ChainRpc` reaches (the devnet default); `layerRemote` asks the facilitator at
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: naming
  * neither fails start-up with `PaymentConfigError` (the embedded devnet's entry points name its treasury).
  */
@@ -87,24 +87,24 @@ const remote: Build<never> = (resolved, terms) =>
 
 export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, PaymentGateShape>() {
   /** Verifies and settles in this process with `SETTLEMENT_PRIVATE_KEY` (the devnet treasury by default). */
-  static readonly inProcess = Layer.effect(PaymentGate, gate(inProcess))
+  static readonly layerInProcess = Layer.effect(PaymentGate, gate(inProcess))
 
   /** Verifies and settles through the facilitator at `FACILITATOR_URL`. */
-  static readonly remote = Layer.effect(PaymentGate, gate(remote))
+  static readonly layerRemote = Layer.effect(PaymentGate, gate(remote))
 
   /**
    * Where authorizations are locked: this process, or Redis at `REDIS_URL` when it is set (shared by
    * replicas, beside their quotes).
    */
-  static readonly ledger = Layer.unwrapEffect(
+  static readonly layerLedger = Layer.unwrapEffect(
     Effect.map(
       AppConfig,
-      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.memory
+      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.layerMemory
     )
   )
 
   /**
-   * `remote` when `FACILITATOR_URL` is set, else `inProcess`, with the configured ledger. Build it
+   * `layerRemote` when `FACILITATOR_URL` is set, else `layerInProcess`, with the configured ledger. Build it
    * once for the whole service: HTTP and MCP must share one ledger for the one-call rule to hold
    * across both.
    */
@@ -113,5 +113,5 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
     gate((resolved, terms, ledger) =>
       resolved.facilitator._tag === "Remote" ? remote(resolved, terms, ledger) : inProcess(resolved, terms, ledger)
     )
-  ).pipe(Layer.provide(PaymentGate.ledger))
+  ).pipe(Layer.provide(PaymentGate.layerLedger))
 }

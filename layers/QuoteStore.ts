@@ -43,7 +43,7 @@ export interface QuoteStoreShape {
 
 export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStoreShape>() {
   /** An in-process store: one replica only (quotes are lost on restart, which a 120 s lifetime tolerates). */
-  static readonly inMemory = (retainMs: number): Effect.Effect<QuoteStoreShape> =>
+  static readonly make = (retainMs: number): Effect.Effect<QuoteStoreShape> =>
     Effect.sync(() => {
       const records = new Map<string, QuoteRecord>()
       let nextSweep = 0
@@ -77,8 +77,9 @@ export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStore
       }
     })
 
-  static readonly InMemory = Layer.effect(
+  /** The in-memory store as a layer; the service picks memory or Redis with `QuoteStoreLive` (./RedisQuoteStore.ts). */
+  static readonly layerMemory = Layer.effect(
     QuoteStore,
-    Effect.flatMap(AppConfig, (config) => QuoteStore.inMemory(config.quoteRetainSec * 1_000))
+    Effect.flatMap(AppConfig, (config) => QuoteStore.make(config.quoteRetainSec * 1_000))
   )
 }

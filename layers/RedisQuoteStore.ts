@@ -107,5 +107,5 @@ export const QuoteStoreLive = Layer.unwrapEffect(
   Effect.map(AppConfig, ({ quoteRetainSec, redis }) =>
     redis.url._tag === "Some"
       ? redisQuoteStoreLayer(redis.url.value, redis.prefix, quoteRetainSec * 1_000)
-      : QuoteStore.InMemory)
+      : QuoteStore.layerMemory)
 )

@@ -23,7 +23,7 @@ const replicas = Number(process.env["REPLICAS"] ?? "2")
 const redisUrl = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"
 const redisPrefix = `cluster:${randomUUID()}:`
 
-const devnet = ManagedRuntime.make(Devnet.layer)
+const devnet = ManagedRuntime.make(Devnet.layerConfig)
 const { manifest, manifestPath } = await devnet.runPromise(Devnet)
 const cluster = await startCluster({
   replicas,

@@ -9,6 +9,7 @@ import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
 import { QuoteStoreLive } from "../layers/RedisQuoteStore.js"
+import { Simulator } from "../layers/Simulator.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
@@ -36,7 +37,8 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       HookedPools.Default,
       Launchpads.Default,
       QuoteStoreLive,
-      SafetyCheck.layer
+      SafetyCheck.Default,
+      Simulator.Default
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),

@@ -134,7 +134,7 @@ const main = async () => {
 const storeCost = async () => {
   const redis = new Redis(REDIS_URL)
   const stores: ReadonlyArray<readonly [string, QuoteStoreShape]> = [
-    ["memory", Effect.runSync(QuoteStore.inMemory(3_600_000))],
+    ["memory", Effect.runSync(QuoteStore.make(3_600_000))],
     ["Redis", redisQuoteStore(redis, prefix, 3_600_000)]
   ]
   const runs = 2_000

@@ -12,7 +12,7 @@ import { Drain } from "../operations/Drain.js"
 import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
-import { hardenedServer, ServerTimeouts } from "./Protocol.js"
+import { hardenedServer } from "./Protocol.js"
 import { ServiceImageRoute } from "./ServiceImage.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -34,11 +34,11 @@ export const nodeServerOn = (
 ) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
-      const server = yield* hardenedServer(yield* ServerTimeouts)
+      const server = yield* hardenedServer((yield* AppConfig).http)
       watch(server)
       return NodeHttpServer.layer(() => server, listen)
     })
-  )
+  ).pipe(Layer.provide(AppConfig.Default))
 
 // The service's own server counts its requests in flight, for draining.
 const NodeServerLive = Layer.unwrapEffect(

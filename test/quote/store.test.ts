@@ -21,7 +21,7 @@ type Stores = Effect.Effect<readonly [QuoteStoreShape, QuoteStoreShape], never, 
 const prefix = `test:store:${randomUUID()}:`
 afterAll(() => dropKeys(prefix))
 
-const inMemory: Stores = Effect.map(QuoteStore.inMemory(60_000), (store) => [store, store] as const)
+const inMemory: Stores = Effect.map(QuoteStore.make(60_000), (store) => [store, store] as const)
 const inRedis: Stores = Effect.gen(function*() {
   const connect = Effect.orDie(redisClient(redisUrl, (cause) => cause))
   const [a, b] = [yield* connect, yield* connect]
