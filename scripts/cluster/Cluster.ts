@@ -2,15 +2,17 @@
  * N replicas of the service behind HAProxy, sharing one Redis and one chain: what `npm run cluster`
  * runs, and what the cluster tests and `npm run bench -- cluster` start. Each replica is a real
  * `src/main.ts` process with `RPC_URL` (it follows the chain itself), `REDIS_URL` and a key prefix of
- * the cluster's own; the balancer sends requests round-robin to the replicas whose `GET /health`
- * answers 200, retries on another only a request it could not deliver, and names the replica that
- * answered in `X-Replica`. Its statistics (requests per replica, as CSV) are at `statsUrl`.
+ * the cluster's own; the balancer (./Balancer.ts) sends requests round-robin to the healthy ones. Its
+ * statistics (requests per replica, as CSV) are at `statsUrl`.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { balancerConfig, haproxyMissing } from "./Balancer.js"
+
+export { haproxyMissing }
 
 export interface ClusterOptions {
   readonly replicas: number
@@ -53,11 +55,6 @@ export interface Cluster {
 
 const ROOT = resolve(import.meta.dirname, "../..")
 
-export const haproxyMissing = (): string | undefined =>
-  spawnSync("haproxy", ["-v"]).error === undefined
-    ? undefined
-    : "HAProxy is not installed: `apt-get install -y haproxy` (Debian/Ubuntu), then run again"
-
 export const freePort = () =>
   new Promise<number>((resolvePort, reject) => {
     const server = createServer()
@@ -67,33 +64,6 @@ export const freePort = () =>
       server.close(() => typeof address === "object" && address !== null ? resolvePort(address.port) : reject())
     })
   })
-
-const balancerConfig = (port: number, statsPort: number, replicas: ReadonlyArray<Replica>) => `
-global
-  maxconn 4096
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  timeout check 2s
-  retries 3
-  option redispatch
-frontend checkpoint
-  bind 127.0.0.1:${port}
-  default_backend replicas
-frontend stats
-  bind 127.0.0.1:${statsPort}
-  stats enable
-  stats uri /stats
-backend replicas
-  balance roundrobin
-  option httpchk GET /health
-  http-check expect status 200
-  default-server inter 500ms fall 2 rise 2
-  http-response set-header X-Replica %s
-${replicas.map((r) => `  server ${r.name} ${new URL(r.url).host} check`).join("\n")}
-`
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((done) => {
