@@ -93,13 +93,13 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
   static readonly layerRemote = Layer.effect(PaymentGate, gate(remote))
 
   /**
-   * Where authorizations are locked: this process (`PAYMENT_LEDGER=memory`, the default) or Redis at
-   * `REDIS_URL` (`PAYMENT_LEDGER=redis`), shared by replicas.
+   * Where authorizations are locked: this process, or Redis at `REDIS_URL` when it is set (shared by
+   * replicas, beside their quotes).
    */
   static readonly layerLedger = Layer.unwrapEffect(
     Effect.map(
       AppConfig,
-      ({ payment }) => payment.ledger === "redis" ? redisLedger(payment.redisUrl) : AuthorizationLedger.layerMemory
+      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.layerMemory
     )
   )
 

@@ -13,6 +13,7 @@ import { SERVICE_VERSION } from "../../schema/Service.js"
 import { ChainHead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
 import { RULES_VERSION } from "../search/Rules.js"
+import { Drain } from "./Drain.js"
 import { StartTime } from "./StartTime.js"
 
 /** How long health waits for the head read before it reports the newest head seen instead. */
@@ -28,7 +29,11 @@ export const health = Effect.fnUntraced(function*() {
   if ((yield* chainHead.probe)?.ok !== false) {
     yield* chainHead.headWithin(HEAD_READ_BOUND)
   }
-  const { bounds, freshness, input } = yield* currentFreshness
+  const { bounds, freshness: current, input } = yield* currentFreshness
+  // A replica shutting down reports itself down, so the balancer stops sending it requests (./Drain.ts).
+  const freshness = (yield* (yield* Drain).isDraining)
+    ? { ...current, status: "down" as const, reason: "draining: this replica is shutting down" }
+    : current
   const { now, probe, progress } = input
   const started = yield* StartTime
   const pollInterval = yield* chainHead.pollInterval
