@@ -91,7 +91,7 @@ export const broadcastSettlement = (
             `a settlement of this payer failed after its call was served (${debt.transaction}: ${debt.reason}); ` +
             `it owes ${debt.value} USDC base units: transfer them to the fee recipient, or wait until ` +
             `${new Date(debt.untilMs).toISOString()}`
-        })
+        }, receiptOf(verified, debt.transaction, false))
       }
       yield* book.forgive(verified.payer)
     }
