@@ -35,7 +35,9 @@ const stack = (blockTime: Option.Option<number>) =>
       blockTime,
       manifestPath: join(work, `manifest-${Option.getOrElse(blockTime, () => 0)}.json`)
     })),
-    Layer.provide(AppConfig.Default)
+    Layer.provide(AppConfig.Default),
+    // `confirmed`: settle here is sent + receipt; payment-modes.ts measures `broadcast` beside it.
+    Layer.provide(AppConfig.withSettings({ SETTLEMENT_MODE: "confirmed" }))
   )
 
 const run = async (label: string, blockTime: Option.Option<number>, calls: number) => {
