@@ -43,7 +43,7 @@ export interface SenderOptions {
 const SETTLEMENT_GAS = 200_000n
 // Nodes replace a pooled transaction only for at least 10 % more fee: a quarter more clears that.
 const bump = (fee: bigint) => fee * 125n / 100n
-// Fees move at most once a block; they are asked again after this long.
+// How old the fees a settlement is priced with may be before a refresh is asked for.
 const FEES_TTL_MS = 250
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -66,12 +66,20 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
     queue = done.catch(() => undefined)
     return done
   }
-  let fees: { readonly at: number; readonly value: Promise<Fees> } | undefined
-  const currentFees = () => {
-    if (fees === undefined || Date.now() - fees.at > FEES_TTL_MS) {
-      const value = client.estimateFeesPerGas()
-      fees = { at: Date.now(), value }
-      value.catch(() => (fees = undefined))
+  // Fees move at most once a block: a paid call uses the last ones read and a refresh is asked for off
+  // its path; a settlement priced a block behind and not mined is replaced at today's fee (below).
+  let fees: { at: number; value: Promise<Fees> } | undefined
+  const refresh = () => {
+    const value = client.estimateFeesPerGas()
+    const next = { at: Date.now(), value }
+    value.then(() => (fees = next), () => undefined)
+    return value
+  }
+  const currentFees = (): Promise<Fees> => {
+    if (fees === undefined) return refresh()
+    if (Date.now() - fees.at > FEES_TTL_MS) {
+      fees.at = Date.now()
+      refresh().catch(() => undefined)
     }
     return fees.value
   }
