@@ -4,10 +4,9 @@
  * manifest the bootstrap writes; on a real chain from configuration.
  */
 import { FileSystem } from "@effect/platform"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
-import { Address } from "../schema/Primitives.js"
 import { AppConfig } from "./AppConfig.js"
 
 export interface DeploymentShape {
@@ -24,7 +23,7 @@ export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string,
   (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly fromManifest = (manifest: Manifest): DeploymentShape => ({
+  static readonly make = (manifest: Manifest): DeploymentShape => ({
     rpcUrl: manifest.rpcUrl,
     chainId: manifest.chainId,
     startBlock: manifest.startBlock,
@@ -44,9 +43,8 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const fs = yield* FileSystem.FileSystem
       const text = yield* fs.readFileString(config.manifestPath)
       const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      const router = yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address))
-      const listed = Deployment.fromManifest(manifest)
-      const deployment = Option.match(router, {
+      const listed = Deployment.make(manifest)
+      const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
         onSome: (address) => ({ ...listed, contracts: { ...listed.contracts, router: address as `0x${string}` } })
       })

@@ -24,7 +24,7 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const devnet = yield* Layer.build(Layer.provideMerge(appWith(Devnet.deployment), Devnet.layer)).pipe(
+    const devnet = yield* Layer.build(Layer.provideMerge(appWith(Devnet.layerDeployment), Devnet.layerConfig)).pipe(
       Effect.map((context) => Context.get(context, Devnet))
     )
     const code = yield* devnet.anvil.exited

@@ -34,9 +34,9 @@ const work = mkdtempSync(join(tmpdir(), "bench-payment-modes-"))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const serve = (mode: string) =>
-  appRoutesWith(Devnet.deployment).pipe(
+  appRoutesWith(Devnet.layerDeployment).pipe(
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
-    Layer.provideMerge(Devnet.DefaultWith({
+    Layer.provideMerge(Devnet.layerWithDeployment({
       ...devnetDefaults,
       port: 0,
       verbose: false,
