@@ -89,10 +89,13 @@ export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readon
         return debt !== undefined && debt.untilMs > nowMs ? debt : undefined
       }),
     forgive: (payer: string) => Effect.sync(() => void debts.delete(payerOf(payer))),
-    snapshot: Effect.sync((): ExposureSnapshot => ({
-      unconfirmed: { count: unconfirmed.size, value: sum(unconfirmed.values()) },
-      debts: { count: debts.size, value: sum([...debts.values()].map((debt) => debt.value)) }
-    }))
+    snapshot: Effect.map(Clock.currentTimeMillis, (nowMs): ExposureSnapshot => {
+      const owed = [...debts.values()].filter((debt) => debt.untilMs > nowMs)
+      return {
+        unconfirmed: { count: unconfirmed.size, value: sum(unconfirmed.values()) },
+        debts: { count: owed.length, value: sum(owed.map((debt) => debt.value)) }
+      }
+    })
   }
 }
 

@@ -16,17 +16,20 @@ import { pay, USDC } from "../support/x402.js"
 
 const service = paidServiceForFile({ SETTLEMENT_MODE: "broadcast" })
 
-const search = (headers: Record<string, string> = {}) =>
+const body = JSON.stringify({ query: "WETH", limit: 1 })
+const search = (payment?: string) =>
   fetch(`${service.server.baseUrl}/trade/v1/search`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify({ query: "WETH", limit: 1 })
+    body,
+    headers: payment === undefined
+      ? { "content-type": "application/json" }
+      : { "content-type": "application/json", "payment-signature": payment }
   })
 
 const paidSearch = async () => {
   const offer = decodePaymentRequiredHeader((await search()).headers.get("payment-required") ?? "")
   const { header } = await pay(service.payer, offer)
-  return search({ "payment-signature": header })
+  return search(header)
 }
 
 const payments = async () => (await readJson(await fetch(`${service.server.baseUrl}/health`))).payments
