@@ -52,7 +52,12 @@ const paymentConfig = Config.all({
   defaultTimeoutSec: Config.integer("PAYMENT_TIMEOUT_SEC").pipe(Config.withDefault(300)),
   minValiditySec: Config.integer("PAYMENT_MIN_VALIDITY_SEC").pipe(Config.withDefault(30)),
   receiptPollMs: Config.integer("SETTLEMENT_RECEIPT_POLL_MS").pipe(Config.withDefault(100)),
-  receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000))
+  receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000)),
+  /** When a paid answer leaves; by default by chain profile (docs/payments.md#settlement-modes). */
+  settlementMode: Config.option(Config.literal("confirmed", "broadcast")("SETTLEMENT_MODE")),
+  unconfirmedCap: Schema.Config("SETTLEMENT_UNCONFIRMED_CAP", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
+  debtRefusalSec: Config.integer("SETTLEMENT_DEBT_REFUSAL_SEC").pipe(Config.withDefault(86_400)),
+  replaceAfterMs: Config.integer("SETTLEMENT_REPLACE_AFTER_MS").pipe(Config.withDefault(3_000))
 })
 
 /** The safety verdict's thresholds and trusted assets (docs/safety.md). */

@@ -7,6 +7,7 @@
  */
 import { Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { PaymentGate } from "../../layers/PaymentGate.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
@@ -37,6 +38,8 @@ export const health = Effect.fnUntraced(function*() {
   const { now, probe, progress } = input
   const started = yield* StartTime
   const pollInterval = yield* chainHead.pollInterval
+  const gate = yield* PaymentGate
+  const exposure = yield* gate.exposure
   // A probe older than the age bound says nothing about now.
   const reachable = probe !== null && probe.ok && now - probe.at <= bounds.maxAgeSec * 1000
   const answer: HealthResponse = {
@@ -59,6 +62,11 @@ export const health = Effect.fnUntraced(function*() {
       block: probe?.block ?? null,
       probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10,
       pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
+    },
+    payments: {
+      settlementMode: gate.settlementMode,
+      unconfirmed: { count: exposure.unconfirmed.count, value: exposure.unconfirmed.value.toString() },
+      debts: { count: exposure.debts.count, value: exposure.debts.value.toString() }
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,

@@ -24,6 +24,9 @@ export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${labe
 export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =>
   AppConfig.withSettings({
     ...devnetPaymentSettings(),
+    // The suite's paid flows read fees right after each answer: `confirmed`, where the answer waits for
+    // its settlement. Broadcast settlement has its own files (test/payment/broadcast*.test.ts).
+    SETTLEMENT_MODE: "confirmed",
     DATA_DIR: tempDir("data"),
     INDEXER_POLL_MS: "50",
     CHECKPOINT_INTERVAL_SEC: "3600",
