@@ -37,6 +37,8 @@ export type ArtifactName =
   | "TradeRouter"
   | "UniswapV2Factory"
   | "UniswapV2Pair"
+  | "UniswapV2Fork20Factory"
+  | "UniswapV2Fork20Pair"
   | "UniswapV3Factory"
   | "UniswapV3Pool"
 

@@ -10,7 +10,7 @@
  * in the mined block than in the estimate, running out of gas. Every receipt is checked, so a revert
  * stops the bootstrap with the step's label instead of leaving a silently broken market.
  */
-import { type Context, Effect } from "effect"
+import { type Context, Effect, Schema } from "effect"
 import {
   type Abi,
   type Address,
@@ -41,15 +41,22 @@ export interface Call {
   readonly value?: bigint
 }
 
+/** A mined receipt, checked only as far as viem's formatter needs it to be one (tooling, not the service). */
+const MinedReceipt = Schema.declare((answer: unknown): answer is RpcTransactionReceipt =>
+  typeof answer === "object" && answer !== null && "status" in answer && "transactionHash" in answer
+)
+
 const failed = (label: string) => (error: { readonly message: string; readonly hint?: string | undefined }) =>
   new DevnetError({ message: `${label}: ${error.hint ?? error.message}`, cause: error })
 
 export const makeTx = (rpc: Rpc) => {
-  const request = <A>(method: string, params: ReadonlyArray<unknown>, label = method) =>
-    rpc.request<A>(method, params).pipe(Effect.mapError(failed(label)))
+  const request = (method: string, params: ReadonlyArray<unknown>, label = method) =>
+    rpc.request(method, params).pipe(Effect.mapError(failed(label)))
+  const readRpc = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>, label = method) =>
+    rpc.read(schema, method, params).pipe(Effect.mapError(failed(label)))
 
   const send = (from: Address, call: Call, label: string): Effect.Effect<TransactionReceipt, DevnetError> =>
-    request<RpcTransactionReceipt>("eth_sendTransactionSync", [{
+    readRpc(MinedReceipt, "eth_sendTransactionSync", [{
       from,
       gas: GAS_LIMIT,
       ...(call.to === undefined ? {} : { to: call.to }),
@@ -101,7 +108,7 @@ export const makeTx = (rpc: Rpc) => {
       (client) => client.readContract({ address: contract.address, abi: contract.abi, functionName, args } as never)
     ).pipe(Effect.map((result) => result as A), Effect.mapError(failed(`read ${functionName}`)))
 
-  return { request, send, write, deploy, read }
+  return { request, readRpc, send, write, deploy, read }
 }
 
 export type Tx = ReturnType<typeof makeTx>

@@ -5,6 +5,7 @@
 import { type Context, Effect } from "effect"
 import type { Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
 import { roles } from "./accounts.js"
 import type { DevnetError } from "./DevnetError.js"
@@ -13,7 +14,7 @@ import { type Clock, makeClock } from "./market/clock.js"
 import type { Market } from "./market/context.js"
 import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
-import { deployRouter } from "./router.js"
+import { deployRouter, devnetVenueFile, NativeMode } from "./router.js"
 import { makeTx } from "./Tx.js"
 
 export interface Bootstrapped {
@@ -29,7 +30,7 @@ export const bootstrap: (
   const tx = makeTx(rpc)
   const clock: Clock = makeClock(tx, end)
   const { clients, treasury, deployer } = roles()
-  const startBlock = Number(yield* tx.request<string>("eth_blockNumber", [])) + 1
+  const startBlock = Number(yield* tx.readRpc(RpcHex, "eth_blockNumber", [])) + 1
   const protocol = yield* deployProtocol(tx, deployer.address, treasury.address)
   const market: Market = {
     tx,
@@ -42,7 +43,9 @@ export const bootstrap: (
   }
   yield* seedMarket(market, clock, clients.map((client) => client.address))
   // Last, so that no seeded token or pool address moves because of it.
-  const contracts = { ...protocol, router: yield* deployRouter(tx, deployer.address, protocol) }
+  const venues = devnetVenueFile(protocol, rpc.endpoint.chainId)
+  const router = yield* deployRouter(tx, deployer.address, venues, protocol.usdc, NativeMode.deposit)
+  const contracts = { ...protocol, router }
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,

@@ -4,8 +4,8 @@
  */
 import { type Context, Effect, Option, type Scope } from "effect"
 import { gunzipSync } from "node:zlib"
-import type { Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import { startAnvil } from "./anvilProcess.js"
 import { bootstrap, type Bootstrapped } from "./bootstrap.js"
 import type { DevnetOptions } from "./DevnetConfig.js"
@@ -44,7 +44,7 @@ export const coldStart: (
 
 /** The whole chain state (accounts, blocks, logs) as `--load-state` reads it. */
 export const dumpState = (rpc: Context.Tag.Service<ChainRpc>) =>
-  rpc.request<Hex>("anvil_dumpState", []).pipe(
+  rpc.read(RpcHex, "anvil_dumpState", []).pipe(
     Effect.map((dump) => gunzipSync(Buffer.from(dump.slice(2), "hex"))),
     Effect.mapError((e) => new DevnetError({ message: `anvil_dumpState failed: ${e.message}` }))
   )

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, keccak256, zeroAddress } from "viem"
-import { USDC_ADDRESS } from "../schema/Chain.js"
+import { RpcHex, USDC_ADDRESS } from "../schema/Chain.js"
 import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import {
@@ -52,7 +52,7 @@ export type Protocol = Readonly<
 const create2 = Effect.fn("create2")(function*(tx: Tx, from: Address, salt: Hex, initCode: Hex, label: string) {
   const address = getCreate2Address({ from: CREATE2_DEPLOYER, salt, bytecode: initCode })
   yield* tx.send(from, { to: CREATE2_DEPLOYER, data: concat([salt, initCode]) }, `create2 ${label}`)
-  const code = yield* tx.request<Hex>("eth_getCode", [address, "latest"])
+  const code = yield* tx.readRpc(RpcHex, "eth_getCode", [address, "latest"])
   if (code === "0x") return yield* new DevnetError({ message: `create2 ${label}: no code at ${address}` })
   return address
 })
@@ -75,7 +75,7 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
   // Multicall3 at its canonical address, as on Arc: the x402 library reads through it to tell a payer
   // without the balance from an authorization already spent. Its constructor sets nothing, so running
   // the creation code as a call yields exactly the runtime code a deployment would leave.
-  const multicall3 = yield* tx.request<Hex>("eth_call", [{ data: multicall3CreationCode() }, "latest"])
+  const multicall3 = yield* tx.readRpc(RpcHex, "eth_call", [{ data: multicall3CreationCode() }, "latest"])
   yield* tx.request("anvil_setCode", [MULTICALL3_ADDRESS, multicall3])
 
   const permit2 = permit2Artifact()
@@ -143,7 +143,7 @@ export const codeHashes = Effect.fn("codeHashes")(function*(tx: Tx, contracts: R
   const entries = yield* Effect.forEach(
     Object.entries(contracts),
     ([role, address]) =>
-      Effect.map(tx.request<Hex>("eth_getCode", [address, "latest"]), (code) => [role, keccak256(code)] as const),
+      Effect.map(tx.readRpc(RpcHex, "eth_getCode", [address, "latest"]), (code) => [role, keccak256(code)] as const),
     { concurrency: "unbounded" }
   )
   return Object.fromEntries(entries) as Record<string, Hex>

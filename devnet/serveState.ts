@@ -4,8 +4,9 @@
  * does not match what the manifest promises is never served.
  */
 import { type Context, Effect, Option, type Scope } from "effect"
-import { type Hex, keccak256 } from "viem"
+import { keccak256 } from "viem"
 import { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
 import { type AnvilInstance, startAnvil } from "./anvilProcess.js"
 import type { DevnetOptions } from "./DevnetConfig.js"
@@ -44,7 +45,7 @@ export const serveState: (
   const codes = yield* Effect.forEach(
     Object.entries(manifest.contracts),
     ([role, address]) =>
-      Effect.map(rpc.request<Hex>("eth_getCode", [address, "latest"]), (code) => [role, code] as const),
+      Effect.map(rpc.read(RpcHex, "eth_getCode", [address, "latest"]), (code) => [role, code] as const),
     { concurrency: "unbounded" }
   ).pipe(Effect.mapError((e) => new DevnetError({ message: `loaded devnet does not answer: ${e.message}` })))
   const wrong = codes.filter(([role, code]) => codeHashes[role] !== keccak256(code)).map(([role]) => role)

@@ -53,9 +53,11 @@ const paymentConfig = Config.all({
   minValiditySec: Config.integer("PAYMENT_MIN_VALIDITY_SEC").pipe(Config.withDefault(30)),
   receiptPollMs: Config.integer("SETTLEMENT_RECEIPT_POLL_MS").pipe(Config.withDefault(100)),
   receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000)),
-  /** Where authorizations are locked: this process, or Redis at `redisUrl` shared by replicas. */
-  ledger: Config.literal("memory", "redis")("PAYMENT_LEDGER").pipe(Config.withDefault("memory" as const)),
-  redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379"))
+  /** When a paid answer leaves; by default by chain profile (docs/payments.md#settlement-modes). */
+  settlementMode: Config.option(Config.literal("confirmed", "broadcast")("SETTLEMENT_MODE")),
+  unconfirmedCap: Schema.Config("SETTLEMENT_UNCONFIRMED_CAP", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
+  debtRefusalSec: Config.integer("SETTLEMENT_DEBT_REFUSAL_SEC").pipe(Config.withDefault(86_400)),
+  replaceAfterMs: Config.integer("SETTLEMENT_REPLACE_AFTER_MS").pipe(Config.withDefault(3_000))
 })
 
 /** The safety verdict's thresholds and trusted assets (docs/safety.md). */
@@ -120,11 +122,21 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),
       /** How long an expired quote is still known (as expired, for 410 `quote_expired`) before it is dropped. */
       quoteRetainSec: yield* Config.integer("QUOTE_RETAIN_SEC").pipe(Config.withDefault(3_600)),
+      /**
+       * Where replicas share state: quotes and their lifecycle (layers/RedisQuoteStore.ts) and the payment
+       * ledger. Unset, both live in this process (one replica). Keys start with `REDIS_PREFIX`.
+       */
+      redis: {
+        url: yield* Config.option(Config.string("REDIS_URL")),
+        prefix: yield* Config.string("REDIS_PREFIX").pipe(Config.withDefault("checkpoint:"))
+      },
+      /** After SIGTERM, how long `/health` fails while requests are still served, so the balancer drains the replica. */
+      drainMillis: yield* Config.integer("DRAIN_MS").pipe(Config.withDefault(2_000)),
       indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
       http: yield* httpConfig,
-      /** x402: facilitator, fee recipient, ceiling, timeouts and ledger (checked by the payment gate). */
+      /** x402: facilitator, fee recipient, ceiling and timeouts (checked by the payment gate); its ledger is in `redis`. */
       payment: yield* paymentConfig,
       /** x402 prices in USDC base units; `swap` is tiered by order size. */
       prices: yield* priceTableConfig,

@@ -1,8 +1,10 @@
 /**
  * The one boundary to the chain. No other module creates a viem transport: everything that talks
- * JSON-RPC goes through this service, which turns transport failures into `RpcUnavailable`.
+ * JSON-RPC goes through this service, which turns transport failures into `RpcUnavailable`, and
+ * decodes the answers the service reads (`read`) against their schema, a malformed answer being the
+ * node failing too.
  */
-import { Context, Effect, Layer, Option, Stream } from "effect"
+import { Context, Effect, Layer, Option, Schema, Stream } from "effect"
 import {
   type Account,
   type Chain,
@@ -116,8 +118,12 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   readonly chain: Chain
   /** Runs one viem action; a failure becomes `RpcUnavailable` labelled with `action`. */
   readonly use: <A>(action: string, run: (client: ChainClient) => Promise<A>) => Effect.Effect<A, RpcUnavailable>
-  /** A raw JSON-RPC call, for methods viem has no action for (`eth_simulateV1`, `anvil_*`, `evm_*`). */
-  readonly request: <A = unknown>(
+  /**
+   * A raw JSON-RPC call, for methods viem has no action for (`eth_simulateV1`, `anvil_*`, `evm_*`), its
+   * answer decoded against `schema` (`decodeAnswer`).
+   */
+  readonly read: <A, I>(
+    schema: Schema.Schema<A, I>,
     method: string,
     params?: ReadonlyArray<unknown>
   ) => Effect.Effect<A, RpcUnavailable>
@@ -126,10 +132,13 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
    * critical path (the head at a request's arrival), where a batch's wait for company would be the
    * larger part of the call.
    */
-  readonly requestNow: <A = unknown>(
+  readonly readNow: <A, I>(
+    schema: Schema.Schema<A, I>,
     method: string,
     params?: ReadonlyArray<unknown>
   ) => Effect.Effect<A, RpcUnavailable>
+  /** A raw call whose answer is not read by the service (devnet tooling hands it to viem's formatters). */
+  readonly request: (method: string, params?: ReadonlyArray<unknown>) => Effect.Effect<unknown, RpcUnavailable>
   /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
   readonly wallet: (account: Account) => ChainWallet
   /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
@@ -153,17 +162,22 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
         message: `chain RPC failed during ${action}`,
         hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
       })
-    const send = <A>(via: ChainClient, method: string, params: ReadonlyArray<unknown> = []) =>
+    const send = (via: ChainClient, method: string, params: ReadonlyArray<unknown> = []) =>
       Effect.tryPromise({
-        try: () => via.request({ method: method as never, params: params as never }) as Promise<A>,
+        try: (): Promise<unknown> => via.request({ method: method as never, params: params as never }),
         catch: fail(method)
       })
+    // eth_getLogs answers run to megabytes: see `unbatched`.
+    const viaFor = (method: string) => method === "eth_getLogs" ? unbatched : client
     return {
       endpoint,
       chain,
       use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
-      request: (method, params) => send(method === "eth_getLogs" ? unbatched : client, method, params),
-      requestNow: (method, params) => send(unbatched, method, params),
+      read: (schema, method, params) =>
+        Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
+      readNow: (schema, method, params) =>
+        Effect.flatMap(send(unbatched, method, params), decodeAnswer(schema, method)),
+      request: (method, params) => send(viaFor(method), method, params),
       wallet: (account) => createWalletClient({ account, chain, transport }),
       heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)
     }
@@ -186,6 +200,21 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     })
   )
 }
+
+/**
+ * One JSON-RPC answer held to its schema, the one place answers are decoded: a malformed answer (a
+ * proxy's error page, a node that words a field otherwise) fails as `RpcUnavailable` naming the method,
+ * rather than as a defect wherever the service first read the missing field.
+ */
+export const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, method: string) => (answer: unknown) =>
+  Schema.decodeUnknown(schema)(answer).pipe(
+    Effect.mapError((error) =>
+      new RpcUnavailable({
+        message: `chain RPC answered ${method} with a malformed result`,
+        hint: error.message.replace(/\s+/g, " ").slice(0, 200)
+      })
+    )
+  )
 
 /** The websocket URL of a node that serves both on one port: `http(s)://` becomes `ws(s)://`. */
 export const websocketOf = (rpcUrl: string): string => rpcUrl.replace(/^http/i, "ws")

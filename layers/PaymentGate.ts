@@ -8,22 +8,28 @@
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: naming
  * neither fails start-up with `PaymentConfigError` (the embedded devnet's entry points name its treasury).
  */
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted, type Scope } from "effect"
+import { getAddress, parseAbiItem, publicActions } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
 import { Deployment } from "./Deployment.js"
 import { AuthorizationLedger, type AuthorizationLedgerShape } from "./payment/AuthorizationLedger.js"
+import { type BroadcastChain, type BroadcastSettlement, broadcastSettlement, type Reject } from "./payment/Broadcast.js"
+import { exposureBook } from "./payment/Exposure.js"
 import { type Facilitator, inProcessFacilitator, remoteFacilitator, servingFacilitator } from "./payment/Facilitator.js"
 import { makeGate } from "./payment/Gate.js"
 import type { PaymentGateShape } from "./payment/GateShape.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
 import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
+import { settlementSender } from "./payment/SettlementSender.js"
 import { settlementSigner } from "./payment/SettlementSigner.js"
 
 export { PaymentDemanded, PaymentRejected, SettlementPending } from "../schema/Payment.js"
+export type { ExposureSnapshot } from "./payment/Exposure.js"
 export type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./payment/GateShape.js"
+export type { SettlementMode } from "./payment/PaymentConfig.js"
 export type { Charge, PaymentTerms } from "./payment/Requirements.js"
 export { SubmittedPayment } from "./payment/Submission.js"
 export { AuthorizationLedger, PaymentConfigError }
@@ -43,11 +49,17 @@ const termsOf = (settings: PaymentSettings, deployment: Context.Tag.Service<Depl
 
 const settings = Effect.flatMap(AppConfig, (config) => paymentSettings(config.profile, config.payment))
 
+interface Settling {
+  readonly facilitator: Facilitator
+  /** Settlement mode `broadcast`: the gate's hook (`confirmed` without it). */
+  readonly broadcast?: (reject: Reject) => BroadcastSettlement
+}
+
 type Build<R> = (
   settings: PaymentSettings,
   terms: PaymentTerms,
   ledger: AuthorizationLedgerShape
-) => Effect.Effect<Facilitator, PaymentConfigError, R>
+) => Effect.Effect<Settling, PaymentConfigError, R>
 
 const gate = <R>(build: Build<R>) =>
   Effect.gen(function*() {
@@ -55,11 +67,13 @@ const gate = <R>(build: Build<R>) =>
     const deployment = yield* Deployment
     const ledger = yield* AuthorizationLedger
     const terms = termsOf(resolved, deployment)
-    const facilitator = yield* build(resolved, terms, ledger)
-    return makeGate(terms, facilitator, ledger)
+    const { broadcast, facilitator } = yield* build(resolved, terms, ledger)
+    return makeGate(terms, facilitator, ledger, broadcast)
   })
 
-const inProcess: Build<ChainRpc> = (resolved, terms, ledger) =>
+const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)")
+
+const inProcess: Build<ChainRpc | Scope.Scope> = (resolved, terms, ledger) =>
   Effect.gen(function*() {
     if (resolved.facilitator._tag !== "InProcess") {
       return yield* new PaymentConfigError({
@@ -68,38 +82,64 @@ const inProcess: Build<ChainRpc> = (resolved, terms, ledger) =>
     }
     const rpc = yield* ChainRpc
     const account = privateKeyToAccount(Redacted.value(resolved.facilitator.settlementKey))
-    return inProcessFacilitator(
-      settlementSigner(rpc.wallet(account), account, {
+    const wallet = rpc.wallet(account)
+    const facilitator = inProcessFacilitator(
+      settlementSigner(wallet, account, {
         receiptPollMs: resolved.receiptPollMs,
         receiptTimeoutMs: resolved.receiptTimeoutMs
       }),
       terms.network,
       ledger.settlements
     )
+    const { settlement } = resolved
+    if (settlement.mode === "confirmed") return { facilitator }
+    const scope = yield* Effect.scope
+    const client = wallet.extend(publicActions)
+    const chain: BroadcastChain = {
+      sender: settlementSender(wallet, account, {
+        pollMs: resolved.receiptPollMs,
+        replaceAfterMs: settlement.replaceAfterMs
+      }),
+      paidSince: async (payer, sinceBlock) => {
+        const logs = await client.getLogs({
+          address: getAddress(terms.asset),
+          event: transfer,
+          args: { from: payer, to: getAddress(terms.payTo) },
+          fromBlock: sinceBlock
+        })
+        return logs.reduce((paid, log) => paid + (log.args.value ?? 0n), 0n)
+      },
+      headBlock: () => client.getBlockNumber({ cacheTime: 0 })
+    }
+    const book = exposureBook(settlement)
+    return { facilitator, broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope) }
   })
 
 // A facilitator that does not settle this scheme on this network would refuse every payment: the
 // service does not start with one.
 const remote: Build<never> = (resolved, terms) =>
   resolved.facilitator._tag === "Remote"
-    ? servingFacilitator(remoteFacilitator(resolved.facilitator.url, resolved.facilitator.timeoutMs), terms.network)
+    ? Effect.map(
+      servingFacilitator(remoteFacilitator(resolved.facilitator.url, resolved.facilitator.timeoutMs), terms.network),
+      (facilitator): Settling => ({ facilitator })
+    )
     : Effect.fail(new PaymentConfigError({ message: "FACILITATOR_URL is not set: no remote facilitator to use" }))
 
 export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, PaymentGateShape>() {
   /** Verifies and settles in this process with `SETTLEMENT_PRIVATE_KEY` (the devnet treasury by default). */
-  static readonly layerInProcess = Layer.effect(PaymentGate, gate(inProcess))
+  static readonly layerInProcess = Layer.scoped(PaymentGate, gate(inProcess))
 
   /** Verifies and settles through the facilitator at `FACILITATOR_URL`. */
   static readonly layerRemote = Layer.effect(PaymentGate, gate(remote))
 
   /**
-   * Where authorizations are locked: this process (`PAYMENT_LEDGER=memory`, the default) or Redis at
-   * `REDIS_URL` (`PAYMENT_LEDGER=redis`), shared by replicas.
+   * Where authorizations are locked: this process, or Redis at `REDIS_URL` when it is set (shared by
+   * replicas, beside their quotes).
    */
   static readonly layerLedger = Layer.unwrapEffect(
     Effect.map(
       AppConfig,
-      ({ payment }) => payment.ledger === "redis" ? redisLedger(payment.redisUrl) : AuthorizationLedger.layerMemory
+      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.layerMemory
     )
   )
 
@@ -108,7 +148,7 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
    * once for the whole service: HTTP and MCP must share one ledger for the one-call rule to hold
    * across both.
    */
-  static readonly Default = Layer.effect(
+  static readonly Default = Layer.scoped(
     PaymentGate,
     gate((resolved, terms, ledger) =>
       resolved.facilitator._tag === "Remote" ? remote(resolved, terms, ledger) : inProcess(resolved, terms, ledger)

@@ -21,6 +21,12 @@ export type QuoteLookup =
   | { readonly _tag: "Missing" }
 
 /** A transition of one stored quote: what to return, and the record to store (`undefined` keeps it as is). */
+/** What a stored record is at `now`: live, expired but still known, or past its retention (gone). */
+export const lookupAt = (record: QuoteRecord | undefined, now: number, retainMs: number): QuoteLookup => {
+  if (record === undefined || record.expiresAtMs + retainMs <= now) return { _tag: "Missing" }
+  return record.expiresAtMs <= now ? { _tag: "Expired", record } : { _tag: "Live", record }
+}
+
 export type QuoteTransition<A> = (
   lookup: Exclude<QuoteLookup, { readonly _tag: "Missing" }>
 ) => readonly [A, QuoteRecord | undefined]
@@ -51,11 +57,7 @@ export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStore
         }
       }
 
-      const lookup = (quoteId: string, now: number): QuoteLookup => {
-        const record = records.get(quoteId)
-        if (record === undefined || record.expiresAtMs + retainMs <= now) return { _tag: "Missing" }
-        return record.expiresAtMs <= now ? { _tag: "Expired", record } : { _tag: "Live", record }
-      }
+      const lookup = (quoteId: string, now: number) => lookupAt(records.get(quoteId), now, retainMs)
 
       return {
         put: (record) =>
@@ -75,7 +77,8 @@ export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStore
       }
     })
 
-  static readonly Default = Layer.effect(
+  /** The in-memory store as a layer; the service picks memory or Redis with `QuoteStoreLive` (./RedisQuoteStore.ts). */
+  static readonly layerMemory = Layer.effect(
     QuoteStore,
     Effect.flatMap(AppConfig, (config) => QuoteStore.make(config.quoteRetainSec * 1_000))
   )

@@ -7,8 +7,9 @@
  * and carry a real-looking gas price and gas limit; every simulated block has a later number and time
  * (the next, unless the request spaces blocks further apart), a non-zero base fee and a non-zero coinbase.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import type { Address, Hex } from "viem"
+import { RpcHex } from "../schema/Chain.js"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { ChainRpc } from "./ChainRpc.js"
 
@@ -71,20 +72,26 @@ const positions = (number: bigint, timestamp: bigint, count: number, spacing: Si
 /** Results per simulated block, per transaction. */
 export type SimulationResult = ReadonlyArray<ReadonlyArray<SimResult>>
 
-interface RpcCallResult {
-  readonly status: Hex
-  readonly returnData: Hex
-  readonly gasUsed: Hex
-  readonly logs?: ReadonlyArray<SimLog>
-  readonly error?: { readonly message?: string; readonly data?: Hex }
-}
+const RpcSimLog = Schema.Struct({ address: RpcHex, topics: Schema.Array(RpcHex), data: RpcHex })
 
-interface RpcHeader {
-  readonly number: Hex
-  readonly timestamp: Hex
-  readonly baseFeePerGas?: Hex | null
-  readonly miner: Address
-}
+/** `eth_simulateV1`'s answer: per block, per call. */
+const RpcSimulated = Schema.Array(Schema.Struct({
+  calls: Schema.Array(Schema.Struct({
+    status: RpcHex,
+    returnData: RpcHex,
+    gasUsed: RpcHex,
+    logs: Schema.optional(Schema.NullOr(Schema.Array(RpcSimLog))),
+    error: Schema.optional(Schema.NullOr(Schema.Struct({ message: Schema.optional(Schema.String) })))
+  }))
+}))
+
+const RpcHeader = Schema.Struct({
+  number: RpcHex,
+  timestamp: RpcHex,
+  baseFeePerGas: Schema.optional(Schema.NullOr(RpcHex)),
+  miner: RpcHex
+})
+type RpcHeader = typeof RpcHeader.Type
 
 const GWEI = 10n ** 9n
 const DEFAULT_GAS = 3_000_000n
@@ -116,7 +123,7 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
     const header = (block: bigint) => {
       const known = headers.get(block)
       if (known !== undefined) return Effect.succeed(known)
-      return rpc.request<RpcHeader | null>("eth_getBlockByNumber", [hex(block), false]).pipe(
+      return rpc.read(Schema.NullOr(RpcHeader), "eth_getBlockByNumber", [hex(block), false]).pipe(
         Effect.flatMap((found) =>
           found === null
             ? Effect.fail(new RpcUnavailable({ message: `block ${block} is not available for simulation` }))
@@ -163,10 +170,7 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
         // a tell. With it, nonces, balances and fees are checked as for a real transaction.
         validation: true
       }
-      const blocks = yield* rpc.request<ReadonlyArray<{ readonly calls: ReadonlyArray<RpcCallResult> }>>(
-        "eth_simulateV1",
-        [payload, hex(request.block)]
-      )
+      const blocks = yield* rpc.read(RpcSimulated, "eth_simulateV1", [payload, hex(request.block)])
       return blocks.map((block) =>
         block.calls.map((call): SimResult => ({
           ok: BigInt(call.status) === 1n,

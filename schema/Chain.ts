@@ -5,10 +5,16 @@
  * Three address forms, each at its place: `Address` (schema/Primitives.ts) on the wire, checksummed
  * in answers; viem's `Address` (`0x${string}`, any case) at the boundaries that hand values to viem
  * (layers/, devnet/); and `Hex` below inside the service, where the index keys everything by it.
+ * `RpcHex` is the schema the chain's JSON-RPC answers are decoded with (`layers/ChainRpc.ts`).
  */
+import { Schema } from "effect"
 
 /** Lower-case `0x` address or bytes32, as the index keys pools, tokens and transactions. */
 export type Hex = string
+
+/** `0x` hex as a node answers it and viem takes it (any case): quantities, data, hashes, addresses. */
+export const RpcHex = Schema.TemplateLiteral("0x", Schema.String)
+export type RpcHex = typeof RpcHex.Type
 
 /** ERC-20 USDC: on Arc the token face of the native gas balance, on the devnet its own 6-decimal token. */
 export const USDC_ADDRESS: `0x${string}` = "0x3600000000000000000000000000000000000000"

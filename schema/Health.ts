@@ -4,7 +4,7 @@
  * supervisor reads the status code and a client reads `next` and `retryAfterSec` as on any other error.
  */
 import { Schema } from "effect"
-import { Network } from "./Primitives.js"
+import { Network, RawAmount } from "./Primitives.js"
 
 export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations({
   description: [
@@ -47,6 +47,19 @@ export const HealthResponse = Schema.Struct({
     }),
     pollIntervalMs: Schema.NonNegativeInt.annotations({
       description: "the head poll's interval: INDEXER_POLL_MS, or half the block time observed"
+    })
+  }),
+  payments: Schema.Struct({
+    settlementMode: Schema.Literal("confirmed", "broadcast").annotations({
+      description: "when a paid answer leaves: once its settlement is mined, or once it is sent (SETTLEMENT_MODE)"
+    }),
+    unconfirmed: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
+      description:
+        "answers served whose settlement is sent and not yet mined (broadcast only), capped by SETTLEMENT_UNCONFIRMED_CAP"
+    }),
+    debts: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
+      description:
+        "payers whose settlement failed after they were served, and what they owe; each is refused until it pays"
     })
   }),
   version: Schema.String,

@@ -8,11 +8,12 @@ import { AppConfig } from "../layers/AppConfig.js"
 import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
-import { QuoteStore } from "../layers/QuoteStore.js"
+import { QuoteStoreLive } from "../layers/RedisQuoteStore.js"
 import { Simulator } from "../layers/Simulator.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { Launchpads } from "./indexer/Launchpads.js"
+import { Drain } from "./operations/Drain.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
@@ -30,11 +31,12 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
+      Drain.Default,
       PaymentGate.Default,
       GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
-      QuoteStore.Default,
+      QuoteStoreLive,
       SafetyCheck.Default,
       Simulator.Default
     )),

@@ -11,8 +11,8 @@ import {TokenCalls} from "./TokenCalls.sol";
 /// exact-amount approval that the launchpad spends in full (and that is reset if it ever did not), the
 /// output forwarded as measured by the router's own balance.
 abstract contract CurveVenue is RouterBase {
-    function _swapCurve(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
-        if (launchpad == address(0)) revert VenueUnavailable(leg.index);
+    function _swapCurve(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
+        address launchpad = venue.registry;
         if (leg.pool != launchpad) revert ForgedPool(leg.index, leg.pool, launchpad);
         bool isBuy = leg.tokenIn == usdc;
         if (leg.exactOut || (!isBuy && leg.tokenOut != usdc)) revert InvalidStep(leg.index);

@@ -5,12 +5,13 @@ pragma solidity ^0.8.28;
 /// event `receipt` searches, and the errors a failed plan reverts with. Kept apart from the implementation
 /// so the encoding is defined once (src/execution/RouterPlan.ts mirrors it and a test holds them equal).
 interface ITradeRouter {
-    /// @notice One pool swap. `venue`: 0 Uniswap v2 pair, 1 v3 pool, 2 v4 pool (through the PoolManager),
-    /// 3 launchpad bonding curve. `flags`: EXACT_OUT (1), FROM_ROUTER (2: input comes from what earlier
+    /// @notice One pool swap. `venue`: the index in the router's venue table (`venueAt`), which is the
+    /// venue file's order; the venue's family says how the step executes: a v2-family pair, a v3-family
+    /// pool, a v4 pool (through the venue's PoolManager) or a launchpad bonding curve. `flags`: EXACT_OUT (1), FROM_ROUTER (2: input comes from what earlier
     /// steps left in the router, else from the taker), TO_ROUTER (4: output stays in the router for later
     /// steps, else it goes to the recipient).
     /// `pool`: the v2 pair, the v3 pool, the PoolManager (v4) or the launchpad (curve); v2/v3 pools must be
-    /// the CREATE2 address of the configured factory for (tokenIn, tokenOut, fee).
+    /// the CREATE2 address of the venue's deployer and init code hash for (tokenIn, tokenOut, fee).
     /// `fee`: v3 fee tier or v4 key fee (0x800000 for dynamic-fee pools); `tickSpacing`, `hooks`: v4 key.
     /// `amount`: exact-in from the taker: base units; exact-in from the router: share of what the plan
     /// holds of tokenIn, 1e18 = all of it; exact-out: the exact output of this step. An exact-out step
@@ -83,7 +84,8 @@ interface ITradeRouter {
     error InvalidPlan();
     error InvalidStep(uint256 index);
     error UnknownVenue(uint256 index, uint8 venue);
-    error VenueUnavailable(uint256 index);
+    error InvalidVenueTable(uint256 index);
+    error BadPairFee(uint256 index, uint256 fee);
     error ForgedPool(uint256 index, address pool, address expected);
     error PayerTokenMismatch(uint256 index);
     error OutputTokenMismatch(uint256 index);

@@ -25,9 +25,9 @@ library PlanRules {
         );
     }
 
-    /// @notice Refuses a plan whose recipient is one of `refused` (the router and the contracts it
-    /// trusts), or that has no steps, or whose tokens are missing or equal.
-    function check(ITradeRouter.Plan calldata plan, address[5] memory refused) internal pure {
+    /// @notice Refuses a plan whose recipient is one of `refused` (zero, the router, Permit2), or that
+    /// has no steps, or whose tokens are missing or equal.
+    function check(ITradeRouter.Plan calldata plan, address[3] memory refused) internal pure {
         address recipient = plan.recipient;
         for (uint256 i; i < refused.length; ++i) {
             if (recipient == refused[i]) revert ITradeRouter.InvalidRecipient(recipient);

@@ -16,8 +16,10 @@ import {V4Venue} from "./V4Venue.sol";
 /// - The taker is `msg.sender`, always: funds are taken only from it (ERC-20 `transferFrom`, its own
 ///   Permit2 allowance, or the native value it sent), never from an address in calldata.
 /// - The router calls nothing a plan names except ERC-20 `transfer`/`transferFrom`/`approve`/`balanceOf`
-///   on the plan's tokens; pools are computed from the configured factories (v2, v3), are the configured
-///   PoolManager (v4) or launchpad; there is no arbitrary call target and no arbitrary calldata.
+///   on the plan's tokens; pools are computed by CREATE2 from the step's venue's deployer and init code
+///   hash (v2, v3), or are that venue's PoolManager (v4) or launchpad, from the venue table fixed at
+///   construction; there is no arbitrary call target and no arbitrary calldata. The one other call, a
+///   per-pair v2 fee getter, is a view call to a pair verified the same way.
 /// - Callbacks are accepted only from the one contract the current step is swapping with, once.
 /// - One execution at a time (transient lock): a token, hook or pool re-entering any entry point fails.
 /// - The result is judged by the recipient's balance of the buy token, not by what pools report.
@@ -85,7 +87,8 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
     function _begin(Plan calldata plan) private {
         if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
-        PlanRules.check(plan, [address(0), address(this), poolManager, launchpad, permit2]);
+        PlanRules.check(plan, [address(0), address(this), permit2]);
+        _refuseVenueRecipient(plan.recipient);
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
@@ -108,18 +111,27 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         Holdings.credit(usdc, plan.amountIn);
     }
 
+    /// @notice Output sent to a PoolManager or launchpad would be theirs, not the recipient's.
+    function _refuseVenueRecipient(address recipient) private view {
+        uint256 count = _venues.length;
+        for (uint256 i; i < count; ++i) {
+            VenueConfig storage venue = _venues[i];
+            if (venue.family >= FAMILY_V4 && venue.registry == recipient) revert InvalidRecipient(recipient);
+        }
+    }
+
     /// @notice Runs one leg on its venue, holds for the plan what it left in the router, checks its limit.
     function _exec(Leg memory leg) private {
         bool keeps = leg.to == address(this);
         uint256 untracked = keeps ? Holdings.untracked(leg.tokenOut) : 0;
         uint256 paidIn;
         uint256 out;
-        uint8 venue = leg.venue;
-        if (venue == VENUE_V2) (paidIn, out) = _swapV2(leg);
-        else if (venue == VENUE_V3) (paidIn, out) = _swapV3(leg);
-        else if (venue == VENUE_V4) (paidIn, out) = _swapV4(leg);
-        else if (venue == VENUE_CURVE) (paidIn, out) = _swapCurve(leg);
-        else revert UnknownVenue(leg.index, venue);
+        VenueConfig memory venue = _venue(leg);
+        uint8 family = venue.family;
+        if (family == FAMILY_V2) (paidIn, out) = _swapV2(leg, venue);
+        else if (family == FAMILY_V3) (paidIn, out) = _swapV3(leg, venue);
+        else if (family == FAMILY_V4) (paidIn, out) = _swapV4(leg, venue);
+        else (paidIn, out) = _swapCurve(leg, venue);
         if (keeps) Holdings.creditSince(leg.tokenOut, untracked);
         if (leg.exactOut) {
             if (paidIn > leg.limit) revert StepInputTooHigh(leg.index, paidIn, leg.limit);

@@ -5,15 +5,15 @@ import {IUniswapV3PoolSwap} from "./Externals.sol";
 import {PoolAddress} from "./PoolAddress.sol";
 import {RouterBase} from "./RouterBase.sol";
 
-/// @notice Uniswap v3 pools: `swap`, then the pool calls back for payment. Only the pool this step
-/// computed from the factory may call back, once; the payment goes from the taker (or what the plan
+/// @notice Uniswap v3-family pools (any fork: its pool deployer, which is the factory or a separate
+/// deployer, and init code hash come from the venue table): `swap`, then the pool calls back for payment.
+/// Only the pool this step computed from its venue's deployer may call back, once; the payment goes from the taker (or what the plan
 /// holds in the router) straight to that pool. The step travels in the callback data, so a chained
 /// exact-out step can run its next link for exactly what the pool asks.
 abstract contract V3Venue is RouterBase {
-    function _swapV3(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
-        if (v3Factory == address(0)) revert VenueUnavailable(leg.index);
+    function _swapV3(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
-        address expected = PoolAddress.v3Pool(v3Factory, v3PoolInitCodeHash, token0, token1, leg.fee);
+        address expected = PoolAddress.v3Pool(venue.deployer, venue.initCodeHash, token0, token1, leg.fee);
         _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;

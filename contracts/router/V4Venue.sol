@@ -11,24 +11,25 @@ import {SwapParams} from "@uniswap/v4-core/src/types/PoolOperation.sol";
 import {PoolAddress} from "./PoolAddress.sol";
 import {RouterBase} from "./RouterBase.sol";
 
-/// @notice Uniswap v4 through the configured PoolManager: one `unlock` per step, the swap, then settle
+/// @notice Uniswap v4 through the step's venue's PoolManager (from the venue table): one `unlock` per step, the swap, then settle
 /// what the step owes and take what it is owed. A pool is its key; the PoolManager swaps only
 /// initialized keys, and hooks (dynamic fees, fee-taking return deltas) act inside its accounting, which
 /// the router then settles in full or the PoolManager reverts the whole transaction. A v4 step nested
-/// in another v4 step's settlement (an exact-out chain) swaps inside the unlock already open.
+/// in another v4 step's settlement (an exact-out chain) swaps inside the unlock already open when it is
+/// on the same PoolManager, and opens its own otherwise.
 abstract contract V4Venue is RouterBase, IUnlockCallback {
-    /// @dev Set while the PoolManager is unlocked for one of our steps.
-    bool internal transient tUnlocked;
+    /// @dev The PoolManager unlocked for one of our steps right now, if any.
+    address internal transient tUnlocked;
 
-    function _swapV4(Leg memory leg) internal returns (uint256 paidIn, uint256 out) {
-        if (poolManager == address(0)) revert VenueUnavailable(leg.index);
-        if (leg.pool != poolManager) revert ForgedPool(leg.index, leg.pool, poolManager);
+    function _swapV4(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
+        address manager = venue.registry;
+        if (leg.pool != manager) revert ForgedPool(leg.index, leg.pool, manager);
         if (leg.amount > uint256(uint128(type(int128).max))) revert AmountTooLarge(leg.amount);
-        if (tUnlocked) {
+        if (tUnlocked == manager) {
             (paidIn, out) = _swapUnlocked(leg);
         } else {
-            tCallback = poolManager;
-            bytes memory result = IPoolManager(poolManager).unlock(abi.encode(leg));
+            tCallback = manager;
+            bytes memory result = IPoolManager(manager).unlock(abi.encode(leg));
             tCallback = address(0);
             (paidIn, out) = abi.decode(result, (uint256, uint256));
         }
@@ -36,19 +37,22 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
     }
 
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
-        // Only our own `unlock` makes the PoolManager call us; tCallback proves it is that one.
-        if (msg.sender != poolManager || tCallback != msg.sender) revert UnexpectedCallback(msg.sender);
+        // Only our own `unlock` makes a PoolManager call us: tCallback is the trusted venue's PoolManager
+        // `_swapV4` just unlocked, so a caller equal to it is that one (and never the zero address).
+        if (msg.sender != tCallback || msg.sender == address(0)) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
-        tUnlocked = true;
+        address outer = tUnlocked;
+        tUnlocked = msg.sender;
         (uint256 paidIn, uint256 out) = _swapUnlocked(abi.decode(data, (Leg)));
-        tUnlocked = false;
+        tUnlocked = outer;
         return abi.encode(paidIn, out);
     }
 
+    /// @dev Runs inside the unlock of `leg.pool`, which `_swapV4` checked is its venue's PoolManager.
     function _swapUnlocked(Leg memory leg) private returns (uint256 paidIn, uint256 out) {
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
         bool zeroForOne = leg.tokenIn == token0;
-        IPoolManager manager = IPoolManager(poolManager);
+        IPoolManager manager = IPoolManager(leg.pool);
         // v4 signs the other way round from v3: negative is exact input.
         int256 specified = leg.exactOut ? int256(leg.amount) : -int256(leg.amount);
         BalanceDelta delta = manager.swap(
@@ -72,7 +76,7 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
             // A chained step's input is made first, so the sync below sees only this payment arrive.
             _provide(leg, paidIn);
             manager.sync(Currency.wrap(leg.tokenIn));
-            _pay(leg.tokenIn, poolManager, paidIn, leg.fromRouter);
+            _pay(leg.tokenIn, leg.pool, paidIn, leg.fromRouter);
             manager.settle();
         }
         if (out != 0) manager.take(Currency.wrap(leg.tokenOut), leg.to, out);

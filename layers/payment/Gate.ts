@@ -5,17 +5,19 @@
  * settles nothing. Settling happens before the answer leaves, because the answer carries the
  * settlement's transaction hash (`PAYMENT-RESPONSE`).
  *
- * The authorization is the call's idempotency key: a settlement sent but not confirmed in time answers
- * `SettlementPending` (its transaction, no new offer) and leaves the authorization pending in the
- * ledger; the same payment resent runs the operation again and settles by reconciling with that
- * transaction, so it is served once the transaction is mined and charged once.
+ * The authorization is the call's idempotency key, claimed before anything runs. How the answer waits
+ * for its settlement is the settlement mode's: until mined (`confirmed`, ./Confirmed.ts) or until sent
+ * (`broadcast`, ./Broadcast.ts, which also admits a payer only without debt and one at a time).
  */
 import { Clock, Effect, Either, Exit, Option } from "effect"
-import { PaymentDemanded, PaymentRejected, SettlementPending, type SettlementReceipt } from "../../schema/Payment.js"
+import { PaymentDemanded, type PaymentRejected } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
+import type { BroadcastSettlement, Reject } from "./Broadcast.js"
+import { confirmedSettlement } from "./Confirmed.js"
+import { nothingUnconfirmed } from "./Exposure.js"
 import type { Facilitator } from "./Facilitator.js"
-import { aboveCeiling, logFailure, unavailable } from "./GateFailures.js"
-import type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./GateShape.js"
+import { aboveCeiling, logFailure, rejection, unavailable } from "./GateFailures.js"
+import type { GateFailure, Paid, PaymentGateShape, Verified } from "./GateShape.js"
 import { Reason, specReason } from "./Reasons.js"
 import {
   canonicalTerms,
@@ -41,23 +43,24 @@ const CLAIM_SLACK_MS = 60_000
 export const makeGate = (
   given: PaymentTerms,
   facilitator: Facilitator,
-  ledger: AuthorizationLedgerShape
+  ledger: AuthorizationLedgerShape,
+  // Settlement mode `broadcast` when given (./Broadcast.ts); `confirmed` otherwise.
+  broadcast?: (reject: Reject) => BroadcastSettlement
 ): PaymentGateShape => {
   const terms = canonicalTerms(given)
   const requirements = (charge: Charge) => requirementsFor(terms, charge)
   const { offer, encodeOffer } = offerBook(terms)
-  const rejected = (charge: Charge, refusal: Refusal, settlement?: SettlementReceipt) =>
-    new PaymentRejected({
-      reason: refusal.reason,
-      message: refusal.message,
-      offer: offer(charge, refusal.reason),
-      ...(settlement === undefined ? {} : { settlement })
-    })
+  const rejected = rejection(offer)
 
   const refuse = (charge: Charge) => (refusal: Either.Either<void, Refusal>): Effect.Effect<void, PaymentRejected> =>
     Either.match(refusal, { onLeft: (refusal) => Effect.fail(rejected(charge, refusal)), onRight: () => Effect.void })
 
-  const release = (verified: Verified) => ledger.release(verified.key, verified.claim).pipe(Effect.ignore)
+  const mode = broadcast?.((verified, refusal, settlement) => rejected(verified.charge, refusal, settlement))
+  const release = (verified: Verified) =>
+    ledger.release(verified.key, verified.claim).pipe(
+      Effect.ignore,
+      Effect.zipRight(mode?.free(verified) ?? Effect.void)
+    )
 
   const verify = Effect.fn("PaymentGate.verify")(function*(charge: Charge, submitted: SubmittedPayment) {
     if (charge.price > terms.ceiling) return yield* aboveCeiling(charge)
@@ -88,6 +91,7 @@ export const makeGate = (
     }
     // Sent already: whether it lands is settling's to find out, whatever the clock says now.
     if (claim._tag === "Pending") return verified
+    if (mode !== undefined) yield* mode.admit(verified).pipe(Effect.tapError(() => release(verified)))
     const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     yield* refuse(charge)(checkValidity(terms, payment, nowSec)).pipe(Effect.tapError(() => release(verified)))
     const verdict = yield* facilitator.verify(payment, offered).pipe(
@@ -107,43 +111,13 @@ export const makeGate = (
     return { ...verified, payer: verdict.payer ?? verified.payer } satisfies Verified
   })
 
-  const settle = Effect.fn("PaymentGate.settle")(function*(verified: Verified) {
-    const spend = ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    // An unanswered settlement may still be mined: the authorization stays spent, unless it was
-    // already pending on a known transaction, which the next resend reconciles with again.
-    const answer = yield* facilitator.settle(verified.payment, verified.requirements).pipe(
-      Effect.tapError(() => verified.pending === undefined ? spend : release(verified)),
-      Effect.mapError(unavailable),
-      Effect.tapError(logFailure("settle"))
+  const settle = mode?.settle ??
+    confirmedSettlement(
+      facilitator,
+      ledger,
+      release,
+      (verified, refusal, settlement) => rejected(verified.charge, refusal, settlement)
     )
-    const settlement: SettlementReceipt = {
-      success: answer.success,
-      payer: answer.payer ?? verified.payer,
-      transaction: answer.transaction,
-      network: answer.network,
-      ...(answer.success ? {} : { errorReason: specReason(answer.errorReason ?? Reason.unexpectedSettle) })
-    }
-    if (answer.success) {
-      yield* spend
-      return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
-    }
-    if (answer.errorReason === Reason.settlementPending && answer.transaction !== "") {
-      yield* ledger.pending(verified.key, verified.claim, answer.transaction, verified.expiresAtMs).pipe(
-        Effect.orElse(() => spend)
-      )
-      return yield* new SettlementPending({
-        message:
-          "the payment's settlement was sent but is not confirmed yet; resend the same payment, do not pay again",
-        settlement
-      })
-    }
-    // Broadcast and reverted, or refused before broadcast: either way nothing moved.
-    yield* answer.transaction === "" ? release(verified) : spend
-    return yield* rejected(verified.charge, {
-      reason: settlement.errorReason ?? Reason.unexpectedSettle,
-      message: `the payment could not be settled${answer.errorMessage === undefined ? "" : `: ${answer.errorMessage}`}`
-    }, settlement)
-  })
 
   const charge = <A, E, R>(
     charge: Charge,
@@ -181,6 +155,8 @@ export const makeGate = (
   return {
     terms,
     facilitator: facilitator.kind,
+    settlementMode: mode === undefined ? "confirmed" : "broadcast",
+    exposure: mode?.snapshot ?? Effect.succeed(nothingUnconfirmed),
     requirements,
     offer,
     encodeOffer,

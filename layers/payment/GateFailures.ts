@@ -1,13 +1,26 @@
 /**
- * How the gate's own failures read: the facilitator or the ledger failing (`payment_unavailable`, or
- * `internal` when the payment library itself broke), and a price above the ceiling (the service's bug).
- * Nothing is charged in any of them.
+ * How the gate's refusals and own failures read: a refusal of the payer with its new offer; the
+ * facilitator or the ledger failing (`payment_unavailable`, or `internal` when the payment library itself
+ * broke); a price above the ceiling (the service's bug). Nothing is charged in any of them.
  */
 import { Effect } from "effect"
 import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
+import { PaymentRejected, type PaymentRequired, type SettlementReceipt } from "../../schema/Payment.js"
 import type { LedgerUnavailable } from "./AuthorizationLedger.js"
 import type { FacilitatorFailure } from "./Facilitator.js"
 import type { Charge } from "./Requirements.js"
+import type { Refusal } from "./Submission.js"
+
+/** A refusal of the payer, with a fresh offer naming the reason (and the failed settlement, if any). */
+export const rejection =
+  (offer: (charge: Charge, error: string) => PaymentRequired) =>
+  (charge: Charge, refusal: Refusal, settlement?: SettlementReceipt) =>
+    new PaymentRejected({
+      reason: refusal.reason,
+      message: refusal.message,
+      offer: offer(charge, refusal.reason),
+      ...(settlement === undefined ? {} : { settlement })
+    })
 
 export const unavailable = (error: FacilitatorFailure | LedgerUnavailable): PaymentUnavailable | Internal =>
   error._tag === "PaymentLibraryFailure"

@@ -13,7 +13,9 @@ import type {
   SettlementPending,
   SettlementReceipt
 } from "../../schema/Payment.js"
+import type { ExposureSnapshot } from "./Exposure.js"
 import type { Facilitator } from "./Facilitator.js"
+import type { SettlementMode } from "./PaymentConfig.js"
 import type { Charge, PaymentTerms } from "./Requirements.js"
 import type { SubmittedPayment } from "./Submission.js"
 
@@ -48,6 +50,10 @@ export interface Verified {
 export interface PaymentGateShape {
   readonly terms: PaymentTerms
   readonly facilitator: Facilitator["kind"]
+  /** When a paid answer leaves: once its settlement is mined, or once it is sent. */
+  readonly settlementMode: SettlementMode
+  /** Served answers whose settlement is not confirmed yet, and payers' debts (always empty in `confirmed`). */
+  readonly exposure: Effect.Effect<ExposureSnapshot>
   /** The requirements a charge offers; the same charge always gives the same requirements. */
   readonly requirements: (charge: Charge) => PaymentRequirements
   /** The `PAYMENT-REQUIRED` body (an MCP payment-required result carries it as it is). */

@@ -29,7 +29,28 @@ export interface PaymentSettings {
   /** In-process settlement: how often, and how long, a settlement's receipt is polled for. */
   readonly receiptPollMs: number
   readonly receiptTimeoutMs: number
+  readonly settlement: SettlementSettings
 }
+
+/**
+ * When a paid answer leaves: `confirmed` once its settlement is mined; `broadcast` once it is sent,
+ * with the risk bounded (docs/payments.md#settlement-modes).
+ */
+export type SettlementMode = "confirmed" | "broadcast"
+
+export interface SettlementSettings {
+  readonly mode: SettlementMode
+  /** Broadcast: past this many USDC base units served and not yet confirmed, calls settle `confirmed`. */
+  readonly unconfirmedCap: bigint
+  /** Broadcast: how long a payer whose served settlement failed is refused, unless it pays the debt. */
+  readonly debtRefusalSec: number
+  /** Broadcast: a settlement not mined after this long is sent again, same nonce, higher fee. */
+  readonly replaceAfterMs: number
+}
+
+// Where a block, once made, is final and comes at a steady pace, a sent settlement lands in the next
+// block or is known to have failed within a block or two: the wait buys little (Arc; the devnet).
+const broadcastByDefault: ReadonlySet<string> = new Set(["devnet", "arc"])
 
 const hexKey = /^0x[0-9a-fA-F]{64}$/
 const hexAddress = /^0x[0-9a-fA-F]{40}$/
@@ -72,6 +93,15 @@ export const paymentSettings = (profile: string, settings: AppConfig["payment"])
     if (settings.minValiditySec >= settings.defaultTimeoutSec) {
       return yield* refuse("PAYMENT_MIN_VALIDITY_SEC must be below PAYMENT_TIMEOUT_SEC")
     }
+    // A remote facilitator answers settle once it has confirmed: only this process can answer on broadcast.
+    const mode = Option.getOrElse(
+      settings.settlementMode,
+      (): SettlementMode =>
+        facilitator._tag === "InProcess" && broadcastByDefault.has(profile) ? "broadcast" : "confirmed"
+    )
+    if (mode === "broadcast" && facilitator._tag === "Remote") {
+      return yield* refuse("SETTLEMENT_MODE=broadcast settles in-process: it cannot be used with FACILITATOR_URL")
+    }
     return {
       facilitator,
       payTo,
@@ -80,6 +110,12 @@ export const paymentSettings = (profile: string, settings: AppConfig["payment"])
       defaultTimeoutSec: settings.defaultTimeoutSec,
       minValiditySec: settings.minValiditySec,
       receiptPollMs: settings.receiptPollMs,
-      receiptTimeoutMs: settings.receiptTimeoutMs
+      receiptTimeoutMs: settings.receiptTimeoutMs,
+      settlement: {
+        mode,
+        unconfirmedCap: settings.unconfirmedCap,
+        debtRefusalSec: settings.debtRefusalSec,
+        replaceAfterMs: settings.replaceAfterMs
+      }
     } satisfies PaymentSettings
   })

@@ -8,8 +8,8 @@
  */
 import { PENDING_SETTLEMENT_TTL_MS, type PendingSettlementStore } from "@x402/core/facilitator"
 import { Clock, Effect, Layer } from "effect"
-import { Redis } from "ioredis"
 import { randomUUID } from "node:crypto"
+import { redisClient } from "../Redis.js"
 import { AuthorizationLedger, type Claim, LedgerUnavailable } from "./AuthorizationLedger.js"
 
 // Entries as ./AuthorizationLedger.ts `Entry` writes them: held:<token>[:<tx>], pending:<tx>, spent.
@@ -62,31 +62,7 @@ export const redisLedger = (url: string) =>
   Layer.scoped(
     AuthorizationLedger,
     Effect.gen(function*() {
-      const redis = yield* Effect.acquireRelease(
-        Effect.tryPromise({
-          try: async () => {
-            const client = new Redis(url, {
-              lazyConnect: true,
-              enableOfflineQueue: false,
-              maxRetriesPerRequest: 1,
-              connectTimeout: 2_000,
-              commandTimeout: 2_000
-            })
-            // Failures reach the gate through the commands that fail; the event would only be noise.
-            client.on("error", () => undefined)
-            try {
-              await client.connect()
-              await client.ping()
-              return client
-            } catch (error) {
-              client.disconnect()
-              throw error
-            }
-          },
-          catch: failed("connect")
-        }),
-        (client) => Effect.promise(() => client.quit().catch(() => "closed"))
-      )
+      const redis = yield* redisClient(url, failed("connect"))
       const settlements: PendingSettlementStore = {
         get: async (signature) => (await redis.get(SETTLEMENTS + signature)) ?? undefined,
         set: async (signature, transaction) =>

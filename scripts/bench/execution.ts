@@ -15,6 +15,7 @@ import { Effect, Either, Schema } from "effect"
 import { type Address, formatUnits } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { decodeRequest } from "../../schema/Decode.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
@@ -121,7 +122,7 @@ const roundTrip = async (taker: BenchTaker, request: Record<string, unknown>) =>
 /** Quotes read wallets at the index's block: it must have seen the takers' funding. */
 const synced = () =>
   runtime.runPromise(Effect.gen(function*() {
-    const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+    const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
     yield* (yield* ChainIndex).waitFor(head)
   }))
 

@@ -38,7 +38,13 @@ const layer = appRoutesWith(Devnet.layerDeployment).pipe(
     manifestPath: join(work, "manifest.json")
   })),
   Layer.provide(
-    AppConfig.withSettings({ ...devnetPaymentSettings(), DATA_DIR: join(work, "data"), SAFETY_SCAN: "false" })
+    // `confirmed`, as these figures were first taken; payment-modes.ts sets the two modes side by side.
+    AppConfig.withSettings({
+      ...devnetPaymentSettings(),
+      SETTLEMENT_MODE: "confirmed",
+      DATA_DIR: join(work, "data"),
+      SAFETY_SCAN: "false"
+    })
   )
 )
 

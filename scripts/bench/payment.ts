@@ -16,6 +16,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Hex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
@@ -35,7 +36,9 @@ const stack = (blockTime: Option.Option<number>) =>
       blockTime,
       manifestPath: join(work, `manifest-${Option.getOrElse(blockTime, () => 0)}.json`)
     })),
-    Layer.provide(AppConfig.Default)
+    Layer.provide(AppConfig.Default),
+    // `confirmed`: settle here is sent + receipt; payment-modes.ts measures `broadcast` beside it.
+    Layer.provide(AppConfig.withSettings({ ...devnetPaymentSettings(), SETTLEMENT_MODE: "confirmed" }))
   )
 
 const run = async (label: string, blockTime: Option.Option<number>, calls: number) => {

@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { formatUnits } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { USDC_ADDRESS as SYNTHETIC_USDC } from "../../schema/Chain.js"
+import { RpcHex, USDC_ADDRESS as SYNTHETIC_USDC } from "../../schema/Chain.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import type { IndexState } from "../../src/indexer/State.js"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
@@ -28,7 +28,7 @@ const manifest = devnet.manifest
 const { indexRuntime } = await import("./lib/stack.js")
 const runtime = indexRuntime(Deployment.make(manifest))
 const state: IndexState = await runtime.runPromise(Effect.gen(function*() {
-  const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+  const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
   return (yield* (yield* ChainIndex).waitFor(head)).state
 }))
 

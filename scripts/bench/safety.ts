@@ -15,6 +15,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Simulator } from "../../layers/Simulator.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
@@ -42,7 +43,7 @@ const runtime = ManagedRuntime.make(
   )
 )
 const state = await runtime.runPromise(Effect.gen(function*() {
-  const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+  const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
   return (yield* (yield* ChainIndex).waitFor(head)).state
 }))
 const market = marketFromIndex(state)

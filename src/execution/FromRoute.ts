@@ -1,6 +1,7 @@
 /**
  * From a priced route (src/routing: a path, or a plan's legs) to the router's plan (RouterPlan.ts): the
- * one place where hop kinds become venue codes, pools become the addresses the router verifies, and
+ * one place where a pool's venue id becomes its index in the router's venue table (the venue file's
+ * order, `routerVenuesOf`), pools become the addresses the router verifies, and
  * the order's amounts become step amounts, flags and limits. `quote` simulates what this builds and
  * `swap` sends it, so both execute the same steps.
  *
@@ -12,25 +13,16 @@
  * Legs run in order, so a hub token held by the router belongs to one leg at a time.
  */
 import { type Address, zeroAddress } from "viem"
-import { DYNAMIC_FEE_FLAG, type Hex } from "../../schema/Chain.js"
+import type { Hex } from "../../schema/Chain.js"
+import type { VenueFile } from "../../schema/VenueFile.js"
+import { registryOf } from "../../schema/VenueTable.js"
 import type { RoutablePool } from "../math/Hop.js"
 import type { HopFill, Path } from "../routing/Path.js"
 import type { Plan, PlanLegFill } from "../routing/Plan.js"
-import {
-  type FundingCode,
-  quoteTag,
-  type RouterPlan,
-  type RouterStep,
-  SHARE_ALL,
-  StepFlag,
-  Venue
-} from "./RouterPlan.js"
+import { type FundingCode, quoteTag, type RouterPlan, type RouterStep, SHARE_ALL, StepFlag } from "./RouterPlan.js"
+import { type RouterVenues, stepVenue } from "./RouterVenues.js"
 
-/** The contracts the router itself trusts: its PoolManager (v4) and launchpad (curve). */
-export interface RouterVenues {
-  readonly poolManager: Address
-  readonly launchpad: Address
-}
+export { type RouterVenue, type RouterVenues, stepVenue, UnknownPlanVenue } from "./RouterVenues.js"
 
 export interface PlanTerms {
   readonly recipient: Address
@@ -42,39 +34,32 @@ export interface PlanTerms {
   readonly slippageBps: bigint
 }
 
-/** The router's venues from a deployment's contract roles; a venue not deployed is the zero address. */
-export const routerVenuesOf = (contracts: Readonly<Record<string, Address>>): RouterVenues => ({
-  poolManager: contracts["v4PoolManager"] ?? zeroAddress,
-  launchpad: contracts["launchpad"] ?? zeroAddress
-})
+/** Venue id -> the router's venue (`Step.venue` = its index): the router deployed for `file` names
+ * venue i of the file by index i (schema/VenueFile.ts). A pure function of the file. */
+export const routerVenuesOf = (file: Pick<VenueFile, "venues">): RouterVenues =>
+  new Map(file.venues.map((venue, index) => [venue.id, { index, family: venue.family, registry: registryOf(venue) }]))
+
+/** A deployment without a venue file: one venue per family, found by contract role, in the order the
+ * devnet's router is deployed for (devnet/router.ts); a role not deployed has the zero address. */
+export const roleVenues = [
+  { id: "uniswap-v2", family: "v2", role: "v2Factory" },
+  { id: "uniswap-v3", family: "v3", role: "v3Factory" },
+  { id: "uniswap-v4", family: "v4", role: "v4PoolManager" },
+  { id: "launchpad", family: "launchpad", role: "launchpad" }
+] as const
+
+export const routerVenuesOfRoles = (contracts: Readonly<Record<string, Address>>): RouterVenues =>
+  new Map(
+    roleVenues.map((
+      venue,
+      index
+    ) => [venue.id, { index, family: venue.family, registry: contracts[venue.role] ?? zeroAddress }])
+  )
 
 const BPS = 10_000n
 
 const lessSlippage = (amount: bigint, bps: bigint) => (amount * (BPS - bps)) / BPS
 const plusSlippage = (amount: bigint, bps: bigint) => (amount * (BPS + bps) + BPS - 1n) / BPS
-
-/** Venue code, pool address and v4 key fields of one pool. */
-export const stepVenue = (
-  pool: RoutablePool,
-  venues: RouterVenues
-): Pick<RouterStep, "venue" | "pool" | "fee" | "tickSpacing" | "hooks"> => {
-  switch (pool.kind) {
-    case "v2":
-      return { venue: Venue.v2, pool: pool.id as Address, fee: 0, tickSpacing: 0, hooks: zeroAddress }
-    case "v3":
-      return { venue: Venue.v3, pool: pool.id as Address, fee: pool.feePips, tickSpacing: 0, hooks: zeroAddress }
-    case "v4":
-      return {
-        venue: Venue.v4,
-        pool: venues.poolManager,
-        fee: pool.dynamicFee ? DYNAMIC_FEE_FLAG : pool.feePips,
-        tickSpacing: pool.tickSpacing,
-        hooks: (pool.hooks ?? zeroAddress) as Address
-      }
-    case "curve":
-      return { venue: Venue.curve, pool: venues.launchpad, fee: 0, tickSpacing: 0, hooks: zeroAddress }
-  }
-}
 
 export type PoolOf = (id: Hex) => RoutablePool | undefined
 

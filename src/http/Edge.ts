@@ -12,6 +12,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
+import { refusalOf } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
@@ -35,8 +36,10 @@ export const edgeHeaders = (requestId: string) => ({
   "x-request-id": requestId,
   "x-content-type-options": "nosniff",
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
+  "access-control-expose-headers": EXPOSED
 })
+
+const EXPOSED = [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
 
 /**
  * Request headers a browser agent sends beyond the safelisted ones: JSON bodies, the payment, its own
@@ -75,6 +78,8 @@ const failureToError = (
     const bodySchema = routes.get(pathOf(request.url))?.request
     if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
       // HttpApi refused the body; its refusal is worded as MCP words bad arguments, with every detail.
+      const refused = refusalOf(body.value)
+      if (refused !== undefined) return Effect.succeed(refused)
       return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
         Effect.orElseSucceed(() => invalidRequest(error.message, []))
       )
@@ -113,13 +118,19 @@ const failureToError = (
  * to reach the next request on the socket. The parser may still be finishing the chunk that carried
  * the headers, so the check waits one turn before deciding.
  */
-const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
-    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    if (incoming.complete) return false
-    yield* Effect.yieldNow()
-    return !incoming.complete
-  })
+const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  return incoming.complete
+    ? Effect.succeed(false)
+    : Effect.zipRight(Effect.yieldNow(), Effect.sync(() => !incoming.complete))
+}
+
+/**
+ * Whether a body follows the headers. Without one the body limit has nothing to bound, and setting it
+ * (a copy of the fiber's context) is left out of the many bodiless calls (health, monitors).
+ */
+const declaresBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.headers["transfer-encoding"] !== undefined || (request.headers["content-length"] ?? "0") !== "0"
 
 export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
@@ -142,10 +153,8 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
       // A JSON body is read here, within the limit, so HttpApi decodes what the edge has read.
       const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
         route?.request === undefined || request.method !== "POST"
-          ? app.pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(config.maxBodyBytes)),
-            Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none()))
-          )
+          ? (declaresBody(request) ? HttpIncomingMessage.withMaxBodySize(app, Option.some(config.maxBodyBytes)) : app)
+            .pipe(Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none())))
           : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
             onFailure: (error) => Effect.succeed(errorResponse(error)),
             onSuccess: (body) =>

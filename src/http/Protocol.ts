@@ -6,10 +6,9 @@
  * every answer of this API carries: the error envelope, `X-Request-Id` and `nosniff`; the connection
  * is then closed, as the parser's state is lost.
  *
- * Timeouts suited to a public API (settings read by `AppConfig`, milliseconds): `HTTP_HEADERS_TIMEOUT_MS` (10000) to
- * receive the headers, `HTTP_REQUEST_TIMEOUT_MS` (15000) to receive the whole request,
- * `HTTP_KEEP_ALIVE_TIMEOUT_MS` (5000) an idle keep-alive connection stays open. They are checked
- * every second (Node's default is every 30 s).
+ * Timeouts suited to a public API (settings read by `AppConfig`, ms): `HTTP_HEADERS_TIMEOUT_MS` (10000)
+ * to receive the headers, `HTTP_REQUEST_TIMEOUT_MS` (15000) the whole request,
+ * `HTTP_KEEP_ALIVE_TIMEOUT_MS` (5000) an idle keep-alive connection stays open; checked every second.
  */
 import { Effect, Runtime } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
@@ -59,9 +58,8 @@ const errorFor = (code: string, timeouts: ServerTimeouts): TradeError | undefine
     case "ERR_HTTP_REQUEST_TIMEOUT":
       return new RequestTimeout({
         message: "the request did not arrive in time",
-        hint: `send the headers within ${timeouts.headersMs / 1000} s and the whole request within ${
-          timeouts.requestMs / 1000
-        } s`
+        hint: `send the headers within ${timeouts.headersMs / 1000} s and the whole request within ` +
+          `${timeouts.requestMs / 1000} s`
       })
   }
   if (!code.startsWith("HPE_")) return undefined // a transport error (reset, broken pipe): nobody to answer
@@ -72,8 +70,8 @@ const errorFor = (code: string, timeouts: ServerTimeouts): TradeError | undefine
   })
 }
 
-/** A complete HTTP/1.1 error answer as bytes, for a socket no response object owns. */
-const rawAnswer = (error: TradeError, requestId: string, extra: Readonly<Record<string, string>> = {}): string => {
+/** An error answer that closes the connection: the envelope, its status and headers. */
+const closingAnswer = (error: TradeError, requestId: string, extra: Readonly<Record<string, string>> = {}) => {
   const row = rowOf(error)
   const body = JSON.stringify(toErrorBody(error))
   const headers: Record<string, string> = {
@@ -84,8 +82,14 @@ const rawAnswer = (error: TradeError, requestId: string, extra: Readonly<Record<
     ...extra,
     connection: "close"
   }
+  return { status: row.status, headers, body }
+}
+
+/** The same answer as HTTP/1.1 bytes, for a socket no response object owns. */
+const rawAnswer = (error: TradeError, requestId: string, extra: Readonly<Record<string, string>> = {}): string => {
+  const { body, headers, status } = closingAnswer(error, requestId, extra)
   const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
-  return `HTTP/1.1 ${row.status} ${STATUS_CODES[row.status] ?? "Error"}\r\n${lines}\r\n${body}`
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Error"}\r\n${lines}\r\n${body}`
 }
 
 /** Writes `answer` and closes; a peer that never reads it does not hold the socket open. */
@@ -146,9 +150,7 @@ export const hardenedServer = (timeouts: ServerTimeouts) =>
   Effect.map(Effect.runtime<never>(), (runtime): Server => {
     const log = (requestId: string, what: string) =>
       Runtime.runFork(runtime)(
-        Effect.logDebug(`refused at the protocol level: ${what}`).pipe(
-          Effect.annotateLogs({ requestId })
-        )
+        Effect.logDebug(`refused at the protocol level: ${what}`).pipe(Effect.annotateLogs({ requestId }))
       )
     const server = createServer({
       headersTimeout: timeouts.headersMs,
@@ -175,31 +177,19 @@ export const hardenedServer = (timeouts: ServerTimeouts) =>
         hint: "send no Expect header, or `Expect: 100-continue`"
       })
       log(requestId, "Expect")
-      const body = JSON.stringify(toErrorBody(refusal))
-      response.writeHead(rowOf(refusal).status, {
-        "content-type": "application/json",
-        "content-length": String(Buffer.byteLength(body)),
-        ...edgeHeaders(requestId),
-        connection: "close"
-      })
-      response.end(body)
+      const { body, headers, status } = closingAnswer(refusal, requestId)
+      response.writeHead(status, headers).end(body)
       request.socket.setTimeout(2_000, () => request.socket.destroy())
     })
     // Without a listener Node drops a CONNECT silently; this API tunnels nothing.
     server.on("connect", (_request: IncomingMessage, socket: Socket) => {
       const requestId = freshRequestId()
       log(requestId, "CONNECT")
-      answerAndClose(
-        socket,
-        rawAnswer(
-          new MethodNotAllowed({
-            message: "CONNECT is not supported",
-            hint: "this API is plain HTTP; use GET or POST"
-          }),
-          requestId,
-          { allow: "GET, HEAD, POST" }
-        )
-      )
+      const refusal = new MethodNotAllowed({
+        message: "CONNECT is not supported",
+        hint: "this API is plain HTTP; use GET or POST"
+      })
+      answerAndClose(socket, rawAnswer(refusal, requestId, { allow: "GET, HEAD, POST" }))
     })
     return server
   })

@@ -5,7 +5,9 @@
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
+import type { Server as NodeServer } from "node:http"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { Drain } from "../operations/Drain.js"
 import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
@@ -25,20 +27,36 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
   Layer.provide([McpRoute, ServiceImageRoute])
 )
 
-/** The hardened Node server listening on `listen` (tests pass port 0). */
-export const nodeServerOn = (listen: { readonly port: number; readonly host: string }) =>
+/** The hardened Node server listening on `listen` (tests pass port 0); `watch` sees it before it listens. */
+export const nodeServerOn = (
+  listen: { readonly port: number; readonly host: string },
+  watch: (server: NodeServer) => void = () => undefined
+) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const server = yield* hardenedServer((yield* AppConfig).http)
+      watch(server)
       return NodeHttpServer.layer(() => server, listen)
     })
   ).pipe(Layer.provide(AppConfig.Default))
 
+// The service's own server counts its requests in flight, for draining.
 const NodeServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => nodeServerOn({ port: config.port, host: config.host }))
+  Effect.zipWith(
+    AppConfig,
+    Drain,
+    (config, drain) => nodeServerOn({ port: config.port, host: config.host }, drain.track)
+  )
 )
 
-export const ServerLive = HttpAppLive.pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(NodeServerLive)
+/**
+ * Built after the server, so its finalizer runs first on shutdown: the replica drains (../operations/Drain.ts)
+ * while the server still answers, then the server stops.
+ */
+const DrainOnShutdown = Layer.scopedDiscard(
+  Effect.flatMap(Drain, (drain) => Effect.addFinalizer(() => drain.drain))
+)
+
+export const ServerLive = DrainOnShutdown.pipe(
+  Layer.provide(HttpAppLive.pipe(HttpServer.withLogAddress, Layer.provide(NodeServerLive)))
 )

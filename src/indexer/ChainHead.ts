@@ -10,11 +10,12 @@
  * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
  * come at once, at most one head read is in flight and one waits behind it.
  */
-import { Clock, Deferred, Duration, Effect, FiberId, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import { type Header, latestHeader } from "./ChainSource.js"
+import { awaitRound, awaitRoundWithin, type HeadRound, makeRound, settle } from "./HeadRound.js"
 import { type HeadSource, nextObserved, type ObservedHead, type Probe } from "./Observed.js"
 import { makePace } from "./Pace.js"
 
@@ -58,34 +59,36 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
 
     // At most one read at arrival is in flight and one waits to start behind it. A caller arriving while
     // one is in flight cannot use it (it was sent before the caller came) and joins the waiting one,
-    // which starts when the flight lands. Waiters wait on a Deferred, each woken once: a lock would wake
-    // every waiter at each release, which under a burst costs more than the reads themselves. Reads
+    // which starts when the flight lands; its callers wait as ./HeadRound.ts says. Reads
     // run in the service's scope, so a caller that goes away does not cancel others' read.
     const scope = yield* Effect.scope
     let inFlight = false
-    let waiting: Deferred.Deferred<Header, RpcUnavailable> | undefined
-    const send = (answer: Deferred.Deferred<Header, RpcUnavailable>): Effect.Effect<void> =>
+    let waiting: HeadRound | undefined
+    const send = (round: HeadRound): Effect.Effect<void> =>
       readAs("asked").pipe(
         Effect.exit,
-        Effect.flatMap((exit) => Deferred.done(answer, exit)),
-        Effect.zipRight(Effect.suspend(() => {
-          const next = waiting
-          waiting = undefined
-          inFlight = next !== undefined
-          return next === undefined ? Effect.void : send(next)
-        })),
+        Effect.flatMap((exit) =>
+          Effect.suspend(() => {
+            settle(round, exit)
+            const next = waiting
+            waiting = undefined
+            inFlight = next !== undefined
+            return next === undefined ? Effect.void : send(next)
+          })
+        ),
         Effect.forkIn(scope),
         Effect.asVoid
       )
-    const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.suspend(() => {
-      if (inFlight) {
-        waiting ??= Deferred.unsafeMake<Header, RpcUnavailable>(FiberId.none)
-        return Deferred.await(waiting)
-      }
+    /** The round a caller arriving now shares: the waiting one, or a new read sent now. */
+    const roundAtArrival = Effect.suspend(() => {
+      if (inFlight) return Effect.succeed(waiting ??= makeRound())
       inFlight = true
-      const answer = Deferred.unsafeMake<Header, RpcUnavailable>(FiberId.none)
-      return Effect.zipRight(send(answer), Deferred.await(answer))
+      const round = makeRound()
+      return Effect.as(send(round), round)
     })
+    const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(roundAtArrival, awaitRound)
+    const headWithin = (bound: Duration.DurationInput): Effect.Effect<void> =>
+      Effect.flatMap(roundAtArrival, (round) => awaitRoundWithin(round, bound))
 
     const recordProbe = (update: (last: Probe | null, at: number) => Probe) =>
       Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.update(probe, (last) => update(last, at)))
@@ -141,6 +144,8 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       latest: Effect.map(SubscriptionRef.get(observed), Option.fromNullable),
       /** The head as of now: a read sent after this effect started, shared with concurrent callers. */
       atArrival,
+      /** Waits for that read at most `bound`, whatever it answers (health reports what it knows then). */
+      headWithin,
       /** The last poll's outcome: whether the chain answers, and how fast. */
       probe: Ref.get(probe),
       /** Every new head (another block than the last one seen), for the indexer. */

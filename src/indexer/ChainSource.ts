@@ -6,12 +6,12 @@
  * change every block, so the decoder filters by emitter instead. A range the node refuses as too large
  * is split in two until it is accepted, and the size that worked becomes the batch size from then on.
  */
-import { Effect, Ref } from "effect"
+import { Effect, Ref, Schema } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import type { RawLog } from "./Decode.js"
 import { allTopics } from "./Events.js"
+import { RawLog } from "./LogWords.js"
 
 export interface Header {
   readonly number: number
@@ -20,12 +20,20 @@ export interface Header {
   readonly time: number
 }
 
-interface RawHeader {
-  readonly number: string
-  readonly hash: string
-  readonly parentHash: string
-  readonly timestamp: string
-}
+const RawHeader = Schema.NullOr(Schema.Struct({
+  number: Schema.String,
+  hash: Schema.String,
+  parentHash: Schema.String,
+  timestamp: Schema.String
+}))
+
+const Sender = Schema.NullOr(Schema.Struct({ from: Schema.String }))
+
+const BlockSenders = Schema.NullOr(Schema.Struct({
+  transactions: Schema.Array(Schema.Struct({ hash: Schema.String, from: Schema.String }))
+}))
+
+const RawLogs = Schema.Array(RawLog)
 
 const hex = (n: number): string => `0x${n.toString(16)}`
 
@@ -34,7 +42,7 @@ const tooMuch = /too many|more than|exceed|response size|limit|range is too|bloc
 
 export const isTooMuch = (error: RpcUnavailable): boolean => tooMuch.test(`${error.hint ?? ""} ${error.message}`)
 
-const parse = (raw: RawHeader | null): Header | undefined =>
+const parse = (raw: typeof RawHeader.Type): Header | undefined =>
   raw === null ? undefined : {
     number: Number(raw.number),
     hash: raw.hash.toLowerCase(),
@@ -49,7 +57,7 @@ const parse = (raw: RawHeader | null): Header | undefined =>
  */
 export const latestHeader = Effect.fn("ChainSource.latestHeader")(function*() {
   const rpc = yield* ChainRpc
-  const latest = parse(yield* rpc.requestNow<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
+  const latest = parse(yield* rpc.readNow(RawHeader, "eth_getBlockByNumber", ["latest", false]))
   if (latest === undefined) {
     return yield* new RpcUnavailable({ message: "chain RPC has no latest block", hint: "is the node syncing?" })
   }
@@ -58,7 +66,7 @@ export const latestHeader = Effect.fn("ChainSource.latestHeader")(function*() {
 
 export const header = Effect.fn("ChainSource.header")(function*(number: number) {
   const rpc = yield* ChainRpc
-  return parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", [hex(number), false]))
+  return parse(yield* rpc.read(RawHeader, "eth_getBlockByNumber", [hex(number), false]))
 })
 
 /** Headers of `from..to`; `undefined` entries for blocks the node does not have (the head moved back). */
@@ -75,7 +83,7 @@ export const senders = (txs: Iterable<Hex>) =>
     const found = yield* Effect.forEach(
       [...new Set(txs)],
       (tx) =>
-        rpc.request<{ readonly from: string } | null>("eth_getTransactionByHash", [tx]).pipe(
+        rpc.read(Sender, "eth_getTransactionByHash", [tx]).pipe(
           Effect.map((raw) => raw === null ? [] : [[tx, raw.from.toLowerCase()] as const])
         ),
       { concurrency: 128 }
@@ -111,10 +119,10 @@ export const logs = (
   from: number,
   to: number,
   sizer: BatchSizer
-): Effect.Effect<Array<RawLog>, RpcUnavailable, ChainRpc> =>
+): Effect.Effect<ReadonlyArray<RawLog>, RpcUnavailable, ChainRpc> =>
   Effect.gen(function*() {
     const rpc = yield* ChainRpc
-    return yield* rpc.request<Array<RawLog>>("eth_getLogs", [{
+    return yield* rpc.read(RawLogs, "eth_getLogs", [{
       fromBlock: hex(from),
       toBlock: hex(to),
       topics: [allTopics]
@@ -136,18 +144,14 @@ export const logs = (
 export const blockLogs = (hash: Hex) =>
   Effect.flatMap(
     ChainRpc,
-    (rpc) => rpc.request<Array<RawLog>>("eth_getLogs", [{ blockHash: hash, topics: [allTopics] }])
+    (rpc) => rpc.read(RawLogs, "eth_getLogs", [{ blockHash: hash, topics: [allTopics] }])
   )
 
 /** Who sent each transaction of the block with `hash` (from the block itself: one call for all). */
 export const blockSenders = (hash: Hex) =>
   Effect.flatMap(
     ChainRpc,
-    (rpc) =>
-      rpc.request<{ readonly transactions: ReadonlyArray<{ readonly hash: string; readonly from: string }> } | null>(
-        "eth_getBlockByHash",
-        [hash, true]
-      )
+    (rpc) => rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
   ).pipe(
     Effect.map((block) =>
       new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash.toLowerCase(), tx.from.toLowerCase()]))

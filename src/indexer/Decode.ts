@@ -1,47 +1,15 @@
 /**
- * Raw `eth_getLogs` entries → `ChainEvent`s. The layouts are fixed, so the words are sliced by hand:
- * this is the hot loop of a catch-up and a generic ABI decoder costs several times more per log.
- * Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
- * Over 200 lines on purpose: one hand-written decoder per event kind, kept in one file so each word
- * offset can be read against the event layouts in `Events.ts` side by side.
+ * Raw `eth_getLogs` entries → `ChainEvent`s. The layouts are fixed, so the words are sliced by hand
+ * (`LogWords.ts`): this is the hot loop of a catch-up and a generic ABI decoder costs several times
+ * more per log. Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
+ * One case per event kind, so each word offset can be read against the layouts in `Events.ts`.
  */
-import { decodeAbiParameters } from "viem"
-import type { Hex } from "../../schema/Chain.js"
-import type { ChainEvent, LogPosition } from "./Events.js"
+import type { ChainEvent } from "./Events.js"
 import { topics } from "./Events.js"
+import { address, decodeTokenCreated, int, positionOf, type RawLog, topicWord, uint, word, words } from "./LogWords.js"
 import type { Sources } from "./Sources.js"
 
-/** A log as the JSON-RPC answers it. */
-export interface RawLog {
-  readonly address: string
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-  readonly blockNumber: string
-  readonly blockHash: string
-  readonly blockTimestamp?: string
-  readonly transactionHash: string
-  readonly logIndex: string
-}
-
-const TWO_255 = 1n << 255n
-const TWO_256 = 1n << 256n
-
-const word = (data: string, index: number): string => data.slice(2 + index * 64, 2 + (index + 1) * 64)
-const uint = (hex: string): bigint => BigInt(`0x${hex}`)
-const int = (hex: string): bigint => {
-  const value = uint(hex)
-  return value >= TWO_255 ? value - TWO_256 : value
-}
-const address = (hex: string): Hex => `0x${hex.slice(-40)}`.toLowerCase()
-const topicWord = (topic: string): string => topic.slice(2)
-const words = (data: string): number => (data.length - 2) / 64
-
-const positionOf = (log: RawLog, time: number): LogPosition => ({
-  block: Number(log.blockNumber),
-  time,
-  tx: log.transactionHash.toLowerCase(),
-  logIndex: Number(log.logIndex)
-})
+export type { RawLog } from "./LogWords.js"
 
 export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEvent | undefined => {
   const [topic0, topic1, topic2, topic3] = log.topics
@@ -196,30 +164,5 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
       return { _tag: "Graduated", at, emitter, token: address(topic1!), pool: address(topic2) }
     default:
       return undefined
-  }
-}
-
-const tokenCreatedData = [{ type: "string" }, { type: "string" }, { type: "uint256" }] as const
-
-const decodeTokenCreated = (
-  log: RawLog,
-  at: LogPosition,
-  emitter: Hex,
-  tokenTopic: string,
-  creatorTopic: string
-): ChainEvent | undefined => {
-  try {
-    const [name, symbol] = decodeAbiParameters(tokenCreatedData, log.data as `0x${string}`)
-    return {
-      _tag: "TokenCreated",
-      at,
-      emitter,
-      token: address(tokenTopic),
-      creator: address(creatorTopic),
-      name,
-      symbol
-    }
-  } catch {
-    return undefined
   }
 }

@@ -81,7 +81,12 @@ const extension = (
   }
 })
 
+/**
+ * Pure derivations of a declaration, built on first use and kept with it (docs/architecture.md,
+ * "Caching"): one per operation, so keyed by the declaration itself.
+ */
 const httpExtensions = new WeakMap<AnyOperation, JsonObject>()
+const mcpExtensions = new WeakMap<AnyOperation, JsonObject>()
 
 /** The offer's `extensions` for `op` served over HTTP: `POST` with a JSON body (or `GET`). */
 export const httpDiscovery = (op: AnyOperation): JsonObject => {
@@ -113,14 +118,13 @@ export const httpDiscovery = (op: AnyOperation): JsonObject => {
   return built
 }
 
-const mcpExtensions = new Map<string, JsonObject>()
-
 /** The offer's `extensions` for the MCP tool `tool` of `op`, with the input schema the tool declares. */
 export const mcpDiscovery = (
   op: AnyOperation,
   tool: { readonly name: string; readonly inputSchema: JsonObject }
 ): JsonObject => {
-  const known = mcpExtensions.get(tool.name)
+  // An operation has one tool, so the operation keys it.
+  const known = mcpExtensions.get(op)
   if (known !== undefined) return known
   const example = exampleOf(tool.inputSchema, (tool.inputSchema["$defs"] ?? {}) as JsonObject)
   const built = extension(
@@ -150,6 +154,6 @@ export const mcpDiscovery = (
     },
     {}
   )
-  mcpExtensions.set(tool.name, built)
+  mcpExtensions.set(op, built)
   return built
 }

@@ -7,7 +7,7 @@
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Effect, ParseResult, Schema, SchemaAST } from "effect"
 import { decodeRequest } from "../../schema/Decode.js"
-import { PaymentRequired, PaymentUnavailable, type TradeError } from "../../schema/Errors.js"
+import { type InvalidRequest, PaymentRequired, PaymentUnavailable, type TradeError } from "../../schema/Errors.js"
 import { type Cost, isPaid } from "./Cost.js"
 import { carries, type ErrorClass, httpError } from "./HttpErrors.js"
 import { paymentDocs, PaymentRefused } from "./PaymentDocs.js"
@@ -25,12 +25,25 @@ export const jsonPayload = <S extends Schema.Schema.AnyNoContext>(
   const payload = Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(request), {
     strict: true,
     decode: (body, _, ast) =>
-      Effect.mapError(decode(body), (invalid) => new ParseResult.Type(ast, undefined, invalid.message)),
+      Effect.mapError(decode(body), (invalid) => {
+        if (typeof body === "object" && body !== null) refusals.set(body, invalid)
+        return new ParseResult.Type(ast, undefined, invalid.message)
+      }),
     encode: (value) => ParseResult.encodeUnknown(request)(value)
   }).annotations({ [SchemaAST.SurrogateAnnotationId]: request.ast })
   requests.set(payload.ast, request)
   return payload
 }
+
+/**
+ * The refusal of each body `jsonPayload` refused, by the body HttpApi decoded: the edge answers it as it
+ * is rather than decoding the body a second time. (A body that is not an object is decoded again.)
+ */
+const refusals = new WeakMap<object, InvalidRequest>()
+
+/** The refusal `jsonPayload` gave `body`, if it refused it. */
+export const refusalOf = (body: unknown): InvalidRequest | undefined =>
+  typeof body === "object" && body !== null ? refusals.get(body) : undefined
 
 /** The request schema behind each `jsonPayload`, for the edge to word a refusal with. */
 const requests = new WeakMap<SchemaAST.AST, Schema.Schema<unknown>>()

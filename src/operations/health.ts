@@ -7,29 +7,39 @@
  */
 import { Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { PaymentGate } from "../../layers/PaymentGate.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
 import { ChainHead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
 import { RULES_VERSION } from "../search/Rules.js"
+import { Drain } from "./Drain.js"
 import { StartTime } from "./StartTime.js"
 
 /** How long health waits for the head read before it reports the newest head seen instead. */
 const HEAD_READ_BOUND = "1 second"
 
-export const health = Effect.fn("Health.run")(function*() {
+// Untraced: monitors poll health often, the interpreter's `Operation.run` span (operation `health`)
+// already names each call, and every nested span copies the fiber's whole service context.
+export const health = Effect.fnUntraced(function*() {
   const config = yield* AppConfig
   const chainHead = yield* ChainHead
   // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
   // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
   if ((yield* chainHead.probe)?.ok !== false) {
-    yield* chainHead.atArrival.pipe(Effect.timeout(HEAD_READ_BOUND), Effect.ignore)
+    yield* chainHead.headWithin(HEAD_READ_BOUND)
   }
-  const { bounds, freshness, input } = yield* currentFreshness
+  const { bounds, freshness: current, input } = yield* currentFreshness
+  // A replica shutting down reports itself down, so the balancer stops sending it requests (./Drain.ts).
+  const freshness = (yield* (yield* Drain).isDraining)
+    ? { ...current, status: "down" as const, reason: "draining: this replica is shutting down" }
+    : current
   const { now, probe, progress } = input
   const started = yield* StartTime
   const pollInterval = yield* chainHead.pollInterval
+  const gate = yield* PaymentGate
+  const exposure = yield* gate.exposure
   // A probe older than the age bound says nothing about now.
   const reachable = probe !== null && probe.ok && now - probe.at <= bounds.maxAgeSec * 1000
   const answer: HealthResponse = {
@@ -53,6 +63,11 @@ export const health = Effect.fn("Health.run")(function*() {
       probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10,
       pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
     },
+    payments: {
+      settlementMode: gate.settlementMode,
+      unconfirmed: { count: exposure.unconfirmed.count, value: exposure.unconfirmed.value.toString() },
+      debts: { count: exposure.debts.count, value: exposure.debts.value.toString() }
+    },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,
     uptimeSec: Math.floor((now - started.millis) / 1000)
@@ -64,7 +79,7 @@ export const health = Effect.fn("Health.run")(function*() {
  * The operation: the report, or while `down` the `rpc_unavailable` error carrying it (served with 503
  * beside the envelope), so a supervisor reads the status and a client `next` and `retryAfterSec`.
  */
-export const healthCheck = Effect.fn("Health.check")(function*() {
+export const healthCheck = Effect.fnUntraced(function*() {
   const report = yield* health()
   if (report.status !== "down") return report
   return yield* new RpcUnavailable({

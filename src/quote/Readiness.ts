@@ -14,7 +14,7 @@
  */
 import { Effect } from "effect"
 import { formatUnits, getAddress } from "viem"
-import { NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
+import { NATIVE_PER_USDC_UNIT, type RpcHex } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
 import { fundsNatively, permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
 
@@ -26,18 +26,16 @@ export const TX_BASE_GAS = 21_000n
 /** The swap transaction's gas in wei: the plan's estimated units plus the transaction's own base cost. */
 export const swapGasWeiOf = (gasUnits: bigint, gasPriceWei: bigint) => (gasUnits + TX_BASE_GAS) * gasPriceWei
 
-type Hex = `0x${string}`
-
 export interface ReadinessInput {
-  readonly taker: Hex
-  readonly sellToken: Hex
-  readonly usdc: Hex
+  readonly taker: RpcHex
+  readonly sellToken: RpcHex
+  readonly usdc: RpcHex
   /** The most the swap may take from the taker (exactOut: with slippage). */
   readonly amountIn: bigint
   readonly block: number
   readonly blockTime: number
-  readonly router: Hex | undefined
-  readonly permit2: Hex | undefined
+  readonly router: RpcHex | undefined
+  readonly permit2: RpcHex | undefined
   readonly gasUnits: bigint
   readonly gasPriceWei: bigint
   /** Price of the `swap` call, USDC base units. */
@@ -45,7 +43,7 @@ export interface ReadinessInput {
 }
 
 const usdcText = (raw: bigint) => formatUnits(raw, 6)
-const checksummed = (address: Hex | undefined) => (address === undefined ? null : getAddress(address))
+const checksummed = (address: RpcHex | undefined) => (address === undefined ? null : getAddress(address))
 /** Wei to USDC base units, rounded up: a cost is never understated. */
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 

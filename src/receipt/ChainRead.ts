@@ -5,75 +5,77 @@
  * query goes beside them. Raw JSON-RPC, because viem's actions throw on a hash the node does not know,
  * which for a receipt is just "not mined yet".
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { pad } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { planExecutedTopic, quoteTag } from "../execution/RouterPlan.js"
 
-type Hex = `0x${string}`
+const RpcLog = Schema.Struct({
+  address: RpcHex,
+  topics: Schema.Array(RpcHex),
+  data: RpcHex,
+  blockNumber: RpcHex,
+  transactionHash: RpcHex,
+  logIndex: RpcHex
+})
+export type RpcLog = typeof RpcLog.Type
 
-export interface RpcLog {
-  readonly address: Hex
-  readonly topics: ReadonlyArray<Hex>
-  readonly data: Hex
-  readonly blockNumber: Hex
-  readonly transactionHash: Hex
-  readonly logIndex: Hex
-}
+const RpcTransaction = Schema.Struct({
+  hash: RpcHex,
+  from: RpcHex,
+  to: Schema.NullOr(RpcHex),
+  input: RpcHex,
+  value: RpcHex,
+  gas: RpcHex,
+  blockNumber: Schema.NullOr(RpcHex)
+})
+export type RpcTransaction = typeof RpcTransaction.Type
 
-export interface RpcTransaction {
-  readonly hash: Hex
-  readonly from: Hex
-  readonly to: Hex | null
-  readonly input: Hex
-  readonly value: Hex
-  readonly gas: Hex
-  readonly blockNumber: Hex | null
-}
-
-export interface RpcReceipt {
-  readonly transactionHash: Hex
-  readonly blockNumber: Hex
-  readonly status: Hex
-  readonly gasUsed: Hex
-  readonly logs: ReadonlyArray<RpcLog>
-}
+const RpcReceipt = Schema.Struct({
+  transactionHash: RpcHex,
+  blockNumber: RpcHex,
+  status: RpcHex,
+  gasUsed: RpcHex,
+  logs: Schema.Array(RpcLog)
+})
+export type RpcReceipt = typeof RpcReceipt.Type
 
 /** A listed hash as the node knows it: `transaction` null when it does not know it at all. */
 export interface Listed {
-  readonly hash: Hex
+  readonly hash: RpcHex
   readonly transaction: RpcTransaction | null
   readonly receipt: RpcReceipt | null
 }
 
 export interface ChainView {
   readonly listed: ReadonlyArray<Listed>
-  readonly takerCode: Hex
+  readonly takerCode: RpcHex
   readonly logs: ReadonlyArray<RpcLog>
 }
 
 export interface ReadInput {
   readonly quoteId: string
   readonly txHashes: ReadonlyArray<string>
-  readonly taker: Hex
-  readonly router: Hex
+  readonly taker: RpcHex
+  readonly router: RpcHex
   readonly fromBlock: number
 }
 
 export const readChain = Effect.fn("Receipt.readChain")(function*(input: ReadInput) {
   const rpc = yield* ChainRpc
-  const one = (hash: Hex) =>
+  const one = (hash: RpcHex) =>
     Effect.all({
       hash: Effect.succeed(hash),
-      transaction: rpc.request<RpcTransaction | null>("eth_getTransactionByHash", [hash]),
-      receipt: rpc.request<RpcReceipt | null>("eth_getTransactionReceipt", [hash])
+      transaction: rpc.read(Schema.NullOr(RpcTransaction), "eth_getTransactionByHash", [hash]),
+      receipt: rpc.read(Schema.NullOr(RpcReceipt), "eth_getTransactionReceipt", [hash])
     }, { concurrency: "unbounded" })
   const view: ChainView = yield* Effect.all({
-    listed: Effect.forEach(input.txHashes.map((hash) => hash.toLowerCase() as Hex), one, {
+    listed: Effect.forEach(input.txHashes.map((hash) => hash.toLowerCase() as RpcHex), one, {
       concurrency: "unbounded"
     }),
-    takerCode: rpc.request<Hex>("eth_getCode", [input.taker, "latest"]),
-    logs: rpc.request<ReadonlyArray<RpcLog>>("eth_getLogs", [{
+    takerCode: rpc.read(RpcHex, "eth_getCode", [input.taker, "latest"]),
+    logs: rpc.read(Schema.Array(RpcLog), "eth_getLogs", [{
       address: input.router,
       fromBlock: `0x${input.fromBlock.toString(16)}`,
       toBlock: "latest",

@@ -4,30 +4,30 @@
  * value and gas) on the state before its block, and the router's custom error names the reason. The
  * replay only runs on this failure path, and a replay that cannot tell gives no reason, never an error.
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { RpcHex } from "../../schema/Chain.js"
 import { decodeRouterError } from "../execution/RouterPlan.js"
 import type { Verdict } from "./Verdict.js"
 
-type Hex = `0x${string}`
 /** `Unknown`: the call failed without revert data (a transport error, a node that hides it). */
 type Replay =
   | { readonly _tag: "Succeeded" }
-  | { readonly _tag: "Reverted"; readonly data: Hex }
+  | { readonly _tag: "Reverted"; readonly data: RpcHex }
   | { readonly _tag: "Unknown" }
 
 /** The revert data somewhere in viem's error chain. */
-const revertData = (error: unknown): Hex | undefined => {
+const revertData = (error: unknown): RpcHex | undefined => {
   let current: unknown = error
   for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
     const data = (current as { data?: unknown }).data
-    if (typeof data === "string" && data.startsWith("0x")) return data as Hex
+    if (Schema.is(RpcHex)(data)) return data
     current = (current as { cause?: unknown }).cause
   }
   return undefined
 }
 
-const describe = (data: Hex) => {
+const describe = (data: RpcHex) => {
   if (data === "0x") return "without revert data"
   const decoded = decodeRouterError(data)
   if (decoded === undefined) return `with ${data.slice(0, 10)} (not a router error: a pool's or token's own)`

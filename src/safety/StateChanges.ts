@@ -9,20 +9,18 @@
  * namespace) makes every answer unknown: verdicts then stand only at the block they were measured at.
  * After a reorg the traces of the abandoned blocks are dropped.
  */
-import { Cache, Effect, Layer, Option, Ref, Stream } from "effect"
+import { Cache, Effect, Layer, Option, Ref, Schema, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { Hex } from "../../schema/Chain.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import { ChainIndex } from "../indexer/ChainIndex.js"
 
-interface AccountDiff {
-  readonly storage?: unknown
-  readonly code?: unknown
-}
+const AccountDiff = Schema.Struct({ storage: Schema.optional(Schema.Unknown), code: Schema.optional(Schema.Unknown) })
+const Accounts = Schema.optional(Schema.Record({ key: Schema.String, value: AccountDiff }))
 
-interface TxDiff {
-  readonly result?: { readonly pre?: Record<string, AccountDiff>; readonly post?: Record<string, AccountDiff> }
-}
+/** One transaction's `prestateTracer` diff as `debug_traceBlockByNumber` answers it. */
+const TxDiff = Schema.Struct({ result: Schema.optional(Schema.Struct({ pre: Accounts, post: Accounts })) })
+type TxDiff = typeof TxDiff.Type
 
 /** Blocks further apart than this are not compared one by one: the verdict is measured again. */
 const MAX_SPAN = 256
@@ -56,7 +54,7 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
     const traceable = yield* Ref.make(true)
 
     const trace = (block: number): Effect.Effect<ReadonlySet<Hex>, RpcUnavailable> =>
-      rpc.request<ReadonlyArray<TxDiff>>("debug_traceBlockByNumber", [
+      rpc.read(Schema.Array(TxDiff), "debug_traceBlockByNumber", [
         `0x${block.toString(16)}`,
         { tracer: "prestateTracer", tracerConfig: { diffMode: true, disableCode: true } }
       ]).pipe(

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Address, maxUint256, parseUnits } from "viem"
-import { routerPlanOf, type RouterVenues } from "../../src/execution/FromRoute.js"
+import { routerPlanOf, type RouterVenues, routerVenuesOfRoles } from "../../src/execution/FromRoute.js"
 import { Funding, type RouterPlan, WHOLE_BALANCE } from "../../src/execution/RouterPlan.js"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
@@ -27,10 +27,7 @@ const lower = (address: string) => address.toLowerCase()
 beforeAll(async () => {
   devnet = await startDevnet()
   router = contractAddress(devnet.manifest, "router")
-  venues = {
-    poolManager: contractAddress(devnet.manifest, "v4PoolManager"),
-    launchpad: contractAddress(devnet.manifest, "launchpad")
-  }
+  venues = routerVenuesOfRoles(devnet.manifest.contracts as Record<string, Address>)
 }, 120_000)
 afterAll(() => devnet?.stop())
 

@@ -4,44 +4,46 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect } from "effect"
-import { ChainRpc } from "../../layers/ChainRpc.js"
+import { ChainRpc, decodeAnswer } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { logs, makeBatchSizer } from "../../src/indexer/ChainSource.js"
 import type { RawLog } from "../../src/indexer/Decode.js"
 import { fakeChainRpc } from "../support/fakes.js"
 
 /** One log per block; more than 250 logs in an answer is refused like Infura does. */
-const cappedNode = (calls: Array<readonly [number, number]>): Context.Tag.Service<ChainRpc> =>
-  fakeChainRpc({
-    request: <A>(method: string, params: ReadonlyArray<unknown> = []) => {
-      if (method !== "eth_getLogs") return Effect.dieMessage(`unexpected ${method}`)
-      const filter = params[0] as { fromBlock: string; toBlock: string }
-      const from = Number(filter.fromBlock)
-      const to = Number(filter.toBlock)
-      calls.push([from, to])
-      if (to - from + 1 > 250) {
-        return Effect.fail(
-          new RpcUnavailable({
-            message: "chain RPC failed during eth_getLogs",
-            hint: "query returned more than 10000 results"
-          })
-        )
-      }
-      const found: Array<RawLog> = []
-      for (let block = from; block <= to; block++) {
-        found.push({
-          address: "0x01",
-          topics: [],
-          data: "0x",
-          blockNumber: `0x${block.toString(16)}`,
-          blockHash: "0x",
-          transactionHash: "0x",
-          logIndex: "0x0"
+const cappedNode = (calls: Array<readonly [number, number]>): Context.Tag.Service<ChainRpc> => {
+  const answer = (method: string, params: ReadonlyArray<unknown> = []): Effect.Effect<unknown, RpcUnavailable> => {
+    if (method !== "eth_getLogs") return Effect.dieMessage(`unexpected ${method}`)
+    const filter = params[0] as { fromBlock: string; toBlock: string }
+    const from = Number(filter.fromBlock)
+    const to = Number(filter.toBlock)
+    calls.push([from, to])
+    if (to - from + 1 > 250) {
+      return Effect.fail(
+        new RpcUnavailable({
+          message: "chain RPC failed during eth_getLogs",
+          hint: "query returned more than 10000 results"
         })
-      }
-      return Effect.succeed(found as A)
+      )
     }
+    const found: Array<RawLog> = []
+    for (let block = from; block <= to; block++) {
+      found.push({
+        address: "0x01",
+        topics: [],
+        data: "0x",
+        blockNumber: `0x${block.toString(16)}`,
+        blockHash: "0x",
+        transactionHash: "0x",
+        logIndex: "0x0"
+      })
+    }
+    return Effect.succeed(found)
+  }
+  return fakeChainRpc({
+    read: (schema, method, params) => Effect.flatMap(answer(method, params), decodeAnswer(schema, method))
   })
+}
 
 describe("logs", () => {
   it.effect("splits refused ranges and shrinks the batch size", () =>
@@ -60,7 +62,7 @@ describe("logs", () => {
     Effect.gen(function*() {
       const sizer = yield* makeBatchSizer(100)
       const down = fakeChainRpc({
-        request: () => Effect.fail(new RpcUnavailable({ message: "chain RPC failed", hint: "ECONNREFUSED" }))
+        read: () => Effect.fail(new RpcUnavailable({ message: "chain RPC failed", hint: "ECONNREFUSED" }))
       })
       const result = yield* Effect.either(logs(1, 100, sizer).pipe(Effect.provideService(ChainRpc, down)))
       expect(result._tag).toBe("Left")

@@ -7,6 +7,7 @@ import { Effect, ManagedRuntime, Option } from "effect"
 import type { PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
+import type { DevnetOptions } from "../../devnet/DevnetConfig.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { InsufficientLiquidity } from "../../schema/Errors.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -18,16 +19,21 @@ export const search: Charge = {
   resource: { url: "http://service.test/trade/v1/search", description: "search" }
 }
 
-export const gateHarness = (payerIndex: number) => {
+/** `settings` over the gate's defaults (`SETTLEMENT_MODE: "broadcast"`, say); `devnet` for its chain. */
+export const gateHarness = (
+  payerIndex: number,
+  settings: Readonly<Record<string, string>> = {},
+  devnetOptions: Partial<DevnetOptions> = {}
+) => {
   let devnet: PrivateDevnet
   let runtime: ManagedRuntime.ManagedRuntime<PaymentGate, unknown>
   let payer: PrivateKeyAccount
   const payTo = privateKeyToAccount(generatePrivateKey()).address
 
   beforeAll(async () => {
-    devnet = await startDevnet()
+    devnet = await startDevnet(devnetOptions)
     payer = manifestAccount(devnet.manifest, payerIndex)
-    runtime = ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo }))
+    runtime = ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, ...settings }))
   })
   afterAll(async () => {
     await runtime?.dispose()

@@ -7,24 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
 import { Clock, Effect, Layer, ManagedRuntime, Option, TestClock } from "effect"
 import { randomBytes } from "node:crypto"
-import { createConnection } from "node:net"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { AuthorizationLedger, type Claim } from "../../layers/payment/AuthorizationLedger.js"
 import { redisLedger } from "../../layers/payment/RedisLedger.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { redisUp, redisUrl } from "../support/redis.js"
 import { until } from "../support/until.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, pay, USDC } from "../support/x402.js"
-
-const redisUrl = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(redisUrl)
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) })
-  socket.once("connect", () => (socket.destroy(), resolve(true)))
-  socket.once("error", () => resolve(false))
-})
-if (!redisUp) console.warn(`no Redis at ${redisUrl}: the Redis ledger cases are skipped`)
 
 const key = () => `test/${randomBytes(16).toString("hex")}`
 const inAMinute = Effect.map(Clock.currentTimeMillis, (nowMs) => nowMs + 60_000)
@@ -127,9 +118,7 @@ describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
   let replicas: Array<ManagedRuntime.ManagedRuntime<PaymentGate, unknown>> = []
   beforeAll(async () => {
     devnet = await startDevnet()
-    replicas = [0, 1].map(() =>
-      ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, PAYMENT_LEDGER: "redis", REDIS_URL: redisUrl }))
-    )
+    replicas = [0, 1].map(() => ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, REDIS_URL: redisUrl })))
   })
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.dispose()))

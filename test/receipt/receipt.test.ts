@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, zeroAddress } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { DevnetVenue } from "../../devnet/router.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
-import { planHashOf, Venue } from "../../src/execution/RouterPlan.js"
+import { planHashOf } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
 import { walletOf } from "../router/support.js"
 import { atInstant } from "../support/clock.js"
@@ -105,7 +106,7 @@ const unbuiltPlan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmount
     amountIn,
     minAmountOut,
     steps: [{
-      venue: Venue.v2,
+      venue: DevnetVenue.v2,
       flags: 0,
       pool: pair,
       tokenIn: USDC,

@@ -11,6 +11,7 @@ import { QuoteStore } from "../../layers/QuoteStore.js"
 import type { BuiltSwap, QuoteRecord } from "../../schema/QuoteRecord.js"
 import { encodeExecute, quoteTag, type RouterPlan } from "../../src/execution/RouterPlan.js"
 import { makePlan } from "../router/support.js"
+import { record } from "../support/quoteRecord.js"
 import type { Wallet } from "../support/wallet.js"
 
 export const newQuoteId = () => `q_${randomBytes(16).toString("hex")}`
@@ -21,38 +22,18 @@ export const recordWith = (
   fields: { readonly sell: string; readonly buy: string; readonly swap: BuiltSwap | null } & Partial<QuoteRecord>
 ): QuoteRecord => {
   const now = Date.now()
+  // past its 120 s life: a receipt must still answer
+  const base = record(quoteId, now - 80_000)
   return {
-    quoteId,
-    version: 0,
+    ...base,
     createdAtMs: now - 200_000,
-    // past its 120 s life: a receipt must still answer
-    expiresAtMs: now - 80_000,
     block: fields.swap?.block ?? 1,
-    network: "eip155:5042",
-    request: {
-      sell: fields.sell,
-      buy: fields.buy,
-      amount: "10",
-      side: "exactIn",
-      slippageBps: 100,
-      ttlSec: 120,
-      maxSplits: 3,
-      maxHops: 2
-    },
-    side: "exactIn",
+    request: { ...base.request, sell: fields.sell, buy: fields.buy },
     plan: { type: "direct", executable: true, edges: [] },
-    amountIn: 10_000_000n,
     amountOut: 1n,
     minAmountOut: 1n,
-    maxAmountIn: 10_000_000n,
     gasUnits: 150_000n,
-    fallbacks: [],
-    safety: null,
-    orderUsdMicro: 10_000_000n,
-    swapPrice: 10_000n,
-    attempts: { swapFailures: 0, replacementIssued: false, swapPaid: true },
-    permitRound: null,
-    receiptReads: { count: 0, lastAtMs: 0, final: null },
+    attempts: { ...base.attempts, swapPaid: true },
     ...fields
   }
 }

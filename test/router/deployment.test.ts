@@ -10,17 +10,15 @@ import { Effect, Layer } from "effect"
 import { writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { getAddress, parseAbi } from "viem"
+import { type Address, getAddress, parseAbi } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
+import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
+import { routerVenuesOfRoles } from "../../src/execution/FromRoute.js"
 import { clientsFor, contractAddress, sharedManifest } from "../support/devnet.js"
 
 const routerConfigAbi = parseAbi([
-  "function v2Factory() view returns (address)",
-  "function v3Factory() view returns (address)",
-  "function poolManager() view returns (address)",
-  "function launchpad() view returns (address)",
   "function permit2() view returns (address)",
   "function usdc() view returns (address)",
   "function nativeMode() view returns (uint8)"
@@ -40,17 +38,14 @@ describe("the router in the deployment", () => {
       ["uniswap-v4", true, router],
       ["launchpad", true, router]
     ])
-    const registry = {
-      "uniswap-v2": await read("v2Factory"),
-      "uniswap-v3": await read("v3Factory"),
-      "uniswap-v4": await read("poolManager"),
-      "launchpad": await read("launchpad")
-    }
-    for (const venue of venues.all) {
+    // Its venue table is the listing's venues in the devnet's order, each with its own registry.
+    const table = await readVenueTable(reader, router)
+    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3])
+    venues.all.forEach((venue, i) => {
       const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
-      expect(getAddress(listed!), venue.id).toBe(registry[venue.id as keyof typeof registry])
-    }
-    expect(await read("launchpad")).toBe(contractAddress(manifest, "launchpad"))
+      expect(getAddress(listed!), venue.id).toBe(table[i]!.registry)
+      expect(routerVenuesOfRoles(manifest.contracts as Record<string, Address>).get(venue.id)?.index).toBe(i)
+    })
     expect(await read("permit2")).toBe(contractAddress(manifest, "permit2"))
     expect(await read("usdc")).toBe(contractAddress(manifest, "usdc"))
     // The devnet's USDC mints from native value: NATIVE_DEPOSIT.

@@ -13,6 +13,7 @@ import {
   toFunctionSelector
 } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { DevnetVenue } from "../../devnet/router.js"
 import {
   decodeRouterCall,
   decodeRouterError,
@@ -23,8 +24,7 @@ import {
   quoteTag,
   routerAbi,
   type RouterPlan,
-  StepFlag,
-  Venue
+  StepFlag
 } from "../../src/execution/RouterPlan.js"
 
 /** An ABI entry reduced to what the encoding depends on (names, types, components, indexed). */
@@ -62,7 +62,7 @@ const plan: RouterPlan = {
   deadline: 1_900_000_000n,
   steps: [
     {
-      venue: Venue.v4,
+      venue: DevnetVenue.v4,
       flags: StepFlag.exactOut | StepFlag.toRouter,
       pool: getAddress("0x4444444444444444444444444444444444444444"),
       tokenIn: a,

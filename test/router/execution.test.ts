@@ -14,7 +14,7 @@ import { contractAddress } from "../support/devnet.js"
 import { ether, poolsOf, routerDevnet, usdc } from "./devnet.js"
 import { signPermit } from "./permit.js"
 import { dynamicFeeAt, v2ExactIn, v3ExactIn, v4ExactIn } from "./poolState.js"
-import { curveStep, makePlan, poolStep, sendPlan } from "./support.js"
+import { curveStep, makePlan, poolStep, sendPlan, wethOnV2 } from "./support.js"
 
 const env = routerDevnet()
 
@@ -34,15 +34,7 @@ describe("single-pool plans on every venue kind", () => {
     const [USDC, WETH] = [env.usdc, env.token("WETH")]
     const amountIn = usdc("2500")
     await trader.approve(USDC, env.router, amountIn)
-    const expected = await v2ExactIn(trader, pool("v2:WETH/USDC").address as Address, USDC, amountIn)
-    const plan = makePlan({
-      sellToken: USDC,
-      buyToken: WETH,
-      recipient: trader.address,
-      amountIn,
-      minAmountOut: expected,
-      steps: [poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn)]
-    })
+    const { plan, expected } = await wethOnV2(env, trader, amountIn)
     const [paid, got] = await trader.changes(
       [[USDC, trader.address], [WETH, trader.address]],
       () =>

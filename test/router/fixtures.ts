@@ -23,7 +23,7 @@ import { contractAddress, poolByLabel } from "../support/devnet.js"
 import type { Wallet } from "../support/wallet.js"
 import type { Env } from "./support.js"
 
-const testArtifact = (name: string): { abi: Abi; bytecode: Hex } => {
+export const testArtifact = (name: string): { abi: Abi; bytecode: Hex } => {
   const json = JSON.parse(readFileSync(`build/contracts/${name}.json`, "utf8")) as { abi: Abi; bytecode: Hex }
   return { abi: json.abi, bytecode: json.bytecode }
 }
@@ -65,7 +65,7 @@ export interface Hostile {
   readonly fakePool: Address
 }
 
-const deploy = async (lp: Wallet, artifact: { abi: Abi; bytecode: Hex }, args: ReadonlyArray<unknown>) => {
+export const deploy = async (lp: Wallet, artifact: { abi: Abi; bytecode: Hex }, args: ReadonlyArray<unknown>) => {
   const hash = await lp.wallet.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,
@@ -78,6 +78,17 @@ const deploy = async (lp: Wallet, artifact: { abi: Abi; bytecode: Hex }, args: R
   if (receipt.status !== "success" || receipt.contractAddress == null) throw new Error("deploy failed")
   return getAddress(receipt.contractAddress)
 }
+
+/** The pool a v3 factory has for (a, b, fee). */
+export const v3PoolAt = async (lp: Wallet, factory: Address, a: Address, b: Address, fee: number) =>
+  getAddress(
+    (await lp.public.readContract({
+      address: factory,
+      abi: loadArtifact("UniswapV3Factory").abi,
+      functionName: "getPool",
+      args: [a, b, fee]
+    })) as Address
+  )
 
 const deployHook = async (lp: Wallet, name: string, flags: number, manager: Address) => {
   const artifact = testArtifact(name)
@@ -181,15 +192,7 @@ export const deployHostile = async (env: Env, lp: Wallet): Promise<Hostile> => {
     recipient: lp.address,
     deadline: maxUint256
   }])
-  const v3Factory = contractAddress(env.manifest, "v3Factory")
-  const evilUsdcV3 = getAddress(
-    (await lp.public.readContract({
-      address: v3Factory,
-      abi: loadArtifact("UniswapV3Factory").abi,
-      functionName: "getPool",
-      args: [token0, token1, 3000]
-    })) as Address
-  )
+  const evilUsdcV3 = await v3PoolAt(lp, contractAddress(env.manifest, "v3Factory"), token0, token1, 3000)
 
   const reentrantHook = await deployHook(lp, "ReentrantHook", 0x00c0, manager)
   const reentrantPool = await seedV4Pool(env, lp, reentrantHook)

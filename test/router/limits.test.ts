@@ -8,14 +8,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"
-import { Funding, StepFlag } from "../../src/execution/RouterPlan.js"
+import { Funding, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
 import { contractAddress, poolByLabel } from "../support/devnet.js"
 import { ether, routerDevnet, usdc } from "./devnet.js"
 import { v2Reserves, v3Swap, v4State } from "./poolState.js"
-import { makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+import { makePlan, poolStep, revertOf, sendPlan, wethOnV2 } from "./support.js"
 
 const env = routerDevnet()
 
@@ -145,23 +145,11 @@ describe("exact output", () => {
 })
 
 describe("limits that revert", () => {
-  const directPlan = async (i: number, overrides: Partial<Parameters<typeof makePlan>[0]> = {}) => {
+  const directPlan = async (i: number, overrides: Partial<RouterPlan> = {}) => {
     const trader = env.trader(i)
-    const [USDC, WETH] = [env.usdc, env.token("WETH")]
     const amountIn = usdc("1000")
-    await trader.approve(USDC, env.router, amountIn)
-    const { reserveIn, reserveOut } = await v2Reserves(trader, pairOf("v2:WETH/USDC"), USDC)
-    const expected = getAmountOut(amountIn, reserveIn, reserveOut)
-    const plan = makePlan({
-      sellToken: USDC,
-      buyToken: WETH,
-      recipient: trader.address,
-      amountIn,
-      minAmountOut: expected,
-      steps: [poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn)],
-      ...overrides
-    })
-    return { trader, plan, expected }
+    await trader.approve(env.usdc, env.router, amountIn)
+    return { trader, ...await wethOnV2(env, trader, amountIn, overrides) }
   }
 
   it("a plan whose output falls short of minAmountOut reverts on chain and moves nothing", async () => {

@@ -19,14 +19,14 @@ import {
   parseUnits,
   zeroAddress
 } from "viem"
+import { DevnetVenue } from "../../devnet/router.js"
 import {
   encodeExecute,
   encodeExecuteWithPermit,
   Funding,
   routerAbi,
   SHARE_ALL,
-  StepFlag,
-  Venue
+  StepFlag
 } from "../../src/execution/RouterPlan.js"
 import { getAmountOut } from "../../src/math/ConstantProduct.js"
 import { contractAddress, freshAccount, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -119,7 +119,7 @@ describe("only pools that verify against their factory or manager", () => {
     const wrongManager = { ...poolStep(env.manifest, "v4:WETH/USDC:500", env.usdc, amount), pool: hostile.fakePool }
     const wrongLaunchpad = {
       ...poolStep(env.manifest, "v2:WETH/USDC", env.usdc, amount),
-      venue: Venue.curve,
+      venue: DevnetVenue.curve,
       pool: hostile.fakePool
     }
     for (const step of [wrongPair, wrongManager, wrongLaunchpad]) {
@@ -370,7 +370,7 @@ describe("re-entry cannot double-spend or skip a check", () => {
         recipient: victim.address,
         amountIn,
         steps: [{
-          venue: Venue.v4,
+          venue: DevnetVenue.v4,
           flags: 0,
           pool: contractAddress(env.manifest, "v4PoolManager"),
           tokenIn: USDC,
@@ -404,7 +404,7 @@ describe("re-entry cannot double-spend or skip a check", () => {
       recipient: victim.address,
       amountIn,
       steps: [{
-        venue: Venue.v4,
+        venue: DevnetVenue.v4,
         flags: 0,
         pool: contractAddress(env.manifest, "v4PoolManager"),
         tokenIn: env.usdc,

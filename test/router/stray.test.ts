@@ -9,7 +9,7 @@ import { type Address, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { poolsOf, routerDevnet } from "./devnet.js"
 import { v2ExactIn, v3Swap } from "./poolState.js"
-import { makePlan, poolStep, revertOf, sendPlan } from "./support.js"
+import { makePlan, poolStep, revertOf, sendPlan, wethOnV2 } from "./support.js"
 
 const env = routerDevnet()
 
@@ -21,16 +21,7 @@ describe("stray tokens in the router change no plan", () => {
     const [USDC, WETH] = [env.usdc, env.token("WETH")]
     await env.trader(6).transfer(USDC, env.router, 1n)
     const amountIn = parseUnits("1500", 6)
-    const expected = await v2ExactIn(trader, pool("v2:WETH/USDC").address as Address, USDC, amountIn)
-    const plan = makePlan({
-      sellToken: USDC,
-      buyToken: WETH,
-      recipient: trader.address,
-      amountIn,
-      funding: Funding.native,
-      minAmountOut: expected,
-      steps: [poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn)]
-    })
+    const { plan, expected } = await wethOnV2(env, trader, amountIn, { funding: Funding.native })
     const [usdcChange, wethChange] = await trader.changes(
       [[USDC, trader.address], [WETH, trader.address]],
       async () => {

@@ -12,6 +12,7 @@ import {
   type TransactionReceipt,
   zeroAddress
 } from "viem"
+import { DevnetVenue } from "../../devnet/router.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import {
   encodeExecute,
@@ -21,11 +22,11 @@ import {
   quoteTag,
   routerAbi,
   type RouterPlan,
-  type RouterStep,
-  Venue
+  type RouterStep
 } from "../../src/execution/RouterPlan.js"
 import { contractAddress, manifestAccount, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
+import { v2ExactIn } from "./poolState.js"
 
 export const DYNAMIC_FEE = 0x800000
 
@@ -39,7 +40,7 @@ export const poolStep = (
 ): RouterStep => {
   const pool = poolByLabel(manifest, label)
   const tokenOut = (pool.token0.toLowerCase() === tokenIn.toLowerCase() ? pool.token1 : pool.token0) as Address
-  const venue = pool.venue === "v2" ? Venue.v2 : pool.venue === "v3" ? Venue.v3 : Venue.v4
+  const venue = pool.venue === "v2" ? DevnetVenue.v2 : pool.venue === "v3" ? DevnetVenue.v3 : DevnetVenue.v4
   return {
     venue,
     flags: 0,
@@ -62,7 +63,7 @@ export const curveStep = (
   amount: bigint,
   extra: Partial<RouterStep> = {}
 ): RouterStep => ({
-  venue: Venue.curve,
+  venue: DevnetVenue.curve,
   flags: 0,
   pool: contractAddress(manifest, "launchpad"),
   tokenIn,
@@ -87,6 +88,22 @@ export const makePlan = (
   deadline: BigInt(Math.floor(Date.now() / 1000) + 3600),
   ...fields
 })
+
+/** A one-step v2 USDC -> WETH sell on the seeded pair, its least output the pair's exact getAmountOut. */
+export const wethOnV2 = async (env: Env, trader: Wallet, amountIn: bigint, fields: Partial<RouterPlan> = {}) => {
+  const [USDC, WETH] = [env.usdc, env.token("WETH")]
+  const expected = await v2ExactIn(trader, poolByLabel(env.manifest, "v2:WETH/USDC").address as Address, USDC, amountIn)
+  const plan = makePlan({
+    sellToken: USDC,
+    buyToken: WETH,
+    recipient: trader.address,
+    amountIn,
+    minAmountOut: expected,
+    steps: [poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn)],
+    ...fields
+  })
+  return { plan, expected }
+}
 
 export interface Env {
   readonly manifest: Manifest
@@ -159,7 +176,8 @@ export const revertOf = async (
   return "succeeded"
 }
 
-const findRevertData = (error: unknown): Hex | undefined => {
+/** The revert data somewhere in a viem error's cause chain. */
+export const findRevertData = (error: unknown): Hex | undefined => {
   let current: unknown = error
   for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
     const data = (current as { data?: unknown }).data

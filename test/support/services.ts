@@ -13,6 +13,7 @@ import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
+import { RpcHex } from "../../schema/Chain.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
@@ -23,6 +24,9 @@ export const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `arc-${labe
 export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =>
   AppConfig.withSettings({
     ...devnetPaymentSettings(),
+    // The suite's paid flows read fees right after each answer: `confirmed`, where the answer waits for
+    // its settlement. Broadcast settlement has its own files (test/payment/broadcast*.test.ts).
+    SETTLEMENT_MODE: "confirmed",
     DATA_DIR: tempDir("data"),
     INDEXER_POLL_MS: "50",
     CHECKPOINT_INTERVAL_SEC: "3600",
@@ -53,6 +57,6 @@ export const indexRuntime = (manifest: Manifest, options: StackOptions = {}) =>
 export const synced = Effect.gen(function*() {
   const rpc = yield* ChainRpc
   const index = yield* ChainIndex
-  const head = Number(yield* rpc.request<string>("eth_blockNumber"))
+  const head = Number(yield* rpc.read(RpcHex, "eth_blockNumber"))
   return yield* index.waitFor(head)
 }).pipe(Effect.timeout("30 seconds"))

@@ -49,5 +49,6 @@ export const gateLayer = (
     Layer.provide(ChainRpc.Default),
     Layer.provide(Layer.succeed(Deployment, Deployment.make(manifest))),
     Layer.provide(AppConfig.Default),
-    Layer.provide(AppConfig.withSettings({ ...defaults, ...settings }))
+    // `confirmed` unless a test asks for `broadcast` (see testSettings).
+    Layer.provide(AppConfig.withSettings({ SETTLEMENT_MODE: "confirmed", ...defaults, ...settings }))
   )

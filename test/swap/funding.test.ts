@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, parseAbi } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
+import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { type Harness, operationsOf, type Runtime, startHarness, takerOn, tradingWith } from "./harness.js"
@@ -47,35 +48,17 @@ describe("the approval flow the caller names", () => {
   })
 })
 
-const routerAbi = parseAbi([
-  "function v2Factory() view returns (address)",
-  "function v2PairInitCodeHash() view returns (bytes32)",
-  "function v3Factory() view returns (address)",
-  "function v3PoolInitCodeHash() view returns (bytes32)",
-  "function poolManager() view returns (address)",
-  "function launchpad() view returns (address)",
-  "function permit2() view returns (address)",
-  "function usdc() view returns (address)"
-])
+const routerViews = parseAbi(["function permit2() view returns (address)", "function usdc() view returns (address)"])
 
-/** The devnet's router again, but deployed with native funding off (`NATIVE_NONE`). */
+/** The devnet's router again, for the same venue table, but deployed with native funding off (`NATIVE_NONE`). */
 const routerWithoutNative = async (): Promise<Address> => {
   const { manifest } = harness.devnet
   const account = await freshAccount(manifest, "10")
   const clients = clientsFor(manifest, account)
-  const read = (functionName: (typeof routerAbi)[number]["name"]) =>
-    clients.public.readContract({ address: router, abi: routerAbi, functionName }) as Promise<Hex>
-  const config = {
-    v2Factory: await read("v2Factory"),
-    v2PairInitCodeHash: await read("v2PairInitCodeHash"),
-    v3Factory: await read("v3Factory"),
-    v3PoolInitCodeHash: await read("v3PoolInitCodeHash"),
-    poolManager: await read("poolManager"),
-    launchpad: await read("launchpad"),
-    permit2: await read("permit2"),
-    usdc: await read("usdc"),
-    nativeMode: 0
-  }
+  const read = (functionName: "permit2" | "usdc") =>
+    clients.public.readContract({ address: router, abi: routerViews, functionName })
+  const venues = await readVenueTable(clients.public, router)
+  const config = { permit2: await read("permit2"), usdc: await read("usdc"), nativeMode: 0, venues }
   const artifact = loadArtifact("TradeRouter")
   const hash = await clients.wallet.deployContract({
     abi: artifact.abi,

@@ -14,7 +14,8 @@ import {
   zeroAddress
 } from "viem"
 import { loadArtifact } from "../../../devnet/Artifacts.js"
-import { encodeExecute, quoteTag, type RouterPlan, type RouterStep, Venue } from "../../../src/execution/RouterPlan.js"
+import { DevnetVenue } from "../../../devnet/router.js"
+import { encodeExecute, quoteTag, type RouterPlan, type RouterStep } from "../../../src/execution/RouterPlan.js"
 import { account, deadline, pool, urArtifact, v2RouterArtifact } from "./stage.js"
 
 // ---- one encoder per router ----
@@ -22,7 +23,7 @@ export const step = (label: string, tokenIn: Address, amount: bigint, flags = 0)
   const p = pool(label)
   const tokenOut = getAddress(p.token0) === tokenIn ? getAddress(p.token1) : getAddress(p.token0)
   return {
-    venue: p.venue === "v2" ? Venue.v2 : p.venue === "v3" ? Venue.v3 : Venue.v4,
+    venue: p.venue === "v2" ? DevnetVenue.v2 : p.venue === "v3" ? DevnetVenue.v3 : DevnetVenue.v4,
     flags,
     pool: getAddress(p.address),
     tokenIn,

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import type { Address } from "viem"
 import type { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
-import { probePlanOf, type routerVenuesOf } from "../../execution/FromRoute.js"
+import { probePlanOf, type RouterVenues } from "../../execution/FromRoute.js"
 import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
 import type { Path } from "../../routing/Path.js"
 import { type PoolOf, reversePath } from "./Expected.js"
@@ -27,7 +27,7 @@ const DEADLINE = 2n ** 40n
 
 export const tripsOn = (
   simulator: Simulator["Type"],
-  venues: ReturnType<typeof routerVenuesOf>,
+  venues: RouterVenues,
   horizons: ReadonlyArray<Horizon>
 ) => {
   const plans = (target: TripTarget, wallet: Address, amountIn: bigint) => {

@@ -5,6 +5,7 @@
  * expired deadline) that the router must refuse.
  */
 import { type Address, encodeAbiParameters, encodeFunctionData, parseAbi } from "viem"
+import { DevnetVenue } from "../../../devnet/router.js"
 import {
   encodeExecute,
   Funding,
@@ -12,8 +13,7 @@ import {
   type RouterPlan,
   type RouterStep,
   SHARE_ALL,
-  StepFlag,
-  Venue
+  StepFlag
 } from "../../../src/execution/RouterPlan.js"
 import { makePlan } from "../support.js"
 import type { Edge, World } from "./world.js"
@@ -40,7 +40,7 @@ const fraction = (random: Random, amount: bigint, lowExp: number, highExp: numbe
 const other = (edge: Edge, token: Address) => (edge.a === token ? edge.b : edge.a)
 
 const stepOf = (edge: Edge, tokenIn: Address, amount: bigint, flags: number): RouterStep => ({
-  venue: { v2: Venue.v2, v3: Venue.v3, v4: Venue.v4, curve: Venue.curve }[edge.venue],
+  venue: { v2: DevnetVenue.v2, v3: DevnetVenue.v3, v4: DevnetVenue.v4, curve: DevnetVenue.curve }[edge.venue],
   flags,
   pool: edge.pool,
   tokenIn,

@@ -2,6 +2,7 @@
 import { Effect, Schema } from "effect"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
+import { RpcHex } from "../../../../schema/Chain.js"
 import type { Manifest } from "../../../../schema/Manifest.js"
 import type { QuoteResponse } from "../../../../schema/Quote.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
@@ -30,7 +31,7 @@ export interface QuoteBench {
 export const quoteBench = async (manifest: Manifest): Promise<QuoteBench> => {
   const runtime = indexRuntime(Deployment.make(manifest))
   const state = await runtime.runPromise(Effect.gen(function*() {
-    const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
+    const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
     return (yield* (yield* ChainIndex).waitFor(head)).state
   }))
   const token = (label: string) => manifest.tokens![label]!.toLowerCase()

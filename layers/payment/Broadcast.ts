@@ -1,0 +1,163 @@
+/**
+ * Settlement mode `broadcast` (docs/payments.md#settlement-modes): the payment is verified as in
+ * `confirmed` (signature, amount, recipient, validity, and `transferWithAuthorization` simulated at the
+ * head), the operation runs, its settlement is sent, and the answer leaves naming the transaction while
+ * the receipt is awaited in the background. The risk stays bounded: one unconfirmed settlement per payer
+ * (`admit` waits for the one before), a payer whose served settlement failed owes it and is refused
+ * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
+ * receipt as in `confirmed`.
+ */
+import { eip3009ABI } from "@x402/evm"
+import { Effect, Scope } from "effect"
+import { encodeFunctionData, getAddress, type Hex, parseErc6492Signature, parseSignature } from "viem"
+import type { PaymentRejected, PaymentRequirements, SettlementReceipt } from "../../schema/Payment.js"
+import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
+import type { ExposureBook } from "./Exposure.js"
+import { FacilitatorUnavailable } from "./Facilitator.js"
+import { unavailable } from "./GateFailures.js"
+import type { PaymentReceipt, Verified } from "./GateShape.js"
+import { Reason } from "./Reasons.js"
+import { encodeReceipt } from "./Requirements.js"
+import type { SentSettlement, SettlementCall, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
+import type { Refusal } from "./Submission.js"
+
+export interface BroadcastChain {
+  readonly sender: SettlementSender
+  /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
+  readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
+  readonly headBlock: () => Promise<bigint>
+}
+
+/** The EIP-3009 call that moves the payment, as the x402 library sends it. */
+export const transferCall = (requirements: PaymentRequirements, verified: Verified): SettlementCall => {
+  const { authorization, signature: signed } = verified.payment.payload
+  const { signature } = parseErc6492Signature(signed as Hex)
+  const base = [
+    getAddress(authorization.from),
+    getAddress(authorization.to),
+    BigInt(authorization.value),
+    BigInt(authorization.validAfter),
+    BigInt(authorization.validBefore),
+    authorization.nonce as Hex
+  ] as const
+  const ecdsa = signature.length === 132 ? parseSignature(signature) : undefined
+  return {
+    to: getAddress(requirements.asset),
+    data: ecdsa === undefined
+      ? encodeFunctionData({ abi: eip3009ABI, functionName: "transferWithAuthorization", args: [...base, signature] })
+      : encodeFunctionData({
+        abi: eip3009ABI,
+        functionName: "transferWithAuthorization",
+        args: [...base, Number(ecdsa.v ?? BigInt(ecdsa.yParity + 27)), ecdsa.r, ecdsa.s]
+      })
+  }
+}
+
+export type Reject = (verified: Verified, refusal: Refusal, settlement?: SettlementReceipt) => PaymentRejected
+
+const unreachable = (action: string) => (error: unknown) =>
+  unavailable(
+    new FacilitatorUnavailable({
+      message: `${action} failed: ${(error instanceof Error ? error.message : String(error)).split("\n")[0]}`
+    })
+  )
+
+export const broadcastSettlement = (
+  chain: BroadcastChain,
+  book: ExposureBook,
+  ledger: AuthorizationLedgerShape,
+  reject: Reject,
+  scope: Scope.Scope
+) => {
+  const receiptOf = (verified: Verified, transaction: string, success: boolean): SettlementReceipt => ({
+    success,
+    payer: verified.payer,
+    transaction,
+    network: verified.requirements.network,
+    ...(success ? {} : { errorReason: Reason.transactionState })
+  })
+
+  /** Refuses an indebted payer, unless its debt is paid; then waits for the payer's one slot. */
+  const admit = Effect.fn("PaymentGate.admit")(function*(verified: Verified) {
+    const debt = yield* book.debtOf(verified.payer)
+    if (debt !== undefined) {
+      const paid = yield* Effect.tryPromise(() => chain.paidSince(verified.payer as Hex, debt.sinceBlock)).pipe(
+        Effect.mapError(unreachable("reading the payer's transfers"))
+      )
+      if (paid < debt.value) {
+        return yield* reject(verified, {
+          reason: Reason.transactionState,
+          message:
+            `a settlement of this payer failed after its call was served (${debt.transaction}: ${debt.reason}); ` +
+            `it owes ${debt.value} USDC base units: transfer them to the fee recipient, or wait until ` +
+            `${new Date(debt.untilMs).toISOString()}`
+        }, receiptOf(verified, debt.transaction, false))
+      }
+      yield* book.forgive(verified.payer)
+    }
+    yield* book.take(verified.payer, verified.key)
+  })
+
+  // A settlement whose answer was served and then failed is the payer's debt.
+  const failed = (verified: Verified, transaction: string, reason: string) =>
+    Effect.tryPromise(() => chain.headBlock()).pipe(
+      Effect.orElseSucceed(() => 0n),
+      Effect.flatMap((sinceBlock) =>
+        book.owe({ payer: verified.payer, value: verified.charge.price, transaction, reason, sinceBlock })
+      ),
+      Effect.zipRight(Effect.logWarning(`served settlement failed: ${transaction} (${reason})`))
+    )
+
+  const confirmation = (verified: Verified, sent: SentSettlement) =>
+    Effect.tryPromise({
+      try: (signal) => chain.sender.confirm(sent, verified.expiresAtMs, signal),
+      catch: (error) => error instanceof Error ? error.message : String(error)
+    }).pipe(
+      Effect.flatMap((receipt: TransactionReceipt) =>
+        receipt.status === "success" ? Effect.succeed(receipt.transactionHash) : Effect.fail("reverted")
+      )
+    )
+
+  /** Sends the settlement and answers with its transaction; confirms it in the background. */
+  const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
+    const waitHere = book.overCap(verified.charge.price)
+    // Sent (or maybe sent): the authorization is spent whatever happens next.
+    yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
+    const sent = yield* Effect.tryPromise(() => chain.sender.send(transferCall(verified.requirements, verified))).pipe(
+      Effect.mapError(unreachable("broadcasting the settlement")),
+      Effect.tapError(() => book.free(verified.payer, verified.key))
+    )
+    const transaction = sent.hashes[0] ?? ""
+    const done = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.ensuring(effect, Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key)))
+    if (waitHere) {
+      // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
+      const landed = yield* Effect.either(done(confirmation(verified, sent)))
+      if (landed._tag === "Left") {
+        return yield* reject(verified, {
+          reason: Reason.transactionState,
+          message: `the payment could not be settled: ${landed.left}`
+        }, receiptOf(verified, transaction, false))
+      }
+      const settlement = receiptOf(verified, landed.right, true)
+      return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
+    }
+    yield* book.open(verified.key, verified.charge.price)
+    yield* confirmation(verified, sent).pipe(
+      Effect.catchAll((reason) => failed(verified, transaction, reason)),
+      done,
+      Effect.forkIn(scope)
+    )
+    const settlement = receiptOf(verified, transaction, true)
+    return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
+  })
+
+  return {
+    admit,
+    settle,
+    free: (verified: Verified) => book.free(verified.payer, verified.key),
+    snapshot: book.snapshot
+  }
+}
+
+export type BroadcastSettlement = ReturnType<typeof broadcastSettlement>

@@ -1,0 +1,102 @@
+/**
+ * The risk broadcast settlement takes, kept bounded and in view (docs/payments.md#settlement-modes):
+ * answers served whose settlement is not confirmed yet (count and value, capped: past the cap calls
+ * settle `confirmed`), at most one such settlement per payer (a payer's next call waits for it, so its
+ * payment is verified against a chain that already holds the one before), and the debts of payers whose
+ * settlement failed after they were served (refused until paid or until the refusal time has passed).
+ *
+ * Kept in this process: with replicas each bounds its own share (docs/payments.md says what that means).
+ */
+import { Clock, Deferred, Effect, FiberId } from "effect"
+
+/** A served call whose settlement failed: what the payer owes and since when. */
+export interface Debt {
+  readonly payer: string
+  readonly value: bigint
+  readonly transaction: string
+  readonly reason: string
+  /** Transfers to the fee recipient from this block on count towards paying it. */
+  readonly sinceBlock: bigint
+  readonly untilMs: number
+}
+
+/** What the operator sees (health's `payments`). */
+export interface ExposureSnapshot {
+  readonly unconfirmed: { readonly count: number; readonly value: bigint }
+  readonly debts: { readonly count: number; readonly value: bigint }
+}
+
+export const nothingUnconfirmed: ExposureSnapshot = {
+  unconfirmed: { count: 0, value: 0n },
+  debts: { count: 0, value: 0n }
+}
+
+const sum = (values: Iterable<bigint>) => {
+  let total = 0n
+  for (const value of values) total += value
+  return total
+}
+
+export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readonly debtRefusalSec: number }) => {
+  const slots = new Map<string, { readonly key: string; readonly done: Deferred.Deferred<void> }>()
+  const unconfirmed = new Map<string, bigint>()
+  const debts = new Map<string, Debt>()
+  const payerOf = (payer: string) => payer.toLowerCase()
+
+  /** Holds the payer's one slot for the authorization `key`, waiting while another call holds it. */
+  const take = (payer: string, key: string): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const held = slots.get(payerOf(payer))
+      if (held === undefined) {
+        slots.set(payerOf(payer), { key, done: Deferred.unsafeMake<void>(FiberId.none) })
+        return Effect.void
+      }
+      return Effect.zipRight(Deferred.await(held.done), take(payer, key))
+    })
+
+  /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
+  const free = (payer: string, key: string): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const held = slots.get(payerOf(payer))
+      if (held === undefined || held.key !== key) return Effect.void
+      slots.delete(payerOf(payer))
+      return Deferred.succeed(held.done, undefined)
+    })
+
+  return {
+    take,
+    free,
+    /** Whether serving `value` more unconfirmed would pass the cap. */
+    overCap: (value: bigint) => sum(unconfirmed.values()) + value > settings.unconfirmedCap,
+    open: (key: string, value: bigint) => Effect.sync(() => void unconfirmed.set(key, value)),
+    close: (key: string) => Effect.sync(() => void unconfirmed.delete(key)),
+    owe: (debt: Omit<Debt, "untilMs">) =>
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+        Effect.sync(() => {
+          const before = debts.get(payerOf(debt.payer))
+          debts.set(payerOf(debt.payer), {
+            ...debt,
+            value: debt.value + (before?.value ?? 0n),
+            sinceBlock: before?.sinceBlock ?? debt.sinceBlock,
+            untilMs: nowMs + settings.debtRefusalSec * 1000
+          })
+        })),
+    /** The payer's debt while it still refuses the payer. */
+    debtOf: (payer: string) =>
+      Effect.map(Clock.currentTimeMillis, (nowMs) => {
+        const debt = debts.get(payerOf(payer))
+        if (debt !== undefined && debt.untilMs <= nowMs) debts.delete(payerOf(payer))
+        return debt !== undefined && debt.untilMs > nowMs ? debt : undefined
+      }),
+    forgive: (payer: string) => Effect.sync(() => void debts.delete(payerOf(payer))),
+    snapshot: Effect.map(Clock.currentTimeMillis, (nowMs): ExposureSnapshot => {
+      const owed = [...debts.values()].filter((debt) => debt.untilMs > nowMs)
+      return {
+        unconfirmed: { count: unconfirmed.size, value: sum(unconfirmed.values()) },
+        debts: { count: owed.length, value: sum(owed.map((debt) => debt.value)) }
+      }
+    })
+  }
+}
+
+export type ExposureBook = ReturnType<typeof exposureBook>

@@ -1,0 +1,157 @@
+/**
+ * Settlement modes side by side (issue 23), through the service's HTTP edge on a private devnet mining
+ * a block every DEVNET_BLOCK_TIME s (0.5 by default, Arc's pace), one run per mode:
+ * - an unpaid search (the 402 with the offer), the floor;
+ * - a paid search (signed beforehand) from a payer with nothing unconfirmed: in `confirmed` the answer
+ *   waits for the settlement's block, in `broadcast` only for its sending;
+ * - back-to-back paid searches from one payer: in `broadcast` each waits for the one before to confirm;
+ * - paid calls per second from 16 payers, each calling back to back.
+ */
+import { HttpServer } from "@effect/platform"
+import { x402Client } from "@x402/core/client"
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
+import type { PaymentRequired } from "@x402/core/types"
+import { ExactEvmScheme } from "@x402/evm/exact/client"
+import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createTestClient, createWalletClient, http, parseAbi, parseEther, type PrivateKeyAccount } from "viem"
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
+import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
+import { AppConfig } from "../../layers/AppConfig.js"
+import { appRoutesWith } from "../../src/App.js"
+import { nodeServerOn } from "../../src/http/Server.js"
+import { figure, latency, ms } from "./lib/report.js"
+
+const USDC = "0x3600000000000000000000000000000000000000"
+const NETWORK = "eip155:5042"
+const PAYERS = 16
+const CALLS = 30
+const blockTime = Number(process.env["DEVNET_BLOCK_TIME"] ?? "0.5")
+const work = mkdtempSync(join(tmpdir(), "bench-payment-modes-"))
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const serve = (mode: string) =>
+  appRoutesWith(Devnet.layerDeployment).pipe(
+    Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(Devnet.layerWithDeployment({
+      ...devnetDefaults,
+      port: 0,
+      verbose: false,
+      blockTime: Option.some(blockTime),
+      manifestPath: join(work, `manifest-${mode}.json`)
+    })),
+    Layer.provide(AppConfig.withSettings({
+      ...devnetPaymentSettings(),
+      SETTLEMENT_MODE: mode,
+      DATA_DIR: join(work, `data-${mode}`),
+      SAFETY_SCAN: "false"
+    }))
+  )
+
+const run = async (mode: string) => {
+  console.log(`-- SETTLEMENT_MODE=${mode}, ${blockTime} s blocks`)
+  const runtime = ManagedRuntime.make(serve(mode))
+  try {
+    const { address, manifest } = await runtime.runPromise(Effect.all({
+      address: Effect.map(HttpServer.HttpServer, (server) => server.address),
+      manifest: Effect.map(Devnet, (devnet) => devnet.manifest)
+    }))
+    if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+    const base = `http://127.0.0.1:${address.port}`
+    const health = async () => (await (await fetch(`${base}/health`)).json()) as any
+    while ((await health()).status !== "ok") await sleep(100)
+    // Payers with native USDC for gas and ERC-20 USDC (the devnet's `deposit`) for fees.
+    const transport = http(manifest.rpcUrl)
+    const test = createTestClient({ transport, mode: "anvil" })
+    const payers: Array<PrivateKeyAccount> = Array.from(
+      { length: PAYERS },
+      () => privateKeyToAccount(generatePrivateKey())
+    )
+    await Promise.all(payers.map(async (payer) => {
+      await test.setBalance({ address: payer.address, value: parseEther("100") })
+      const wallet = createWalletClient({ account: payer, transport })
+      await wallet.writeContract({
+        chain: null,
+        address: USDC,
+        abi: parseAbi(["function deposit() payable"]),
+        functionName: "deposit",
+        value: parseEther("10")
+      })
+    }))
+    await sleep(blockTime * 3000)
+    const search = (headers: Record<string, string> = {}) =>
+      fetch(`${base}/trade/v1/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify({ query: "WETH", limit: 3 })
+      })
+    const offer: PaymentRequired = decodePaymentRequiredHeader((await search()).headers.get("payment-required") ?? "")
+    const sign = (payer: PrivateKeyAccount) =>
+      x402Client.fromConfig({
+        schemes: [{ network: NETWORK, client: new ExactEvmScheme(payer) }],
+        spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "10000" }] }
+      }).createPaymentPayload(offer).then(encodePaymentSignatureHeader)
+    const timedCall = async (headers: Record<string, string>, expected: number) => {
+      const started = performance.now()
+      const response = await search(headers)
+      await response.arrayBuffer()
+      if (response.status !== expected) throw new Error(`expected ${expected}, got ${response.status}`)
+      return performance.now() - started
+    }
+    const settledAll = async () => {
+      while ((await health()).payments.unconfirmed.count !== 0) await sleep(20)
+    }
+
+    const unpaid: Array<number> = []
+    for (let i = 0; i < CALLS + 3; i++) {
+      const took = await timedCall({}, 402)
+      if (i >= 3) unpaid.push(took)
+    }
+    const floor = latency("unpaid search: 402 with the offer", unpaid)
+
+    const fresh: Array<number> = []
+    for (let i = 0; i < CALLS + 3; i++) {
+      const header = await sign(payers[i % PAYERS]!)
+      await settledAll()
+      const took = await timedCall({ "payment-signature": header }, 200)
+      if (i >= 3) fresh.push(took)
+    }
+    const paid = latency("paid search, payer with nothing unconfirmed", fresh)
+    figure("  payment adds (p50 paid - p50 unpaid)", ms(paid.p50 - floor.p50))
+
+    const repeat: Array<number> = []
+    const one = payers[0]!
+    const headers = await Promise.all(Array.from({ length: 12 }, () => sign(one)))
+    await settledAll()
+    for (const header of headers) repeat.push(await timedCall({ "payment-signature": header }, 200))
+    latency("paid search, one payer back to back", repeat.slice(1))
+
+    const perPayer = 6
+    const signed = await Promise.all(
+      payers.map((payer) => Promise.all(Array.from({ length: perPayer }, () => sign(payer))))
+    )
+    await settledAll()
+    const started = performance.now()
+    await Promise.all(signed.map(async (mine) => {
+      for (const header of mine) await timedCall({ "payment-signature": header }, 200)
+    }))
+    const elapsed = performance.now() - started
+    figure(
+      `${PAYERS} payers x ${perPayer} paid calls back to back`,
+      `${ms(elapsed)} (${((PAYERS * perPayer) / (elapsed / 1000)).toFixed(1)} paid calls/s)`
+    )
+    await settledAll()
+  } finally {
+    await runtime.dispose()
+  }
+}
+
+try {
+  await run("confirmed")
+  await run("broadcast")
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}

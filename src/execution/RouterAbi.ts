@@ -1,0 +1,116 @@
+/**
+ * The router's ABI and plan shapes, defined once for TypeScript: it mirrors contracts/router/ITradeRouter.sol
+ * and the venue table's views in RouterBase.sol (test/router/encoding.test.ts holds the two ABIs equal).
+ * ./RouterPlan.ts encodes and decodes with it.
+ */
+import { type Address, type Hex, parseAbi } from "viem"
+
+export const routerAbi = parseAbi([
+  "struct Step { uint8 venue; uint8 flags; address pool; address tokenIn; address tokenOut; uint24 fee; int24 tickSpacing; address hooks; uint256 amount; uint256 limit; }",
+  "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint8 funding; bool exactOut; uint256 amountIn; uint256 minAmountOut; uint256 deadline; Step[] steps; }",
+  "struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }",
+  "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
+  "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
+  "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
+  "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; }",
+  "function venueCount() view returns (uint256 count)",
+  "function venueAt(uint8 index) view returns (VenueConfig venue)",
+  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
+  "error Reentrancy()",
+  "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
+  "error InvalidRecipient(address recipient)",
+  "error RecipientIsPool(address pool)",
+  "error EmptyPlan()",
+  "error InvalidPlan()",
+  "error InvalidStep(uint256 index)",
+  "error UnknownVenue(uint256 index, uint8 venue)",
+  "error InvalidVenueTable(uint256 index)",
+  "error BadPairFee(uint256 index, uint256 fee)",
+  "error ForgedPool(uint256 index, address pool, address expected)",
+  "error PayerTokenMismatch(uint256 index)",
+  "error OutputTokenMismatch(uint256 index)",
+  "error ShareTooLarge(uint256 index)",
+  "error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit)",
+  "error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit)",
+  "error PartialFill(uint256 index, uint256 amountOut, uint256 wanted)",
+  "error BadDelta(uint256 index)",
+  "error InputAboveMaximum(uint256 paid, uint256 maximum)",
+  "error InputNotSpent(uint256 paid, uint256 amountIn)",
+  "error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)",
+  "error UnexpectedValue(uint256 value)",
+  "error NativeFundingUnavailable()",
+  "error UnknownFunding(uint8 funding)",
+  "error PermitMismatch()",
+  "error UnexpectedCallback(address caller)",
+  "error AmountTooLarge(uint256 amount)",
+  "error TokenCallFailed(address token)",
+  "error HoldingShort(address token, uint256 held, uint256 wanted)"
+])
+
+/** `Step.flags`, or-ed together. */
+export const StepFlag = {
+  /** the step's `amount` is its exact output and `limit` its most input */
+  exactOut: 1,
+  /** the input comes from what earlier steps left in the router, not from the taker */
+  fromRouter: 2,
+  /** the output stays in the router for later steps instead of going to the recipient */
+  toRouter: 4
+} as const
+
+/** `Plan.funding`. */
+export const Funding = { approval: 0, permit2: 1, native: 2 } as const
+export type FundingCode = (typeof Funding)[keyof typeof Funding]
+
+/** Exact-in steps funded by the router: `amount` is a share of its holding of `tokenIn`; this is all. */
+export const SHARE_ALL = 10n ** 18n
+
+/** As an exact-in plan's `amountIn` (approval or Permit2 funding): all the taker holds of the sell
+ * token when the plan starts; as a taker-funded exact-in step's `amount`: that resolved amount. */
+export const WHOLE_BALANCE = 2n ** 256n - 1n
+
+/** Native value per USDC base unit when a plan is funded with native value (18 vs 6 decimals). */
+export const NATIVE_PER_USDC_UNIT = 10n ** 12n
+
+export interface RouterStep {
+  /** the venue's index in the router's venue table, which is its venue file's order */
+  readonly venue: number
+  readonly flags: number
+  /** v2 pair, v3 pool, the PoolManager (v4) or the launchpad (curve) */
+  readonly pool: Address
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+  /** v3 fee tier or v4 key fee (0x800000 dynamic); 0 otherwise */
+  readonly fee: number
+  /** v4 key only; 0 otherwise */
+  readonly tickSpacing: number
+  /** v4 key only; the zero address otherwise */
+  readonly hooks: Address
+  readonly amount: bigint
+  readonly limit: bigint
+}
+
+export interface RouterPlan {
+  readonly quoteTag: Hex
+  readonly sellToken: Address
+  readonly buyToken: Address
+  readonly recipient: Address
+  readonly funding: FundingCode
+  readonly exactOut: boolean
+  /** exact-in: exactly this much sell token; exact-out: at most this much */
+  readonly amountIn: bigint
+  readonly minAmountOut: bigint
+  /** unix seconds */
+  readonly deadline: bigint
+  readonly steps: ReadonlyArray<RouterStep>
+}
+
+export interface PermitSingle {
+  readonly details: {
+    readonly token: Address
+    readonly amount: bigint
+    readonly expiration: number
+    readonly nonce: number
+  }
+  readonly spender: Address
+  readonly sigDeadline: bigint
+}

@@ -1,0 +1,115 @@
+/**
+ * Broadcast settlement on a devnet mining a block every 0.5 s, as Arc does (issue 23): paid calls are
+ * answered once their settlement is sent, one payer never has more than one settlement unconfirmed
+ * (its next call waits), each call is charged exactly once, and a settlement the node's pool lost
+ * (dropped with `anvil_dropTransaction` while the miner is paused, so the nonces after it cannot be
+ * mined) is sent again with the same nonce and a higher fee, after which it and those behind it land.
+ */
+import { Effect, Option } from "effect"
+import type { Hex } from "viem"
+import { expect, it } from "vitest"
+import { type Charge, type ExposureSnapshot, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { clientsFor, manifestAccount } from "../support/devnet.js"
+import { walletFor } from "../support/wallet.js"
+import { USDC } from "../support/x402.js"
+import { gateHarness, search } from "./harness.js"
+
+const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast", SETTLEMENT_REPLACE_AFTER_MS: "500" }, {
+  blockTime: Option.some(0.5)
+})
+const { gate, payTo, signFor } = harness
+
+const exposure = () => gate((g): Effect.Effect<ExposureSnapshot> => g.exposure)
+
+/** The gate's charge with `header`, answering the settlement's transaction. */
+const paid = (charge: Charge, header: string) =>
+  gate((g) =>
+    Effect.map(
+      g.charge(charge, Option.some(SubmittedPayment.header(header)), Effect.succeed("answer")),
+      (answer) => Option.getOrThrow(answer.receipt).settlement
+    )
+  )
+
+/** Waits (bounded) until every served settlement is confirmed. */
+const settled = async () => {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if ((await exposure()).unconfirmed.count === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error("settlements stayed unconfirmed")
+}
+
+it("keeps one settlement unconfirmed per payer: 20 concurrent calls, each charged once", async () => {
+  const headers = await Promise.all(Array.from({ length: 20 }, () => signFor(search)))
+  let most = 0
+  let running = true
+  const watch = (async () => {
+    while (running) {
+      most = Math.max(most, (await exposure()).unconfirmed.count)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  })()
+  let receipts: Array<{ readonly transaction: string; readonly success: boolean }> = []
+  const delta = await harness.balances(async () => {
+    receipts = await Promise.all(headers.map(({ header }) => paid(search, header)))
+    await settled()
+  })
+  running = false
+  await watch
+  expect(receipts.every((receipt) => receipt.success)).toBe(true)
+  expect(new Set(receipts.map((receipt) => receipt.transaction)).size).toBe(20)
+  expect(most).toBe(1)
+  expect(delta).toEqual([-100_000n, 100_000n])
+  // Each settlement was sent only once the one before was mined: 20 blocks, in order.
+  const chain = clientsFor(harness.manifest()).public
+  const blocks = await Promise.all(
+    receipts.map(async ({ transaction }) => {
+      const mined = await chain.getTransactionReceipt({ hash: transaction as Hex })
+      expect(mined.status).toBe("success")
+      return mined.blockNumber
+    })
+  )
+  expect(new Set(blocks).size).toBe(20)
+})
+
+it("replaces a settlement lost from the pool with the same nonce and a higher fee; those behind it land", async () => {
+  const manifest = harness.manifest()
+  const { public: chain, test } = clientsFor(manifest)
+  const payers = [1, 2, 3].map((i) => manifestAccount(manifest, i))
+  const headers = await Promise.all(payers.map((payer) => signFor(search, payer)))
+  const before = await Promise.all(payers.map((payer) => walletFor(manifest, payer).balanceOf(USDC)))
+  const feesBefore = await walletFor(manifest, payers[0]!).balanceOf(USDC, payTo)
+
+  await test.setIntervalMining({ interval: 0 })
+  let first: { readonly hash: Hex; readonly nonce: number; readonly maxFeePerGas: bigint; readonly from: Hex }
+  const paused = await chain.getBlockNumber()
+  try {
+    const answered = await Promise.all(headers.map(({ header }) => paid(search, header)))
+    const sent = await Promise.all(
+      answered.map(({ transaction }) => chain.getTransaction({ hash: transaction as Hex }))
+    )
+    expect(sent.map((tx) => tx.nonce - sent[0]!.nonce).sort()).toEqual([0, 1, 2])
+    const lowest = sent.reduce((a, b) => (a.nonce < b.nonce ? a : b))
+    first = { hash: lowest.hash, nonce: lowest.nonce, maxFeePerGas: lowest.maxFeePerGas ?? 0n, from: lowest.from }
+    await test.dropTransaction({ hash: first.hash })
+  } finally {
+    await test.setIntervalMining({ interval: 1 })
+  }
+  await settled()
+
+  // The lost nonce landed as another transaction from the settlement key, priced higher.
+  const head = await chain.getBlockNumber()
+  const history = await Promise.all(
+    Array.from(
+      { length: Number(head - paused) },
+      (_, i) => chain.getBlock({ blockNumber: paused + 1n + BigInt(i), includeTransactions: true })
+    )
+  )
+  const landed = history.flatMap((b) => b.transactions).find((tx) => tx.nonce === first.nonce && tx.from === first.from)
+  expect(landed?.hash).not.toBe(first.hash)
+  expect(landed?.maxFeePerGas ?? 0n).toBeGreaterThan(first.maxFeePerGas)
+  // Each payer paid once and the fee recipient got all three.
+  const after = await Promise.all(payers.map((payer) => walletFor(manifest, payer).balanceOf(USDC)))
+  expect(after.map((balance, i) => before[i]! - balance)).toEqual([5_000n, 5_000n, 5_000n])
+  expect(await walletFor(manifest, payers[0]!).balanceOf(USDC, payTo)).toBe(feesBefore + 15_000n)
+})
