@@ -18,15 +18,20 @@ abstract contract VenueTable is RouterBase {
 
     address private immutable _table;
     uint256 private immutable _count;
+    /// @dev Bit `b` set: some PoolManager or launchpad of the table has an address whose low byte is `b`.
+    /// A recipient whose bit is clear is none of them, so most plans skip reading the table for that check.
+    uint256 private immutable _sinkBits;
 
     constructor(VenueConfig[] memory venues) {
         uint256 count = venues.length;
         if (count == 0 || count > 255) revert InvalidVenueTable(count);
         // One STOP byte first, so calling the data contract does nothing.
         bytes memory code = new bytes(1 + count * RECORD);
+        uint256 sinkBits;
         for (uint256 i; i < count; ++i) {
             VenueConfig memory venue = venues[i];
             if (!_validVenue(venue)) revert InvalidVenueTable(i);
+            if (venue.family >= FAMILY_V4) sinkBits |= 1 << _lowByte(venue.registry);
             uint256 head = uint256(venue.family) << 248 | uint256(uint160(venue.registry)) << 88
                 | uint256(venue.fee) << 64 | uint256(uint32(venue.feeGetter)) << 32 | venue.feeDenominator;
             uint256 deployer = uint256(uint160(venue.deployer));
@@ -46,6 +51,11 @@ abstract contract VenueTable is RouterBase {
         if (table == address(0)) revert InvalidVenueTable(count);
         _table = table;
         _count = count;
+        _sinkBits = sinkBits;
+    }
+
+    function _lowByte(address account) private pure returns (uint256) {
+        return uint160(account) & 0xff;
     }
 
     /// @dev A registry always; CREATE2 parameters for the pool families; a fee rule below 100 % for v2.
@@ -98,9 +108,10 @@ abstract contract VenueTable is RouterBase {
         });
     }
 
-    /// @notice Output sent to a PoolManager or launchpad would be theirs, not the recipient's: one copy of
-    /// the whole table, then each record's head (family and registry) compared.
+    /// @notice Output sent to a PoolManager or launchpad would be theirs, not the recipient's. Unless the
+    /// recipient's low byte rules it out, one copy of the whole table, then each record's head compared.
     function _refuseVenueRecipient(address recipient) internal view {
+        if (_sinkBits >> _lowByte(recipient) & 1 == 0) return;
         address table = _table;
         uint256 size = _count * RECORD;
         uint256 heads;
