@@ -7,9 +7,9 @@ import {Holdings} from "./Holdings.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 
 /// @notice What every venue of the router shares: the shape of its venue table (the table itself, set
-/// once at construction and never changed, is in VenueTable.sol), the state of the one execution in progress (transient, gone when the
-/// transaction ends), and the single place where the taker's funds move (`_pay`), which only ever takes
-/// from the caller of `execute`.
+/// once at construction and never changed, is in VenueTable.sol), the state of the one execution in
+/// progress (transient, gone when the transaction ends), and the single place where the taker's funds
+/// move (`_pay`), which only ever takes from the caller of `execute`.
 abstract contract RouterBase is ITradeRouter {
     /// @notice `VenueConfig.family`: the code that executes a venue's pools.
     uint8 public constant FAMILY_V2 = 0;
