@@ -6,10 +6,10 @@ import {IPermit2Allowance} from "./Externals.sol";
 import {Holdings} from "./Holdings.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 
-/// @notice What every venue of the router shares: the venues it trusts (its venue table, set once at
-/// construction and never changed), the state of the one execution in progress (transient, gone when the
-/// transaction ends), and the single place where the taker's funds move (`_pay`), which only ever takes
-/// from the caller of `execute`.
+/// @notice What every venue of the router shares: the shape of its venue table (the table itself, set
+/// once at construction and never changed, is in VenueTable.sol), the state of the one execution in
+/// progress (transient, gone when the transaction ends), and the single place where the taker's funds
+/// move (`_pay`), which only ever takes from the caller of `execute`.
 abstract contract RouterBase is ITradeRouter {
     /// @notice `VenueConfig.family`: the code that executes a venue's pools.
     uint8 public constant FAMILY_V2 = 0;
@@ -55,7 +55,7 @@ abstract contract RouterBase is ITradeRouter {
     /// its pool init code hash; every pool a step names must be the address they give for its tokens.
     /// v2 fee rule: `feeGetter` zero: the fixed `fee` (hundredths of a bp) for every pair; otherwise each
     /// pair's fee is what that view function of the pair returns, out of `feeDenominator`.
-    /// Packed in three storage slots: (family, registry), (deployer, fee rule), initCodeHash.
+    /// Kept in code, not storage (VenueTable.sol).
     struct VenueConfig {
         uint8 family;
         address registry;
@@ -76,9 +76,6 @@ abstract contract RouterBase is ITradeRouter {
     address public immutable permit2;
     address public immutable usdc;
     uint8 public immutable nativeMode;
-    /// @dev The venue table: written in the constructor only (there is no setter), so the pools and
-    /// callers the router trusts are fixed for its life.
-    VenueConfig[] internal _venues;
 
     /// @dev The execution in progress: its caller (the taker, who alone pays) in the low 160 bits and the
     /// funding kind above them, in one slot so one read serves every payment. Non-zero means "locked".
@@ -119,42 +116,9 @@ abstract contract RouterBase is ITradeRouter {
 
     constructor(Config memory config) {
         if (config.nativeMode > NATIVE_SAME_BALANCE) revert InvalidPlan();
-        uint256 count = config.venues.length;
-        if (count == 0 || count > 255) revert InvalidVenueTable(count);
-        for (uint256 i; i < count; ++i) {
-            VenueConfig memory venue = config.venues[i];
-            if (!_validVenue(venue)) revert InvalidVenueTable(i);
-            _venues.push(venue);
-        }
         permit2 = config.permit2;
         usdc = config.usdc;
         nativeMode = config.nativeMode;
-    }
-
-    /// @dev A registry always; CREATE2 parameters for the pool families; a fee rule below 100 % for v2.
-    function _validVenue(VenueConfig memory venue) private pure returns (bool) {
-        if (venue.registry == address(0) || venue.family > FAMILY_LAUNCHPAD) return false;
-        if (venue.family == FAMILY_V2 || venue.family == FAMILY_V3) {
-            if (venue.deployer == address(0) || venue.initCodeHash == bytes32(0)) return false;
-        }
-        if (venue.family != FAMILY_V2) return true;
-        if (venue.feeGetter == bytes4(0)) return venue.fee < FEE_PIPS;
-        return venue.feeDenominator != 0;
-    }
-
-    function venueCount() external view returns (uint256 count) {
-        return _venues.length;
-    }
-
-    function venueAt(uint8 index) external view returns (VenueConfig memory venue) {
-        if (index >= _venues.length) revert UnknownVenue(0, index);
-        return _venues[index];
-    }
-
-    /// @notice The venue a step names, or `UnknownVenue` for an index outside the table.
-    function _venue(Leg memory leg) internal view returns (VenueConfig memory) {
-        if (leg.venue >= _venues.length) revert UnknownVenue(leg.index, leg.venue);
-        return _venues[leg.venue];
     }
 
     /// @notice Moves `amount` of `token` to `to`: from what the plan holds in the router (what earlier

@@ -10,6 +10,7 @@ import {TokenCalls} from "./TokenCalls.sol";
 import {V2Venue} from "./V2Venue.sol";
 import {V3Venue} from "./V3Venue.sol";
 import {V4Venue} from "./V4Venue.sol";
+import {VenueTable} from "./VenueTable.sol";
 
 /// @title The service's router: executes one quoted plan (an ordered list of pool swaps) in one call.
 /// @notice Safety design, in short:
@@ -29,8 +30,8 @@ import {V4Venue} from "./V4Venue.sol";
 ///   router outside a plan change no plan's amounts and are never paid out (`Holdings`).
 /// - An exact-out path runs backwards, nested: each step asks the step before it for exactly its input,
 ///   so every step keeps its own limit (`PlanRules.leg`).
-contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
-    constructor(Config memory config) RouterBase(config) {}
+contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
+    constructor(Config memory config) RouterBase(config) VenueTable(config.venues) {}
 
     function execute(Plan calldata plan) external payable returns (uint256 amountIn, uint256 amountOut) {
         return _run(plan);
@@ -109,15 +110,6 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue {
         // way the plan holds exactly the deposit, never whatever else the router's balance contains.
         if (nativeMode == NATIVE_DEPOSIT) INativeDeposit(usdc).deposit{value: msg.value}();
         Holdings.credit(usdc, plan.amountIn);
-    }
-
-    /// @notice Output sent to a PoolManager or launchpad would be theirs, not the recipient's.
-    function _refuseVenueRecipient(address recipient) private view {
-        uint256 count = _venues.length;
-        for (uint256 i; i < count; ++i) {
-            VenueConfig storage venue = _venues[i];
-            if (venue.family >= FAMILY_V4 && venue.registry == recipient) revert InvalidRecipient(recipient);
-        }
     }
 
     /// @notice Runs one leg on its venue, holds for the plan what it left in the router, checks its limit.

@@ -1,6 +1,6 @@
 /**
  * The router's ABI and plan shapes, defined once for TypeScript: it mirrors contracts/router/ITradeRouter.sol
- * and the venue table's views in RouterBase.sol (test/router/encoding.test.ts holds the two ABIs equal).
+ * and the venue table's views in VenueTable.sol (test/router/encoding.test.ts holds the two ABIs equal).
  * ./RouterPlan.ts encodes and decodes with it.
  */
 import { type Address, type Hex, parseAbi } from "viem"

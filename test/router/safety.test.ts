@@ -213,6 +213,17 @@ describe("recipients", () => {
       "RecipientIsPool"
     )
   })
+
+  it("accepts a recipient that only shares its last address byte with the PoolManager or the launchpad", async () => {
+    // The router skips its venue-table scan for recipients whose low byte no registry has; these take the
+    // scan, which must compare whole addresses.
+    const amount = usdc("100")
+    for (const role of ["v4PoolManager", "launchpad"]) {
+      const registry = contractAddress(env.manifest, role)
+      const lookalike = getAddress(`0x${registry.slice(2, 4) === "ee" ? "dd" : "ee"}${registry.slice(4)}`)
+      expect(await revertOf(victim, env.router, directUsdcToWeth(amount, lookalike)), role).toBe("succeeded")
+    }
+  })
 })
 
 describe("funding rules", () => {
