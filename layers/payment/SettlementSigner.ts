@@ -5,12 +5,16 @@
  * and every verify or settle call records whether the node failed to answer, because the library turns
  * an unreachable node into "invalid signature", and the gate must answer that as a facilitator failure,
  * not as the payer's fault. The record is kept per call in async-local storage, so one signer (and one
- * scheme, with one pending-settlement store) serves every call.
+ * scheme, with one pending-settlement store) serves every call. The same record holds the call's
+ * `eth_getCode` answers: the library's exact verify asks for the payer's code twice in a row (to
+ * classify an ERC-6492 signature, then to choose ECDSA or ERC-1271), and a paid call should not wait
+ * for the second round trip to learn what the first one said.
  */
 import type { FacilitatorEvmSigner } from "@x402/evm"
 import { AsyncLocalStorage } from "node:async_hooks"
 import {
   BaseError,
+  type GetCodeReturnType,
   HttpRequestError,
   type PrivateKeyAccount,
   publicActions,
@@ -31,6 +35,8 @@ export const isTransportFailure = (error: unknown): boolean =>
 /** What one verify or settle call saw of the node. */
 export interface ChainProbe {
   transportFailure: unknown
+  /** Code asked for in this call, by lowercased address. */
+  readonly codes: Map<string, Promise<GetCodeReturnType>>
 }
 
 export interface SettlementSignerOptions {
@@ -64,7 +70,15 @@ export const settlementSigner = (
     getAddresses: () => [account.address],
     readContract: (args) => watched(() => client.readContract(args as never)),
     verifyTypedData: (args) => watched(() => client.verifyTypedData(args as never)),
-    getCode: (args) => watched(() => client.getCode(args)),
+    getCode: (args) => {
+      const probe = probes.getStore()
+      const read = () => watched(() => client.getCode(args))
+      if (probe === undefined) return read()
+      const key = args.address.toLowerCase()
+      const known = probe.codes.get(key) ?? read()
+      probe.codes.set(key, known)
+      return known
+    },
     writeContract: (args) =>
       watched(() => oneAtATime(() => client.writeContract({ ...args, account, chain: wallet.chain } as never))),
     sendTransaction: (args) =>
@@ -79,7 +93,7 @@ export const settlementSigner = (
       )
   }
   const probed = <A>(call: () => Promise<A>) => {
-    const probe: ChainProbe = { transportFailure: undefined }
+    const probe: ChainProbe = { transportFailure: undefined, codes: new Map() }
     return { probe, answer: probes.run(probe, call) }
   }
   return { address: account.address, signer, probed }
