@@ -23,9 +23,6 @@ export type { HeadSource, ObservedHead, Probe } from "./Observed.js"
 
 const SEEN_KEPT = 256
 
-/** Head reads at arrival in flight at once, beyond which callers wait for one to land. */
-const IN_FLIGHT = 2
-
 export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
   scoped: Effect.gen(function*() {
     const rpc = yield* ChainRpc
@@ -60,40 +57,33 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
         (sentAt) => read.pipe(Effect.tap((header) => observe(header, source, sentAt)))
       )
 
-    // Reads at arrival are coalesced: a caller joins a read not yet sent (it will leave after the caller
-    // came), else a new read is sent, at most `IN_FLIGHT` at once; past that, callers join the one read
-    // waiting to start when a flight lands. A caller never shares a read sent before it arrived. Two in
-    // flight rather than one: a caller arriving just after a read left waits about one round trip, not
-    // the rest of that read's plus its own. Callers wait as ./HeadRound.ts says. Reads run in the
-    // service's scope, so a caller that goes away does not cancel others' read.
+    // At most one read at arrival is in flight and one waits to start behind it. A caller arriving while
+    // one is in flight cannot use it (it was sent before the caller came) and joins the waiting one,
+    // which starts when the flight lands; its callers wait as ./HeadRound.ts says. Reads
+    // run in the service's scope, so a caller that goes away does not cancel others' read.
     const scope = yield* Effect.scope
-    let inFlight = 0
-    let unsent: HeadRound | undefined
+    let inFlight = false
     let waiting: HeadRound | undefined
     const send = (round: HeadRound): Effect.Effect<void> =>
-      Effect.sync(() => {
-        if (unsent === round) unsent = undefined
-      }).pipe(
-        Effect.zipRight(Effect.exit(readAs("asked"))),
+      readAs("asked").pipe(
+        Effect.exit,
         Effect.flatMap((exit) =>
           Effect.suspend(() => {
             settle(round, exit)
             const next = waiting
             waiting = undefined
-            if (next === undefined) inFlight -= 1
+            inFlight = next !== undefined
             return next === undefined ? Effect.void : send(next)
           })
         ),
         Effect.forkIn(scope),
         Effect.asVoid
       )
-    /** The round a caller arriving now shares: one not yet sent, or a new read sent now, or the waiting one. */
+    /** The round a caller arriving now shares: the waiting one, or a new read sent now. */
     const roundAtArrival = Effect.suspend(() => {
-      if (unsent !== undefined) return Effect.succeed(unsent)
-      if (inFlight >= IN_FLIGHT) return Effect.succeed(waiting ??= makeRound())
-      inFlight += 1
+      if (inFlight) return Effect.succeed(waiting ??= makeRound())
+      inFlight = true
       const round = makeRound()
-      unsent = round
       return Effect.as(send(round), round)
     })
     const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(roundAtArrival, awaitRound)
