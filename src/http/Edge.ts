@@ -12,7 +12,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
-import { refusalOf } from "../operations/Endpoint.js"
+import { judgeBody, refusalOf } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
@@ -158,10 +158,14 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
           : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
             onFailure: (error) => Effect.succeed(errorResponse(error)),
             onSuccess: (body) =>
-              app.pipe(
-                Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
-                Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
-              )
+              Effect.matchEffect(judgeBody(route.request, body.json), {
+                onFailure: (refused) => Effect.succeed(errorResponse(refused)),
+                onSuccess: () =>
+                  app.pipe(
+                    Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
+                    Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
+                  )
+              })
           })
       return Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
