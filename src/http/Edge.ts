@@ -12,7 +12,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
-import { judgeBody, refusalOf } from "../operations/Endpoint.js"
+import { judgeBody } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
@@ -77,9 +77,7 @@ const failureToError = (
     if (isTradeError(error)) return Effect.succeed(error)
     const bodySchema = routes.get(pathOf(request.url))?.request
     if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
-      // HttpApi refused the body; its refusal is worded as MCP words bad arguments, with every detail.
-      const refused = refusalOf(body.value)
-      if (refused !== undefined) return Effect.succeed(refused)
+      // HttpApi refused the body (the edge judges bodies first: a fallback); worded as MCP words bad arguments.
       return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
         Effect.orElseSucceed(() => invalidRequest(error.message, []))
       )

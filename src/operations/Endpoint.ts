@@ -27,10 +27,7 @@ export const jsonPayload = <S extends Schema.Schema.AnyNoContext>(
     decode: (body, _, ast) => {
       const judged = typeof body === "object" && body !== null ? accepted.get(body) : undefined
       if (judged?.request === request) return ParseResult.succeed(judged.value)
-      return Effect.mapError(decode(body), (invalid) => {
-        if (typeof body === "object" && body !== null) refusals.set(body, invalid)
-        return new ParseResult.Type(ast, undefined, invalid.message)
-      })
+      return Effect.mapError(decode(body), (invalid) => new ParseResult.Type(ast, undefined, invalid.message))
     },
     encode: (value) => ParseResult.encodeUnknown(request)(value)
   }).annotations({ [SchemaAST.SurrogateAnnotationId]: request.ast })
@@ -56,16 +53,6 @@ export const judgeBody = (
   body: unknown
 ): Effect.Effect<void, InvalidRequest> =>
   (request === undefined ? undefined : judges.get(request)?.(body)) ?? Effect.void
-
-/**
- * The refusal of each body `jsonPayload` refused, by the body HttpApi decoded: the edge answers it as it
- * is rather than decoding the body a second time. (A body that is not an object is decoded again.)
- */
-const refusals = new WeakMap<object, InvalidRequest>()
-
-/** The refusal `jsonPayload` gave `body`, if it refused it. */
-export const refusalOf = (body: unknown): InvalidRequest | undefined =>
-  typeof body === "object" && body !== null ? refusals.get(body) : undefined
 
 /** The request schema behind each `jsonPayload`, for the edge to word a refusal with. */
 const requests = new WeakMap<SchemaAST.AST, Schema.Schema<unknown>>()
