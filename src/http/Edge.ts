@@ -148,7 +148,8 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
             ? HttpServerResponse.setHeader(answer, "allow", routes.get(pathOf(request.url))!.methods.join(", "))
             : answer
         })
-      // A JSON body is read here, within the limit, so HttpApi decodes what the edge has read.
+      // A JSON body is read and judged here, within the limit: a refused one is answered without HttpApi,
+      // an accepted one HttpApi takes as judged (src/operations/Endpoint.ts `judgeBody`).
       const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
         route?.request === undefined || request.method !== "POST"
           ? (declaresBody(request) ? HttpIncomingMessage.withMaxBodySize(app, Option.some(config.maxBodyBytes)) : app)
