@@ -12,7 +12,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
-import { refusalOf } from "../operations/Endpoint.js"
+import { judgeBody } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody, tooLarge } from "./JsonBody.js"
@@ -77,9 +77,7 @@ const failureToError = (
     if (isTradeError(error)) return Effect.succeed(error)
     const bodySchema = routes.get(pathOf(request.url))?.request
     if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
-      // HttpApi refused the body; its refusal is worded as MCP words bad arguments, with every detail.
-      const refused = refusalOf(body.value)
-      if (refused !== undefined) return Effect.succeed(refused)
+      // HttpApi refused the body (the edge judges bodies first: a fallback); worded as MCP words bad arguments.
       return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
         Effect.orElseSucceed(() => invalidRequest(error.message, []))
       )
@@ -150,7 +148,8 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
             ? HttpServerResponse.setHeader(answer, "allow", routes.get(pathOf(request.url))!.methods.join(", "))
             : answer
         })
-      // A JSON body is read here, within the limit, so HttpApi decodes what the edge has read.
+      // A JSON body is read and judged here, within the limit: a refused one is answered without HttpApi,
+      // an accepted one HttpApi takes as judged (src/operations/Endpoint.ts `judgeBody`).
       const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
         route?.request === undefined || request.method !== "POST"
           ? (declaresBody(request) ? HttpIncomingMessage.withMaxBodySize(app, Option.some(config.maxBodyBytes)) : app)
@@ -158,10 +157,14 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
           : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
             onFailure: (error) => Effect.succeed(errorResponse(error)),
             onSuccess: (body) =>
-              app.pipe(
-                Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
-                Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
-              )
+              Effect.matchEffect(judgeBody(route.request, body.json), {
+                onFailure: (refused) => Effect.succeed(errorResponse(refused)),
+                onSuccess: () =>
+                  app.pipe(
+                    Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
+                    Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
+                  )
+              })
           })
       return Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest

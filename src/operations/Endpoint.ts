@@ -24,26 +24,35 @@ export const jsonPayload = <S extends Schema.Schema.AnyNoContext>(
   const decode = decodeRequest(request)
   const payload = Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(request), {
     strict: true,
-    decode: (body, _, ast) =>
-      Effect.mapError(decode(body), (invalid) => {
-        if (typeof body === "object" && body !== null) refusals.set(body, invalid)
-        return new ParseResult.Type(ast, undefined, invalid.message)
-      }),
+    decode: (body, _, ast) => {
+      const judged = typeof body === "object" && body !== null ? accepted.get(body) : undefined
+      if (judged?.request === request) return ParseResult.succeed(judged.value)
+      return Effect.mapError(decode(body), (invalid) => new ParseResult.Type(ast, undefined, invalid.message))
+    },
     encode: (value) => ParseResult.encodeUnknown(request)(value)
   }).annotations({ [SchemaAST.SurrogateAnnotationId]: request.ast })
   requests.set(payload.ast, request)
+  judges.set(request, (body) =>
+    Effect.map(decode(body), (value) => {
+      if (typeof body === "object" && body !== null) accepted.set(body, { request, value })
+    }))
   return payload
 }
 
 /**
- * The refusal of each body `jsonPayload` refused, by the body HttpApi decoded: the edge answers it as it
- * is rather than decoding the body a second time. (A body that is not an object is decoded again.)
+ * The edge judges a body before HttpApi sees it: a refused body is answered at once (HttpApi would
+ * build and format its own decode error only for the edge to word it again), an accepted one is
+ * remembered by body so HttpApi's decode returns it without decoding twice.
  */
-const refusals = new WeakMap<object, InvalidRequest>()
+const judges = new WeakMap<Schema.Schema<unknown>, (body: unknown) => Effect.Effect<void, InvalidRequest>>()
+const accepted = new WeakMap<object, { readonly request: unknown; readonly value: unknown }>()
 
-/** The refusal `jsonPayload` gave `body`, if it refused it. */
-export const refusalOf = (body: unknown): InvalidRequest | undefined =>
-  typeof body === "object" && body !== null ? refusals.get(body) : undefined
+/** Decodes `body` as `jsonPayload(request)` will, refusing it as MCP refuses bad arguments. */
+export const judgeBody = (
+  request: Schema.Schema<unknown> | undefined,
+  body: unknown
+): Effect.Effect<void, InvalidRequest> =>
+  (request === undefined ? undefined : judges.get(request)?.(body)) ?? Effect.void
 
 /** The request schema behind each `jsonPayload`, for the edge to word a refusal with. */
 const requests = new WeakMap<SchemaAST.AST, Schema.Schema<unknown>>()
