@@ -15,6 +15,7 @@ import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
 import { deployRouter } from "./router.js"
 import { makeTx } from "./Tx.js"
+import { devnetVenueFile } from "./venues.js"
 
 export interface Bootstrapped {
   readonly manifest: Manifest
@@ -43,6 +44,7 @@ export const bootstrap: (
   yield* seedMarket(market, clock, clients.map((client) => client.address))
   // Last, so that no seeded token or pool address moves because of it.
   const contracts = { ...protocol, router: yield* deployRouter(tx, deployer.address, protocol) }
+  const venues = yield* devnetVenueFile(rpc.endpoint.chainId, contracts)
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,
@@ -50,7 +52,8 @@ export const bootstrap: (
     protocol: contracts,
     market,
     clients,
-    createdAt: new Date(end * 1000)
+    createdAt: new Date(end * 1000),
+    venues
   })
   const hashes = yield* codeHashes(tx, contracts)
   return { manifest, codeHashes: hashes }

@@ -88,6 +88,11 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       profile: yield* Schema.Config("CHAIN_PROFILE", ChainProfile).pipe(Config.withDefault("devnet" as const)),
       chainId: yield* Config.integer("CHAIN_ID").pipe(Config.withDefault(5042)),
       manifestPath: yield* Config.string("MANIFEST_PATH").pipe(Config.withDefault(".devnet/manifest.json")),
+      /**
+       * The chain's venues (schema/VenueFile.ts): its Permit2 and every DEX venue the service prices and
+       * routes through. The devnet bootstrap writes the devnet's here.
+       */
+      venuesFile: yield* Config.string("VENUES_FILE").pipe(Config.withDefault(".devnet/venues.json")),
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
       /** Venue ids the operator switched off without a redeploy. */
       disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),

@@ -33,7 +33,7 @@ describe("the router in the deployment", () => {
     const reader = clientsFor(manifest).public
     const read = (functionName: (typeof routerConfigAbi)[number]["name"]) =>
       reader.readContract({ address: router, abi: routerConfigAbi, functionName })
-    const venues = Venues.make(manifest.contracts as Record<string, `0x${string}`>, [])
+    const venues = Venues.make(manifest.venues, [])
     expect(venues.all.map((venue) => [venue.id, venue.executable, venue.contracts["router"]])).toEqual([
       ["uniswap-v2", true, router],
       ["uniswap-v3", true, router],
@@ -58,8 +58,8 @@ describe("the router in the deployment", () => {
   })
 
   it("without a router no venue is executable", () => {
-    const { router: _router, ...contracts } = sharedManifest().contracts
-    const venues = Venues.make(contracts as Record<string, `0x${string}`>, [])
+    const { router: _router, ...file } = sharedManifest().venues!
+    const venues = Venues.make(file, [])
     expect(venues.all.length).toBe(4)
     expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
   })
