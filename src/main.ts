@@ -13,6 +13,7 @@ import { Devnet } from "../devnet/Devnet.js"
 import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
+import { checkedDeployment } from "../layers/VenueChecks.js"
 import { appWith } from "./App.js"
 
 /** On the embedded devnet its treasury takes the fees and settles them, unless the environment names others. */
@@ -24,7 +25,7 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const devnet = yield* Layer.build(Layer.provideMerge(appWith(Devnet.deployment), Devnet.layer)).pipe(
+    const devnet = yield* Layer.build(Layer.provideMerge(appWith(checkedDeployment(Devnet.deployment)), Devnet.layer)).pipe(
       Effect.map((context) => Context.get(context, Devnet))
     )
     const code = yield* devnet.anvil.exited
@@ -38,7 +39,7 @@ const onEmbeddedDevnet = Effect.scoped(
 const main = Effect.flatMap(
   AppConfig,
   (config): Effect.Effect<never, unknown> =>
-    Option.isSome(config.rpcUrl) ? Layer.launch(appWith(Deployment.layerManifestFile)) : onEmbeddedDevnet
+    Option.isSome(config.rpcUrl) ? Layer.launch(appWith(checkedDeployment(Deployment.layerManifestFile))) : onEmbeddedDevnet
 ).pipe(Effect.provide(AppConfig.Default))
 
 main.pipe(NodeRuntime.runMain)
