@@ -27,6 +27,8 @@ export type ArtifactName =
   | "HoneypotToken"
   | "LaunchToken"
   | "Launchpad"
+  | "LowFeeV2Factory"
+  | "LowFeeV2Pair"
   | "NonfungiblePositionManager"
   | "PoolManager"
   | "PoolModifyLiquidityTest"

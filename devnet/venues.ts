@@ -1,6 +1,6 @@
 /**
- * The devnet's venue file (schema/VenueFile.ts): the venues the bootstrap deployed, in the order the
- * router was deployed for them. Init code hashes come from the same artifacts the factories deploy, so
+ * The devnet's venue file (schema/VenueFile.ts): the venues the bootstrap deployed, the canonical set
+ * first, in the order the router was deployed for them, then the fork venues (./forkVenues.ts). Init code hashes come from the same artifacts the factories deploy, so
  * the file agrees with the chain by construction; the service checks it at start all the same.
  */
 import { FileSystem, Path } from "@effect/platform"
@@ -9,6 +9,7 @@ import { getAddress, keccak256 } from "viem"
 import { VenueFile } from "../schema/VenueFile.js"
 import { loadArtifact } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
+import { FORK_V3_EXTRA_TIER } from "./forkVenues.js"
 import type { Protocol } from "./protocol.js"
 
 /** Uniswap v3's fee tiers with their tick spacings; the devnet enables 0.01 % as mainnet governance did. */
@@ -19,11 +20,14 @@ export const V3_FEE_TIERS = [
   { fee: 10000, tickSpacing: 200 }
 ] as const
 
+/** The venues the devnet's router is deployed for: the canonical set, the first four of the file. */
+const ROUTED_VENUES = 4
+
 export const devnetVenueFile = (chainId: number, protocol: Protocol & { readonly router?: string }) =>
   Schema.decodeUnknown(VenueFile)({
     chainId,
     permit2: getAddress(protocol.permit2),
-    ...(protocol.router === undefined ? {} : { router: getAddress(protocol.router) }),
+    ...(protocol.router === undefined ? {} : { router: getAddress(protocol.router), routedVenues: ROUTED_VENUES }),
     venues: [
       {
         id: "uniswap-v2",
@@ -56,6 +60,22 @@ export const devnetVenueFile = (chainId: number, protocol: Protocol & { readonly
         family: "launchpad",
         launchpad: getAddress(protocol.launchpad),
         graduatesTo: "uniswap-v2"
+      },
+      {
+        id: "lowfee-v2",
+        name: "Low-fee v2 (0.2 %)",
+        family: "v2",
+        factory: getAddress(protocol.lowFeeV2Factory),
+        pairInitCodeHash: keccak256(loadArtifact("LowFeeV2Pair").bytecode),
+        fee: { fixed: 2000 }
+      },
+      {
+        id: "fork-v3",
+        name: "Fork v3",
+        family: "v3",
+        factory: getAddress(protocol.forkV3Factory),
+        poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
+        feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
       }
     ]
   }).pipe(Effect.mapError((cause) =>

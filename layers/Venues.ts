@@ -30,7 +30,7 @@ export interface Venue {
   readonly entry: VenueEntry
   /** role → address of the venue's own contracts (factory, pool manager, quoter…) and the router. */
   readonly contracts: Readonly<Record<string, `0x${string}`>>
-  /** Whether the service's router can execute a swap on this venue: the file names a router for it. */
+  /** Whether the service's router can execute a swap on this venue: the file names a router deployed for it. */
   readonly executable: boolean
   readonly enabled: boolean
 }
@@ -55,6 +55,7 @@ export class Venues extends Context.Tag("Venues")<Venues, {
 }>() {
   static readonly make = (file: VenueFile | undefined, disabled: ReadonlyArray<string>): Context.Tag.Service<Venues> => {
     const router = file?.router as `0x${string}` | undefined
+    const routed = file?.routedVenues ?? file?.venues.length ?? 0
     const all = (file?.venues ?? []).map((entry, index): Venue => ({
       id: entry.id,
       kind: kindOf[entry.family],
@@ -62,8 +63,8 @@ export class Venues extends Context.Tag("Venues")<Venues, {
       name: entry.name,
       index,
       entry,
-      contracts: { ...contractsOf(entry), ...(router === undefined ? {} : { router }) },
-      executable: router !== undefined,
+      contracts: { ...contractsOf(entry), ...(router === undefined || index >= routed ? {} : { router }) },
+      executable: router !== undefined && index < routed,
       enabled: !disabled.includes(entry.id)
     }))
     const byId = new Map(all.map((venue) => [venue.id, venue]))

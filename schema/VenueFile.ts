@@ -81,6 +81,11 @@ export const VenueFile = Schema.Struct({
   permit2: EvmAddress,
   /** the service's router deployed for these venues, in this order; absent: quotes only, no execution */
   router: Schema.optional(EvmAddress),
+  /**
+   * How many of the file's venues, from the first, the router was deployed for, when not all: venues
+   * appended since (a fork added before the router is redeployed) are quoted but not executable.
+   */
+  routedVenues: Schema.optional(Schema.Int.pipe(Schema.between(0, 255))),
   venues: Schema.NonEmptyArray(VenueEntry)
 }).pipe(
   Schema.filter((file) => {

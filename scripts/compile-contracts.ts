@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { compileLowFeeV2, lowFeeSources } from "./compileV2Fee.js"
 
 const root = resolve(import.meta.dirname, "..")
 const outDir = join(root, "build", "contracts")
@@ -78,7 +79,9 @@ const digestOf = (sources: Record<string, string>, imports: ReadonlyArray<string
   const hash = createHash("sha256")
   const solcVersion = JSON.parse(readNpm("solc/package.json")).version as string
   hash.update(JSON.stringify({ solcVersion, settings, npmEntries, prebuilt }))
-  for (const [name, content] of Object.entries(sources)) hash.update(`\0${name}\0${content}`)
+  for (const [name, content] of Object.entries({ ...sources, ...lowFeeSources() })) {
+    hash.update(`\0${name}\0${content}`)
+  }
   for (const path of [...imports, ...Object.values(prebuilt)]) hash.update(`\0${path}\0${readNpm(path)}`)
   return hash.digest("hex")
 }
@@ -168,6 +171,7 @@ const main = async (): Promise<void> => {
   }
   const { artifacts, imports } = await compile(sources)
   artifacts.push(...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)))
+  artifacts.push(...compileLowFeeV2())
   const names = artifacts.map((a) => a.contractName)
   const clash = names.find((name, i) => names.indexOf(name) !== i)
   if (clash !== undefined) throw new Error(`two contracts are named ${clash}; artifact names must be unique`)
