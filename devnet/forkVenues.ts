@@ -4,7 +4,7 @@
  * - `lowfee-v2`: a v2 fork charging 0.2 % (Uniswap v2-core compiled with another fee; see
  *   scripts/compileV2Fee.ts: no npm package ships a fork's bytecode).
  * - `fork-v3`: a second deployment of Uniswap v3's own factory with an extra 0.25 % tier (tick spacing
- *   50), with its own position manager and QuoterV2.
+ *   50), with its own position manager, SwapRouter and QuoterV2.
  */
 import { Effect } from "effect"
 import type { Address } from "viem"
@@ -29,5 +29,12 @@ export const deployForkVenues = Effect.fn("deployForkVenues")(function*(tx: Tx, 
     "fork NonfungiblePositionManager"
   )
   const forkV3Quoter = yield* tx.deploy(deployer, npmArtifact("v3Quoter"), [forkV3Factory, USDC_ADDRESS], "fork QuoterV2")
-  return { lowFeeV2Factory, forkV3Factory, forkV3PositionManager, forkV3Quoter }
+  // The seeded history trades the fork's pools as a wallet would, through the fork's own SwapRouter.
+  const forkV3SwapRouter = yield* tx.deploy(
+    deployer,
+    loadArtifact("SwapRouter"),
+    [forkV3Factory, USDC_ADDRESS],
+    "fork SwapRouter"
+  )
+  return { lowFeeV2Factory, forkV3Factory, forkV3PositionManager, forkV3Quoter, forkV3SwapRouter }
 })

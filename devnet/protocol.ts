@@ -48,7 +48,8 @@ export type Protocol = Readonly<
     | "lowFeeV2Factory"
     | "forkV3Factory"
     | "forkV3PositionManager"
-    | "forkV3Quoter",
+    | "forkV3Quoter"
+    | "forkV3SwapRouter",
     Address
   >
 >

@@ -38,7 +38,10 @@ describe("the router in the deployment", () => {
       ["uniswap-v2", true, router],
       ["uniswap-v3", true, router],
       ["uniswap-v4", true, router],
-      ["launchpad", true, router]
+      ["launchpad", true, router],
+      // Fork venues appended after the router was deployed (`routedVenues`): quoted, not executable.
+      ["lowfee-v2", false, undefined],
+      ["fork-v3", false, undefined]
     ])
     const registry = {
       "uniswap-v2": await read("v2Factory"),
@@ -46,7 +49,7 @@ describe("the router in the deployment", () => {
       "uniswap-v4": await read("poolManager"),
       "launchpad": await read("launchpad")
     }
-    for (const venue of venues.all) {
+    for (const venue of venues.all.filter((listed) => listed.executable)) {
       const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
       expect(getAddress(listed!), venue.id).toBe(registry[venue.id as keyof typeof registry])
     }
@@ -60,7 +63,7 @@ describe("the router in the deployment", () => {
   it("without a router no venue is executable", () => {
     const { router: _router, ...file } = sharedManifest().venues!
     const venues = Venues.make(file, [])
-    expect(venues.all.length).toBe(4)
+    expect(venues.all.length).toBe(6)
     expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
   })
 
