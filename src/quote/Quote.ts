@@ -108,11 +108,14 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       : { tokenRaw: PRICE_SCALE, usdcRaw: objectivePrice }
   }
   const excluded = new Set(request.excludeVenues ?? [])
-  // Operator-disabled venues are skipped unless the caller names them; then the plan may use them but
-  // is not executable (spec rule 3).
-  const allowVenue = (id: string) =>
-    (named.length === 0 || named.includes(id)) && !excluded.has(id) &&
-    (venues.byId(id)?.enabled !== false || named.includes(id))
+  // Operator-disabled venues, and venues the router was not deployed for while it serves others, are
+  // skipped unless the caller names them; then the plan may use them but is not executable (spec rule 3).
+  const routed = venues.all.some((venue) => venue.executable)
+  const allowVenue = (id: string) => {
+    const venue = venues.byId(id)
+    const usable = venue?.enabled !== false && (!routed || venue?.executable !== false)
+    return (named.length === 0 || named.includes(id)) && !excluded.has(id) && (usable || named.includes(id))
+  }
   const hubs = [
     usdc,
     ...deployment.tokenList.tokens
