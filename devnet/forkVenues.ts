@@ -28,7 +28,12 @@ export const deployForkVenues = Effect.fn("deployForkVenues")(function*(tx: Tx, 
     [forkV3Factory, USDC_ADDRESS, "0x0000000000000000000000000000000000000000"],
     "fork NonfungiblePositionManager"
   )
-  const forkV3Quoter = yield* tx.deploy(deployer, npmArtifact("v3Quoter"), [forkV3Factory, USDC_ADDRESS], "fork QuoterV2")
+  const forkV3Quoter = yield* tx.deploy(
+    deployer,
+    npmArtifact("v3Quoter"),
+    [forkV3Factory, USDC_ADDRESS],
+    "fork QuoterV2"
+  )
   // The seeded history trades the fork's pools as a wallet would, through the fork's own SwapRouter.
   const forkV3SwapRouter = yield* tx.deploy(
     deployer,

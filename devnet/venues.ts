@@ -78,9 +78,11 @@ export const devnetVenueFile = (chainId: number, protocol: Protocol & { readonly
         feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
       }
     ]
-  }).pipe(Effect.mapError((cause) =>
-    new DevnetError({ message: `venue file does not match its schema: ${cause.message}`, cause })
-  ))
+  }).pipe(
+    Effect.mapError((cause) =>
+      new DevnetError({ message: `venue file does not match its schema: ${cause.message}`, cause })
+    )
+  )
 
 /** Writes the venue file where the service reads it (`VENUES_FILE`); write then rename, never half a file. */
 export const writeVenueFile = Effect.fn("writeVenueFile")(

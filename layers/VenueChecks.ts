@@ -86,7 +86,11 @@ const checkV2 = Effect.fn("VenueChecks.v2")(function*(rpc: Rpc, entry: typeof V2
   const token0 = addressOf(yield* call(rpc, pair, "token0"))
   const token1 = addressOf(yield* call(rpc, pair, "token1"))
   const salt = keccak256(encodePacked(["address", "address"], [token0, token1]))
-  const expected = getCreate2Address({ from: entry.factory as Address, salt, bytecodeHash: entry.pairInitCodeHash as Hex })
+  const expected = getCreate2Address({
+    from: entry.factory as Address,
+    salt,
+    bytecodeHash: entry.pairInitCodeHash as Hex
+  })
   if (expected.toLowerCase() !== pair.toLowerCase()) {
     return yield* refuse(
       `venue ${entry.id}: pairInitCodeHash ${entry.pairInitCodeHash} is wrong: the factory's pair ${pair} ` +
@@ -171,7 +175,9 @@ export const checkedDeployment = <E, R>(deployment: Layer.Layer<Deployment, E, R
         Effect.catchTag("RpcUnavailable", (error) =>
           Effect.logWarning(`venue file not checked: the RPC did not answer (${error.message})`))
       )
-      yield* Effect.logInfo(`venue file checked: ${shape.venues.venues.map((venue) => venue.id).join(", ")}`)
+      yield* Effect.logInfo(`venue file checked: ${
+        shape.venues.venues.map((venue) => venue.id).join(", ")
+      }`)
       return shape
     })
   ).pipe(Layer.provide(deployment))

@@ -53,7 +53,10 @@ export class Venues extends Context.Tag("Venues")<Venues, {
   readonly all: ReadonlyArray<Venue>
   readonly byId: (id: string) => Venue | undefined
 }>() {
-  static readonly make = (file: VenueFile | undefined, disabled: ReadonlyArray<string>): Context.Tag.Service<Venues> => {
+  static readonly make = (
+    file: VenueFile | undefined,
+    disabled: ReadonlyArray<string>
+  ): Context.Tag.Service<Venues> => {
     const router = file?.router as `0x${string}` | undefined
     const routed = file?.routedVenues ?? file?.venues.length ?? 0
     const all = (file?.venues ?? []).map((entry, index): Venue => ({

@@ -95,7 +95,9 @@ export const VenueFile = Schema.Struct({
     if (file.venues.length > 255) return "at most 255 venues: a plan step names its venue in one byte"
     const launchpadTargets = file.venues.flatMap((venue) => venue.family === "launchpad" ? [venue] : [])
     const missing = launchpadTargets.find((venue) => !ids.includes(venue.graduatesTo))
-    return missing === undefined ? true : `venue ${missing.id} graduates to ${missing.graduatesTo}, which is not in the file`
+    return missing === undefined
+      ? true
+      : `venue ${missing.id} graduates to ${missing.graduatesTo}, which is not in the file`
   })
 ).annotations({ identifier: "VenueFile" })
 export type VenueFile = typeof VenueFile.Type

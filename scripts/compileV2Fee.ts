@@ -27,12 +27,21 @@ const read = (path: string): string => readFileSync(join(root, path), "utf8")
 export const lowFeeSources = (): Record<string, string> => {
   const pair = read("UniswapV2Pair.sol")
   if (pair.split(ORIGINAL).length !== 3) throw new Error("UniswapV2Pair.sol: expected the fee twice in swap()")
-  return { "UniswapV2Factory.sol": read("UniswapV2Factory.sol"), "UniswapV2Pair.sol": pair.replaceAll(ORIGINAL, `mul(${LOW_FEE_PER_MILLE})`) }
+  return {
+    "UniswapV2Factory.sol": read("UniswapV2Factory.sol"),
+    "UniswapV2Pair.sol": pair.replaceAll(ORIGINAL, `mul(${LOW_FEE_PER_MILLE})`)
+  }
 }
 
 interface Output {
   readonly errors?: ReadonlyArray<{ severity: string; formattedMessage: string }>
-  readonly contracts: Record<string, Record<string, { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>>
+  readonly contracts: Record<
+    string,
+    Record<
+      string,
+      { abi: ReadonlyArray<unknown>; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }
+    >
+  >
 }
 
 export const compileLowFeeV2 = () => {
@@ -46,14 +55,26 @@ export const compileLowFeeV2 = () => {
       return { error: `not found: ${path}` }
     }
   }
-  const input = { language: "Solidity", sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, { content: v }])), settings }
+  const input = {
+    language: "Solidity",
+    sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, { content: v }])),
+    settings
+  }
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as Output
   const errors = (output.errors ?? []).filter((e) => e.severity === "error")
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join("\n"))
   const artifact = (file: string, name: string, as: string) => {
     const compiled = output.contracts[file]?.[name]
     if (compiled === undefined) throw new Error(`no ${name} in the v2 output`)
-    return { contractName: as, abi: compiled.abi, bytecode: `0x${compiled.evm.bytecode.object}`, deployedBytecode: `0x${compiled.evm.deployedBytecode.object}` }
+    return {
+      contractName: as,
+      abi: compiled.abi,
+      bytecode: `0x${compiled.evm.bytecode.object}`,
+      deployedBytecode: `0x${compiled.evm.deployedBytecode.object}`
+    }
   }
-  return [artifact("UniswapV2Factory.sol", "UniswapV2Factory", "LowFeeV2Factory"), artifact("UniswapV2Pair.sol", "UniswapV2Pair", "LowFeeV2Pair")]
+  return [
+    artifact("UniswapV2Factory.sol", "UniswapV2Factory", "LowFeeV2Factory"),
+    artifact("UniswapV2Pair.sol", "UniswapV2Pair", "LowFeeV2Pair")
+  ]
 }

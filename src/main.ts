@@ -25,9 +25,10 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const devnet = yield* Layer.build(Layer.provideMerge(appWith(checkedDeployment(Devnet.deployment)), Devnet.layer)).pipe(
-      Effect.map((context) => Context.get(context, Devnet))
-    )
+    const devnet = yield* Layer.build(Layer.provideMerge(appWith(checkedDeployment(Devnet.deployment)), Devnet.layer))
+      .pipe(
+        Effect.map((context) => Context.get(context, Devnet))
+      )
     const code = yield* devnet.anvil.exited
     const message = `the embedded devnet's anvil (${devnet.anvil.rpcUrl}) exited (${code}): ` +
       "the chain is gone, so the service stops instead of serving it as live"
@@ -39,7 +40,9 @@ const onEmbeddedDevnet = Effect.scoped(
 const main = Effect.flatMap(
   AppConfig,
   (config): Effect.Effect<never, unknown> =>
-    Option.isSome(config.rpcUrl) ? Layer.launch(appWith(checkedDeployment(Deployment.layerManifestFile))) : onEmbeddedDevnet
+    Option.isSome(config.rpcUrl)
+      ? Layer.launch(appWith(checkedDeployment(Deployment.layerManifestFile)))
+      : onEmbeddedDevnet
 ).pipe(Effect.provide(AppConfig.Default))
 
 main.pipe(NodeRuntime.runMain)

@@ -41,7 +41,9 @@ export const sourcesFrom = (
     v2Factories: registries("v2", "factory"),
     v3Factories: registries("v3", "factory"),
     v4Managers: registries("v4", "poolManager"),
-    v2FeeBps: new Map(venues.flatMap((venue) => venue.entry.family === "v2" ? [[venue.id, v2FeeBps(venue.entry)]] : [])),
+    v2FeeBps: new Map(
+      venues.flatMap((venue) => venue.entry.family === "v2" ? [[venue.id, v2FeeBps(venue.entry)]] : [])
+    ),
     launchpads: registries("launchpad", "launchpad"),
     usdc: usdcOf({ contracts })
   }
@@ -51,7 +53,8 @@ export const sourcesFrom = (
  * A v2 venue's fee in basis points, the unit v2 pools carry (`UniswapV2Library`'s 997/1000 is 30). The
  * start-up checks refuse a fee that is not whole basis points and a per-pair fee, so both are exact here.
  */
-export const v2FeeBps = (entry: typeof V2VenueEntry.Type): number => "fixed" in entry.fee ? entry.fee.fixed / 100 : V2_FEE_BPS
+export const v2FeeBps = (entry: typeof V2VenueEntry.Type): number =>
+  "fixed" in entry.fee ? entry.fee.fixed / 100 : V2_FEE_BPS
 
 /** ERC-20 USDC or native USDC: one asset for pairing and pricing. */
 export const isUsdc = (sources: Sources, token: Hex): boolean => token === sources.usdc || token === NATIVE

@@ -51,11 +51,17 @@ describe("start-up checks of the venue file", () => {
 
   it.effect("a fee tier the factory disagrees with refuses, naming the venue and the tier", () =>
     Effect.gen(function*() {
-      const wrongSpacing = withVenue(devnetFile(), "uniswap-v3", (entry) =>
-        entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 500, tickSpacing: 60 }] } : entry)
+      const wrongSpacing = withVenue(
+        devnetFile(),
+        "uniswap-v3",
+        (entry) => entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 500, tickSpacing: 60 }] } : entry
+      )
       expect(yield* startWith(wrongSpacing)).toContain("venue uniswap-v3: fee tier 500 has tick spacing 10")
-      const notEnabled = withVenue(devnetFile(), "uniswap-v3", (entry) =>
-        entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 2500, tickSpacing: 50 }] } : entry)
+      const notEnabled = withVenue(
+        devnetFile(),
+        "uniswap-v3",
+        (entry) => entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 2500, tickSpacing: 50 }] } : entry
+      )
       expect(yield* startWith(notEnabled)).toContain("venue uniswap-v3: fee tier 2500 has tick spacing 0")
     }))
 

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, HashMap, Schema } from "effect"
-import type { VenueFile } from "../../schema/VenueFile.js"
 import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import type { VenueFile } from "../../schema/VenueFile.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { venues } from "../../src/operations/venues.js"
 import { quote } from "../../src/quote/Quote.js"
