@@ -19,19 +19,19 @@ export class Devnet extends Context.Tag("Devnet")<Devnet, DevnetHandle>() {
     Layer.scoped(Devnet, startDevnet(options)).pipe(Layer.provide(NodeContext.layer))
 
   /** A devnet configured from the environment (`DEVNET_*`, `MANIFEST_PATH`). */
-  static readonly layer = Layer.unwrapEffect(Effect.map(devnetConfig, Devnet.layerWith)).pipe(
+  static readonly layerConfig = Layer.unwrapEffect(Effect.map(devnetConfig, Devnet.layerWith)).pipe(
     Layer.provide(AppConfig.Default)
   )
 
   /** `Deployment` read from the running devnet's manifest. */
-  static readonly deployment = Layer.effect(
+  static readonly layerDeployment = Layer.effect(
     Deployment,
-    Effect.map(Devnet, (devnet) => Deployment.fromManifest(devnet.manifest))
+    Effect.map(Devnet, (devnet) => Deployment.make(devnet.manifest))
   )
 
   /** Devnet and Deployment together, configured from the environment. */
-  static readonly Default = Layer.provideMerge(Devnet.deployment, Devnet.layer)
+  static readonly Default = Layer.provideMerge(Devnet.layerDeployment, Devnet.layerConfig)
 
-  static readonly DefaultWith = (options: DevnetOptions) =>
-    Layer.provideMerge(Devnet.deployment, Devnet.layerWith(options))
+  static readonly layerWithDeployment = (options: DevnetOptions) =>
+    Layer.provideMerge(Devnet.layerDeployment, Devnet.layerWith(options))
 }

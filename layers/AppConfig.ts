@@ -4,7 +4,7 @@
  * machine. The devnet tooling adds its own `DEVNET_*` settings (devnet/DevnetConfig.ts).
  */
 import { Config, ConfigProvider, Effect, Layer, Option, Schema } from "effect"
-import { paymentConfig } from "./payment/PaymentConfig.js"
+import { Address } from "../schema/Primitives.js"
 import { priceTableConfig } from "./payment/Prices.js"
 
 export const ChainProfile = Schema.Literal("devnet", "arc")
@@ -31,6 +31,31 @@ const indexerConfig = Config.all({
   maxLagBlocks: Config.integer("HEALTH_MAX_LAG_BLOCKS").pipe(Config.withDefault(10)),
   /** …or has trailed it for longer than this. */
   maxLagMillis: Config.integer("HEALTH_MAX_LAG_MS").pipe(Config.withDefault(1_000))
+})
+
+/** The Node server's timeouts (src/http/Protocol.ts): a slow or silent client is answered and closed. */
+const httpConfig = Config.all({
+  headersMs: Config.integer("HTTP_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
+  requestMs: Config.integer("HTTP_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(15_000)),
+  keepAliveMs: Config.integer("HTTP_KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(5_000))
+})
+
+/** The raw x402 settings; the payment gate checks them (layers/payment/PaymentConfig.ts). */
+const paymentConfig = Config.all({
+  facilitatorUrl: Config.option(Config.string("FACILITATOR_URL")),
+  facilitatorTimeoutMs: Config.integer("FACILITATOR_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
+  settlementKey: Config.option(Config.redacted("SETTLEMENT_PRIVATE_KEY")),
+  payTo: Config.option(Config.string("PAY_TO")),
+  eip712Name: Config.string("USDC_EIP712_NAME").pipe(Config.withDefault("USDC")),
+  eip712Version: Config.string("USDC_EIP712_VERSION").pipe(Config.withDefault("2")),
+  ceiling: Schema.Config("PAYMENT_CEILING", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
+  defaultTimeoutSec: Config.integer("PAYMENT_TIMEOUT_SEC").pipe(Config.withDefault(300)),
+  minValiditySec: Config.integer("PAYMENT_MIN_VALIDITY_SEC").pipe(Config.withDefault(30)),
+  receiptPollMs: Config.integer("SETTLEMENT_RECEIPT_POLL_MS").pipe(Config.withDefault(100)),
+  receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000)),
+  /** Where authorizations are locked: this process, or Redis at `redisUrl` shared by replicas. */
+  ledger: Config.literal("memory", "redis")("PAYMENT_LEDGER").pipe(Config.withDefault("memory" as const)),
+  redisUrl: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379"))
 })
 
 /** The safety verdict's thresholds and trusted assets (docs/safety.md). */
@@ -93,6 +118,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
        * routes through. The devnet bootstrap writes the devnet's here.
        */
       venuesFile: yield* Config.string("VENUES_FILE").pipe(Config.withDefault(".devnet/venues.json")),
+      /** The `router` contract, over the manifest's (no router anywhere makes every plan non-executable). */
+      routerAddress: yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address)),
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
       /** Venue ids the operator switched off without a redeploy. */
       disabledVenues: yield* Config.array(Config.string(), "DISABLED_VENUES").pipe(Config.withDefault([])),
@@ -101,7 +128,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       indexer: yield* indexerConfig,
       /** Request bodies above this many bytes answer 413 `payload_too_large`. */
       maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(64 * 1024)),
-      /** x402: facilitator, fee recipient, ceiling and timeouts (checked by the payment gate). */
+      http: yield* httpConfig,
+      /** x402: facilitator, fee recipient, ceiling, timeouts and ledger (checked by the payment gate). */
       payment: yield* paymentConfig,
       /** x402 prices in USDC base units; `swap` is tiered by order size. */
       prices: yield* priceTableConfig,

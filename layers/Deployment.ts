@@ -4,10 +4,9 @@
  * manifest the bootstrap writes; on a real chain from configuration.
  */
 import { FileSystem } from "@effect/platform"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
-import { Address } from "../schema/Primitives.js"
 import { VenueFile } from "../schema/VenueFile.js"
 import { AppConfig } from "./AppConfig.js"
 
@@ -32,7 +31,7 @@ export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string,
   (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly fromManifest = (manifest: Manifest): DeploymentShape => ({
+  static readonly make = (manifest: Manifest): DeploymentShape => ({
     rpcUrl: manifest.rpcUrl,
     chainId: manifest.chainId,
     startBlock: manifest.startBlock,
@@ -54,7 +53,6 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const fs = yield* FileSystem.FileSystem
       const text = yield* fs.readFileString(config.manifestPath)
       const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      const router = yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address))
       const venues = (yield* fs.exists(config.venuesFile))
         ? yield* Schema.decodeUnknown(Schema.parseJson(VenueFile))(yield* fs.readFileString(config.venuesFile))
         : manifest.venues
@@ -63,8 +61,8 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
           message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
         })
       }
-      const listed = { ...Deployment.fromManifest(manifest), venues }
-      const deployment = Option.match(router, {
+      const listed = { ...Deployment.make(manifest), venues }
+      const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
         onSome: (address) => ({
           ...listed,

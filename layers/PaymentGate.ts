@@ -3,12 +3,12 @@
  * verifies a payment, runs the operation and settles only a successful answer. It knows nothing of
  * either transport: adapters turn its values into headers or `_meta` (see `layers/payment/Gate.ts`).
  *
- * Layers: `inProcess` verifies and settles with the library's facilitator and the settlement key on
- * the chain `ChainRpc` reaches (the devnet default); `remote` asks the facilitator at
+ * Layers: `layerInProcess` verifies and settles with the library's facilitator and the settlement key on
+ * the chain `ChainRpc` reaches (the devnet default); `layerRemote` asks the facilitator at
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: naming
  * neither fails start-up with `PaymentConfigError` (the embedded devnet's entry points name its treasury).
  */
-import { Config, Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
@@ -87,27 +87,24 @@ const remote: Build<never> = (resolved, terms) =>
 
 export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, PaymentGateShape>() {
   /** Verifies and settles in this process with `SETTLEMENT_PRIVATE_KEY` (the devnet treasury by default). */
-  static readonly inProcess = Layer.effect(PaymentGate, gate(inProcess))
+  static readonly layerInProcess = Layer.effect(PaymentGate, gate(inProcess))
 
   /** Verifies and settles through the facilitator at `FACILITATOR_URL`. */
-  static readonly remote = Layer.effect(PaymentGate, gate(remote))
+  static readonly layerRemote = Layer.effect(PaymentGate, gate(remote))
 
   /**
    * Where authorizations are locked: this process (`PAYMENT_LEDGER=memory`, the default) or Redis at
    * `REDIS_URL` (`PAYMENT_LEDGER=redis`), shared by replicas.
    */
-  static readonly ledger = Layer.unwrapEffect(
+  static readonly layerLedger = Layer.unwrapEffect(
     Effect.map(
-      Config.all({
-        kind: Config.literal("memory", "redis")("PAYMENT_LEDGER").pipe(Config.withDefault("memory" as const)),
-        url: Config.string("REDIS_URL").pipe(Config.withDefault("redis://127.0.0.1:6379"))
-      }),
-      ({ kind, url }) => kind === "redis" ? redisLedger(url) : AuthorizationLedger.memory
+      AppConfig,
+      ({ payment }) => payment.ledger === "redis" ? redisLedger(payment.redisUrl) : AuthorizationLedger.layerMemory
     )
   )
 
   /**
-   * `remote` when `FACILITATOR_URL` is set, else `inProcess`, with the configured ledger. Build it
+   * `layerRemote` when `FACILITATOR_URL` is set, else `layerInProcess`, with the configured ledger. Build it
    * once for the whole service: HTTP and MCP must share one ledger for the one-call rule to hold
    * across both.
    */
@@ -116,5 +113,5 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
     gate((resolved, terms, ledger) =>
       resolved.facilitator._tag === "Remote" ? remote(resolved, terms, ledger) : inProcess(resolved, terms, ledger)
     )
-  ).pipe(Layer.provide(PaymentGate.ledger))
+  ).pipe(Layer.provide(PaymentGate.layerLedger))
 }

@@ -37,7 +37,7 @@ export interface QuoteStoreShape {
 
 export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStoreShape>() {
   /** An in-process store: one replica only (quotes are lost on restart, which a 120 s lifetime tolerates). */
-  static readonly inMemory = (retainMs: number): Effect.Effect<QuoteStoreShape> =>
+  static readonly make = (retainMs: number): Effect.Effect<QuoteStoreShape> =>
     Effect.sync(() => {
       const records = new Map<string, QuoteRecord>()
       let nextSweep = 0
@@ -75,8 +75,8 @@ export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStore
       }
     })
 
-  static readonly InMemory = Layer.effect(
+  static readonly Default = Layer.effect(
     QuoteStore,
-    Effect.flatMap(AppConfig, (config) => QuoteStore.inMemory(config.quoteRetainSec * 1_000))
+    Effect.flatMap(AppConfig, (config) => QuoteStore.make(config.quoteRetainSec * 1_000))
   )
 }

@@ -180,5 +180,5 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
     return { simulate }
   })
 
-  static readonly layer = Layer.effect(Simulator, Simulator.make)
+  static readonly Default = Layer.effect(Simulator, Simulator.make)
 }

@@ -28,4 +28,4 @@ const announce = Layer.effectDiscard(
   })
 )
 
-Layer.launch(announce.pipe(Layer.provide(Devnet.layer))).pipe(NodeRuntime.runMain)
+Layer.launch(announce.pipe(Layer.provide(Devnet.layerConfig))).pipe(NodeRuntime.runMain)

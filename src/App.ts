@@ -9,6 +9,7 @@ import { ChainRpc } from "../layers/ChainRpc.js"
 import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
 import { QuoteStore } from "../layers/QuoteStore.js"
+import { Simulator } from "../layers/Simulator.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { IndexLive } from "./indexer/IndexLive.js"
@@ -33,8 +34,9 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
-      QuoteStore.InMemory,
-      SafetyCheck.layer
+      QuoteStore.Default,
+      SafetyCheck.Default,
+      Simulator.Default
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
     Layer.provideMerge(deployment),

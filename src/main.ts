@@ -25,10 +25,10 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const devnet = yield* Layer.build(Layer.provideMerge(appWith(checkedDeployment(Devnet.deployment)), Devnet.layer))
-      .pipe(
-        Effect.map((context) => Context.get(context, Devnet))
-      )
+    const app = appWith(checkedDeployment(Devnet.layerDeployment))
+    const devnet = yield* Layer.build(Layer.provideMerge(app, Devnet.layerConfig)).pipe(
+      Effect.map((context) => Context.get(context, Devnet))
+    )
     const code = yield* devnet.anvil.exited
     const message = `the embedded devnet's anvil (${devnet.anvil.rpcUrl}) exited (${code}): ` +
       "the chain is gone, so the service stops instead of serving it as live"

@@ -67,7 +67,7 @@ export class AuthorizationLedger extends Context.Tag("AuthorizationLedger")<
    * One process's ledger. Entries are dropped once their authorization has expired on chain, by the
    * fiber's `Clock` (so a test's clock decides when).
    */
-  static readonly memory = Layer.sync(AuthorizationLedger, () => {
+  static readonly layerMemory = Layer.sync(AuthorizationLedger, () => {
     const entries = new Map<string, { readonly value: string; readonly expiresAtMs: number }>()
     let counter = 0
     let nextSweepMs = 0

@@ -1,10 +1,11 @@
 /**
- * Settings of the payment layer, read through `Config` (by `AppConfig`, with every other setting). On
+ * Settings of the payment layer, read by `AppConfig` with every other setting and checked here. On
  * every chain a facilitator must be named, by URL or by a settlement key, and a fee recipient too: the
  * service refuses to start rather than fall back to the x402 library's public facilitator. The embedded
  * devnet's entry points name its treasury for both (devnet/accounts.ts `devnetPaymentSettings`).
  */
-import { Config, Effect, Option, Redacted, Schema } from "effect"
+import { Effect, Option, Redacted, Schema } from "effect"
+import type { AppConfig } from "../AppConfig.js"
 
 export class PaymentConfigError extends Schema.TaggedError<PaymentConfigError>()("PaymentConfigError", {
   message: Schema.String
@@ -33,25 +34,10 @@ export interface PaymentSettings {
 const hexKey = /^0x[0-9a-fA-F]{64}$/
 const hexAddress = /^0x[0-9a-fA-F]{40}$/
 
-/** The raw payment settings; `AppConfig` reads them with every other setting. */
-export const paymentConfig = Config.all({
-  facilitatorUrl: Config.option(Config.string("FACILITATOR_URL")),
-  facilitatorTimeoutMs: Config.integer("FACILITATOR_TIMEOUT_MS").pipe(Config.withDefault(30_000)),
-  settlementKey: Config.option(Config.redacted("SETTLEMENT_PRIVATE_KEY")),
-  payTo: Config.option(Config.string("PAY_TO")),
-  eip712Name: Config.string("USDC_EIP712_NAME").pipe(Config.withDefault("USDC")),
-  eip712Version: Config.string("USDC_EIP712_VERSION").pipe(Config.withDefault("2")),
-  ceiling: Schema.Config("PAYMENT_CEILING", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
-  defaultTimeoutSec: Config.integer("PAYMENT_TIMEOUT_SEC").pipe(Config.withDefault(300)),
-  minValiditySec: Config.integer("PAYMENT_MIN_VALIDITY_SEC").pipe(Config.withDefault(30)),
-  receiptPollMs: Config.integer("SETTLEMENT_RECEIPT_POLL_MS").pipe(Config.withDefault(100)),
-  receiptTimeoutMs: Config.integer("SETTLEMENT_RECEIPT_TIMEOUT_MS").pipe(Config.withDefault(20_000))
-})
-
 const refuse = (message: string) => Effect.fail(new PaymentConfigError({ message }))
 
 /** Reads and checks the payment settings for a chain of the given profile. */
-export const paymentSettings = (profile: string, settings: Config.Config.Success<typeof paymentConfig>) =>
+export const paymentSettings = (profile: string, settings: AppConfig["payment"]) =>
   Effect.gen(function*() {
     const facilitator: FacilitatorChoice = yield* Option.match(settings.facilitatorUrl, {
       onSome: (url) => {

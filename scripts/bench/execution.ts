@@ -35,7 +35,7 @@ const SWAPS_PER_FLOW = 100
 const ROUNDS = 8
 
 const devnet = await benchDevnet("execution")
-const runtime = indexRuntime(Deployment.fromManifest(devnet.manifest), { INDEXER_POLL_MS: "20" })
+const runtime = indexRuntime(Deployment.make(devnet.manifest), { INDEXER_POLL_MS: "20" })
 const token = (label: string) => devnet.manifest.tokens![label]! as Address
 const USDC = token("USDC")
 const WETH = token("WETH")

@@ -31,7 +31,7 @@ const SECONDS = Number(process.env["FRESHNESS_SECONDS"] ?? 30)
 
 const devnet = await benchDevnet("freshness", { blockTime: Option.some(0.5) })
 const { manifest } = devnet
-const runtime = indexRuntime(Deployment.fromManifest(manifest))
+const runtime = indexRuntime(Deployment.make(manifest))
 
 // This script's own ear on the node: when each block was first heard of.
 const heard = new Map<number, number>()

@@ -28,9 +28,9 @@ const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
 const work = mkdtempSync(join(tmpdir(), "bench-payment-http-"))
 
-const layer = appRoutesWith(Devnet.deployment).pipe(
+const layer = appRoutesWith(Devnet.layerDeployment).pipe(
   Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
-  Layer.provideMerge(Devnet.DefaultWith({
+  Layer.provideMerge(Devnet.layerWithDeployment({
     ...devnetDefaults,
     port: 0,
     verbose: false,

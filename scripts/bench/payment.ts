@@ -28,7 +28,7 @@ const charge: Charge = { price: 5_000n, resource: { url: "http://bench/trade/v1/
 const stack = (blockTime: Option.Option<number>) =>
   PaymentGate.Default.pipe(
     Layer.provide(ChainRpc.Default),
-    Layer.provideMerge(Devnet.DefaultWith({
+    Layer.provideMerge(Devnet.layerWithDeployment({
       ...devnetDefaults,
       port: 0,
       verbose: false,

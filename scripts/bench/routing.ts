@@ -26,7 +26,7 @@ import { random, syntheticMarket } from "./lib/synthetic.js"
 const devnet = await benchDevnet("routing")
 const manifest = devnet.manifest
 const { indexRuntime } = await import("./lib/stack.js")
-const runtime = indexRuntime(Deployment.fromManifest(manifest))
+const runtime = indexRuntime(Deployment.make(manifest))
 const state: IndexState = await runtime.runPromise(Effect.gen(function*() {
   const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
   return (yield* (yield* ChainIndex).waitFor(head)).state

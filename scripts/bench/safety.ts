@@ -28,8 +28,8 @@ import { random } from "./lib/synthetic.js"
 const devnet = await benchDevnet("safety")
 const manifest = devnet.manifest
 const runtime = ManagedRuntime.make(
-  SafetyCheck.layer.pipe(
-    Layer.provideMerge(AppServices(Layer.succeed(Deployment, Deployment.fromManifest(manifest)))),
+  SafetyCheck.Default.pipe(
+    Layer.provideMerge(AppServices(Layer.succeed(Deployment, Deployment.make(manifest)))),
     Layer.provide(
       AppConfig.withSettings({
         ...devnetPaymentSettings(),
@@ -64,7 +64,10 @@ const variant = async (horizons: boolean) => {
   )
   const settings = Layer.succeed(AppConfig, AppConfig.make({ ...config, safety: { ...config.safety, horizons } }))
   const check = await runtime.runPromise(
-    Effect.provide(SafetyCheck, SafetyCheck.Default.pipe(Layer.provide(counted), Layer.provide(settings)))
+    Effect.provide(
+      SafetyCheck,
+      SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(counted), Layer.provide(settings))
+    )
   )
   return { check, counts }
 }

@@ -30,7 +30,7 @@ const LATE_TOKENS = 8
 
 const devnet = await benchDevnet("scan")
 const { manifest } = devnet
-const runtime = indexRuntime(Deployment.fromManifest(manifest), { SAFETY_SCAN: "true", INDEXER_POLL_MS: "50" })
+const runtime = indexRuntime(Deployment.make(manifest), { SAFETY_SCAN: "true", INDEXER_POLL_MS: "50" })
 const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
 const account = privateKeyToAccount(manifest.accounts[0]!.privateKey as Hex)
 const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })

@@ -86,7 +86,7 @@ const deployment = Layer.succeed(Deployment, {
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(
     // The benchmark publishes its own snapshots: answers are for them, with no chain head to wait for.
-    Layer.provideMerge(Layer.merge(AtHead.Published, StateChanges.Unknowable)),
+    Layer.provideMerge(Layer.merge(AtHead.layerPublished, StateChanges.layerUnknowable)),
     Layer.provideMerge(ChainIndex.Default),
     Layer.provide(deployment),
     Layer.provide(AppConfig.Default),

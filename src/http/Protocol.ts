@@ -6,14 +6,15 @@
  * every answer of this API carries: the error envelope, `X-Request-Id` and `nosniff`; the connection
  * is then closed, as the parser's state is lost.
  *
- * Timeouts suited to a public API (environment, milliseconds): `HTTP_HEADERS_TIMEOUT_MS` (10000) to
+ * Timeouts suited to a public API (settings read by `AppConfig`, milliseconds): `HTTP_HEADERS_TIMEOUT_MS` (10000) to
  * receive the headers, `HTTP_REQUEST_TIMEOUT_MS` (15000) to receive the whole request,
  * `HTTP_KEEP_ALIVE_TIMEOUT_MS` (5000) an idle keep-alive connection stays open. They are checked
  * every second (Node's default is every 30 s).
  */
-import { Config, Effect, Runtime } from "effect"
+import { Effect, Runtime } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Socket } from "node:net"
+import type { AppConfig } from "../../layers/AppConfig.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import {
   ExpectationFailed,
@@ -27,12 +28,8 @@ import {
 import { rowOf } from "../../schema/ErrorTable.js"
 import { edgeHeaders, freshRequestId } from "./Edge.js"
 
-export const ServerTimeouts = Config.all({
-  headersMs: Config.integer("HTTP_HEADERS_TIMEOUT_MS").pipe(Config.withDefault(10_000)),
-  requestMs: Config.integer("HTTP_REQUEST_TIMEOUT_MS").pipe(Config.withDefault(15_000)),
-  keepAliveMs: Config.integer("HTTP_KEEP_ALIVE_TIMEOUT_MS").pipe(Config.withDefault(5_000))
-})
-export type ServerTimeouts = Config.Config.Success<typeof ServerTimeouts>
+/** `HTTP_*_TIMEOUT_MS`, read by `AppConfig`. */
+export type ServerTimeouts = AppConfig["http"]
 
 /** What each parser error means to a client; the codes are Node's (llhttp's), never request bytes. */
 const malformed: Readonly<Record<string, string>> = {

@@ -10,7 +10,7 @@ import { McpRoute } from "../mcp/McpRoute.js"
 import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
-import { hardenedServer, ServerTimeouts } from "./Protocol.js"
+import { hardenedServer } from "./Protocol.js"
 import { ServiceImageRoute } from "./ServiceImage.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(
@@ -29,10 +29,10 @@ export const HttpAppLive = HttpApiBuilder.serve().pipe(
 export const nodeServerOn = (listen: { readonly port: number; readonly host: string }) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
-      const server = yield* hardenedServer(yield* ServerTimeouts)
+      const server = yield* hardenedServer((yield* AppConfig).http)
       return NodeHttpServer.layer(() => server, listen)
     })
-  )
+  ).pipe(Layer.provide(AppConfig.Default))
 
 const NodeServerLive = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) => nodeServerOn({ port: config.port, host: config.host }))

@@ -8,7 +8,7 @@
  * readiness, the taker simulation) reads this snapshot's block.
  *
  * Programs that publish snapshots themselves (a benchmark over a recorded state, an embedder with its
- * own feed) run no indexer and answer for their own data: `AtHead.Published`.
+ * own feed) run no indexer and answer for their own data: `AtHead.layerPublished`.
  */
 import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -71,5 +71,8 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, {
   )
 
   /** The snapshot as published, for programs that publish their own (no indexer, no head to wait for). */
-  static readonly Published = Layer.effect(AtHead, Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot })))
+  static readonly layerPublished = Layer.effect(
+    AtHead,
+    Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot }))
+  )
 }

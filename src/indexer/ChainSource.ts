@@ -47,7 +47,7 @@ const parse = (raw: RawHeader | null): Header | undefined =>
  * at the same height, which a block number never shows. Uncached, like every call here, and sent at
  * once: every answer waits for it.
  */
-export const latestHeader = Effect.fn("latestHeader")(function*() {
+export const latestHeader = Effect.fn("ChainSource.latestHeader")(function*() {
   const rpc = yield* ChainRpc
   const latest = parse(yield* rpc.requestNow<RawHeader | null>("eth_getBlockByNumber", ["latest", false]))
   if (latest === undefined) {
@@ -56,7 +56,7 @@ export const latestHeader = Effect.fn("latestHeader")(function*() {
   return latest
 })
 
-export const header = Effect.fn("header")(function*(number: number) {
+export const header = Effect.fn("ChainSource.header")(function*(number: number) {
   const rpc = yield* ChainRpc
   return parse(yield* rpc.request<RawHeader | null>("eth_getBlockByNumber", [hex(number), false]))
 })

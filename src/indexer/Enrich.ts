@@ -76,7 +76,7 @@ export const needsOf = (
   return { tokens, launched, firstMints, swapTxs }
 }
 
-export const enrich = Effect.fn("enrich")(function*(
+export const enrich = Effect.fn("Indexer.enrich")(function*(
   state: IndexState,
   events: ReadonlyArray<ChainEvent>,
   sources: Sources,

@@ -80,7 +80,7 @@ export const decodeDecimals = (data: string | undefined): number | undefined => 
   return value <= 255n ? Number(value) : undefined
 }
 
-export const readMetadata = Effect.fn("readMetadata")(function*(token: Hex) {
+export const readMetadata = Effect.fn("Indexer.readMetadata")(function*(token: Hex) {
   const rpc = yield* ChainRpc
   const [symbol, name, decimals] = yield* Effect.all([
     call(rpc, token, selectors.symbol),

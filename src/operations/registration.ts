@@ -9,7 +9,7 @@ import { IMAGE_PATH, SERVICE_NAME } from "../../schema/Service.js"
 /** MCP protocol revision the MCP endpoint speaks. */
 const MCP_VERSION = "2025-06-18"
 
-export const registration = Effect.fn("registration")(function*() {
+export const registration = Effect.fn("Registration.run")(function*() {
   const config = yield* AppConfig
   const base = AppConfig.baseUrl(config)
   const answer: AgentRegistration = {

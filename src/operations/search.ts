@@ -14,7 +14,7 @@ import { runQuery } from "../search/Query.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 
-export const search = Effect.fn("search")(function*(request: SearchRequest) {
+export const search = Effect.fn("Search.run")(function*(request: SearchRequest) {
   const tokens = yield* TokenSearch
   const view = yield* tokens.view
   const { snapshot } = view

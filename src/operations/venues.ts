@@ -10,7 +10,7 @@ import { VenuesResponse } from "../../schema/Venues.js"
 /** Token-list tag that marks a token as a routing hub; USDC is always one. */
 export const HUB_TAG = "hub"
 
-export const venues = Effect.fn("venues")(function*() {
+export const venues = Effect.fn("Venues.run")(function*() {
   const config = yield* AppConfig
   const deployment = yield* Deployment
   const registry = yield* Venues

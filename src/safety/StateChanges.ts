@@ -111,7 +111,7 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
   })
 }) {
   /** For a program with no node to ask (it publishes its own snapshots): verdicts stand at their own block only. */
-  static readonly Unknowable = Layer.succeed(
+  static readonly layerUnknowable = Layer.succeed(
     StateChanges,
     StateChanges.make({
       writtenBetween: (after, upTo) => upTo <= after ? Effect.succeedSome(new Set()) : Effect.succeedNone

@@ -30,7 +30,7 @@ afterAll(async () => {
   await devnet.stop()
 })
 
-const deployment = () => Layer.succeed(Deployment, Deployment.fromManifest(devnet.manifest))
+const deployment = () => Layer.succeed(Deployment, Deployment.make(devnet.manifest))
 // Search's price and payment are the payment tests' subject (test/payment/http*.test.ts); free here.
 const freeSearch = { PRICE_SEARCH: "0" }
 
@@ -130,7 +130,7 @@ describe("health under load", () => {
     const quiet = await startDevnet()
     const counter = await startRpcCounter(quiet.manifest.rpcUrl)
     const server = await startTestServer(
-      Layer.succeed(Deployment, { ...Deployment.fromManifest(quiet.manifest), rpcUrl: counter.url }),
+      Layer.succeed(Deployment, { ...Deployment.make(quiet.manifest), rpcUrl: counter.url }),
       { INDEXER_POLL_MS: "3600000" }
     )
     try {

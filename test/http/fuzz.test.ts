@@ -17,7 +17,7 @@ let server: TestServer
 let port = 0
 
 beforeAll(async () => {
-  server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(sharedManifest())))
+  server = await startTestServer(Layer.succeed(Deployment, Deployment.make(sharedManifest())))
   port = Number(new URL(server.baseUrl).port)
   for (let attempt = 0; attempt < 300; attempt++) {
     if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") return

@@ -17,7 +17,7 @@ import { readJson, startTestServer, type TestServer } from "../support/http.js"
 let server: TestServer
 
 beforeAll(async () => {
-  server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(sharedManifest())))
+  server = await startTestServer(Layer.succeed(Deployment, Deployment.make(sharedManifest())))
 })
 afterAll(() => server.close())
 

@@ -33,7 +33,7 @@ const connect = async () => {
 beforeAll(async () => {
   devnet = await startDevnet()
   payer = manifestAccount(devnet.manifest, 4)
-  server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(devnet.manifest)), { PAY_TO: payTo })
+  server = await startTestServer(Layer.succeed(Deployment, Deployment.make(devnet.manifest)), { PAY_TO: payTo })
   for (let attempt = 0; attempt < 300; attempt++) {
     if ((await readJson(await fetch(`${server.baseUrl}/health`))).status === "ok") break
     await new Promise((resolve) => setTimeout(resolve, 100))

@@ -14,7 +14,7 @@ import type { AnyOperation } from "../../src/operations/Declare.js"
 import { operations, Search } from "../../src/operations/table.js"
 
 const configured = (settings: Readonly<Record<string, string>>) =>
-  Layer.provideMerge(QuoteStore.InMemory, AppConfig.Default).pipe(Layer.provide(AppConfig.withSettings(settings)))
+  Layer.provideMerge(QuoteStore.Default, AppConfig.Default).pipe(Layer.provide(AppConfig.withSettings(settings)))
 
 describe("operation table", () => {
   it("names each operation and each route once", () => {

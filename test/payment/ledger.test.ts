@@ -105,7 +105,7 @@ const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unkno
       }).pipe(Effect.provide(layer())))
   })
 
-rules("in-memory", () => AuthorizationLedger.memory)
+rules("in-memory", () => AuthorizationLedger.layerMemory)
 rules("Redis", () => redisLedger(redisUrl), !redisUp)
 
 describe("in-memory ledger on the clock", () => {
@@ -118,7 +118,7 @@ describe("in-memory ledger on the clock", () => {
       expect(yield* ledger.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
       yield* TestClock.adjust("1 millis")
       expect((yield* ledger.claim(k, yield* inAMinute))._tag).toBe("Fresh")
-    }).pipe(Effect.provide(AuthorizationLedger.memory)))
+    }).pipe(Effect.provide(AuthorizationLedger.layerMemory)))
 })
 
 describe.skipIf(!redisUp)("Redis ledger across replicas", () => {

@@ -149,7 +149,7 @@ describe("configuration", () => {
 
   it.effect("keeps the whole service from starting, not only the gate", () =>
     Effect.gen(function*() {
-      const service = AppServices(Layer.succeed(Deployment, Deployment.fromManifest(harness.manifest()))).pipe(
+      const service = AppServices(Layer.succeed(Deployment, Deployment.make(harness.manifest()))).pipe(
         Layer.provide(
           AppConfig.withSettings({
             CHAIN_PROFILE: "arc",

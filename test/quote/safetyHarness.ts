@@ -17,7 +17,7 @@ import { indexLayer, synced } from "../support/services.js"
 export const E6 = 10n ** 6n
 
 export const safetyRuntime = (manifest: Manifest, settings: Readonly<Record<string, string>> = {}) =>
-  ManagedRuntime.make(SafetyCheck.layer.pipe(Layer.provideMerge(indexLayer(manifest, { settings }))))
+  ManagedRuntime.make(SafetyCheck.Default.pipe(Layer.provideMerge(indexLayer(manifest, { settings }))))
 
 export type SafetyRuntime = ReturnType<typeof safetyRuntime>
 

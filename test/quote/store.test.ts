@@ -60,7 +60,7 @@ const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
 describe("QuoteStore (in memory)", () => {
   it.effect("a quote is live until expiresAt, expired for the retention time, then missing", () =>
     Effect.gen(function*() {
-      const store = yield* QuoteStore.inMemory(60_000)
+      const store = yield* QuoteStore.make(60_000)
       yield* store.put(record("q_01", 120_000))
       expect((yield* store.get("q_01"))._tag).toBe("Live")
       yield* TestClock.adjust("119999 millis")
@@ -76,7 +76,7 @@ describe("QuoteStore (in memory)", () => {
 
   it.effect("concurrent updates of one quote are applied one after another, none lost", () =>
     Effect.gen(function*() {
-      const store = yield* QuoteStore.inMemory(60_000)
+      const store = yield* QuoteStore.make(60_000)
       yield* store.put(record("q_02", 120_000))
       const fail = store.update("q_02", (found) => {
         const attempts = found.record.attempts
@@ -95,7 +95,7 @@ describe("QuoteStore (in memory)", () => {
 
   it.effect("only one of many concurrent claims of the free replacement succeeds", () =>
     Effect.gen(function*() {
-      const store = yield* QuoteStore.inMemory(60_000)
+      const store = yield* QuoteStore.make(60_000)
       yield* store.put(record("q_03", 1_000))
       yield* TestClock.adjust("2 seconds")
       const claim = store.update("q_03", (found) =>

@@ -74,7 +74,8 @@ export const startDevnet = async (overrides: Partial<DevnetOptions> = {}): Promi
 }
 
 /** A private devnet as a layer (Devnet + Deployment), for `it.layer` / `Effect.provide`. */
-export const devnetLayer = (overrides: Partial<DevnetOptions> = {}) => Devnet.DefaultWith(testDevnetOptions(overrides))
+export const devnetLayer = (overrides: Partial<DevnetOptions> = {}) =>
+  Devnet.layerWithDeployment(testDevnetOptions(overrides))
 
 // ---- viem clients: tests are users of the chain and talk to it with viem directly ----
 

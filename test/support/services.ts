@@ -31,7 +31,7 @@ export const testSettings = (overrides: Readonly<Record<string, string>> = {}) =
   })
 
 /** `Deployment` straight from a devnet manifest. */
-export const deploymentOf = (manifest: Manifest) => Layer.succeed(Deployment, Deployment.fromManifest(manifest))
+export const deploymentOf = (manifest: Manifest) => Layer.succeed(Deployment, Deployment.make(manifest))
 
 export interface StackOptions {
   readonly dataDir?: string

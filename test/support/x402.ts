@@ -47,7 +47,7 @@ export const gateLayer = (
 ) =>
   PaymentGate.Default.pipe(
     Layer.provide(ChainRpc.Default),
-    Layer.provide(Layer.succeed(Deployment, Deployment.fromManifest(manifest))),
+    Layer.provide(Layer.succeed(Deployment, Deployment.make(manifest))),
     Layer.provide(AppConfig.Default),
     Layer.provide(AppConfig.withSettings({ ...defaults, ...settings }))
   )

@@ -15,7 +15,7 @@ const devnetFile = (): VenueFile => sharedManifest().venues!
 /** Starts the deployment layer as the service does; the refusal's message, or undefined when it starts. */
 const startWith = (venues: VenueFile) =>
   Effect.gen(function*() {
-    const deployment = Layer.succeed(Deployment, { ...Deployment.fromManifest(sharedManifest()), venues })
+    const deployment = Layer.succeed(Deployment, { ...Deployment.make(sharedManifest()), venues })
     const exit = yield* Effect.exit(Effect.provide(Deployment, checkedDeployment(deployment)))
     return Exit.match(exit, {
       onSuccess: () => undefined,

@@ -9,7 +9,7 @@ import { benchDevnet } from "./devnet.js"
 
 export const servedService = async (label: string) => {
   const devnet = await benchDevnet(label)
-  const server = await startTestServer(Layer.succeed(Deployment, Deployment.fromManifest(devnet.manifest)))
+  const server = await startTestServer(Layer.succeed(Deployment, Deployment.make(devnet.manifest)))
   /** Waits until the service's index has applied `block`. */
   const indexedPast = async (block: bigint) => {
     for (let attempt = 0; attempt < 300; attempt++) {

@@ -5,7 +5,7 @@
  * per-transaction cap, and the owner's powers read beside it (./OwnerPowers.ts). Verdicts are cached
  * per token, route, size and block; a verdict is only ever reported for the block it was measured at.
  */
-import { Cache, Data, Effect, Layer } from "effect"
+import { Cache, Data, Effect } from "effect"
 import { type Address, formatUnits } from "viem"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { Deployment } from "../../../layers/Deployment.js"
@@ -179,9 +179,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     }
 
     return { check }
-  })
-}) {
-  /** With its Simulator; needs ChainRpc, Deployment and AppConfig. */
-  /** With the simulator it runs on, which `swap` shares. */
-  static readonly layer = SafetyCheck.Default.pipe(Layer.provideMerge(Simulator.layer))
-}
+  }),
+  // `Default` builds its Simulator; beside `Simulator.Default` in one layer graph the two share one (`swap` uses it).
+  dependencies: [Simulator.Default]
+}) {}

@@ -28,7 +28,7 @@ export interface QuoteBench {
 }
 
 export const quoteBench = async (manifest: Manifest): Promise<QuoteBench> => {
-  const runtime = indexRuntime(Deployment.fromManifest(manifest))
+  const runtime = indexRuntime(Deployment.make(manifest))
   const state = await runtime.runPromise(Effect.gen(function*() {
     const head = Number(yield* (yield* ChainRpc).request<string>("eth_blockNumber"))
     return (yield* (yield* ChainIndex).waitFor(head)).state

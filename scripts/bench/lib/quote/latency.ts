@@ -32,7 +32,7 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
       AppConfig,
       AppConfig.make({ ...config, safety: { ...config.safety, horizons: false } })
     )
-    return yield* Effect.provide(SafetyCheck, SafetyCheck.Default.pipe(Layer.provide(settings)))
+    return yield* Effect.provide(SafetyCheck, SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(settings)))
   }))
   const timeWithout = async (amount: string) => {
     const started = performance.now()

@@ -52,7 +52,9 @@ export const safetyRate = async ({ runtime, state, token, manifest }: QuoteBench
   // Each pass its own cache, so no verdict is served from an earlier pass.
   const pass = (concurrency: number, batch: typeof requests) =>
     runtime.runPromise(
-      measure(concurrency, batch).pipe(Effect.provide(SafetyCheck.Default.pipe(Layer.provide(counted))))
+      measure(concurrency, batch).pipe(
+        Effect.provide(SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(counted)))
+      )
     )
 
   await pass(2, requests.slice(0, 16)) // warm-up
