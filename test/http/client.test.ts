@@ -60,12 +60,14 @@ layer(Served, { timeout: 60_000, excludeTestServices: true })("the HTTP API thro
       expect(answer.results.length).toBeLessThanOrEqual(3)
     }))
 
-  it.effect("venues: the three Uniswap venues and the launchpad's curve, USDC among the hubs", () =>
+  it.effect("venues: the three Uniswap venues, the launchpad's curve and the forks, USDC among the hubs", () =>
     Effect.gen(function*() {
       const api = yield* client
       const answer = yield* api.trade.venues()
       expect(answer.venues.map((venue) => venue.id).sort()).toEqual([
+        "fork-v3",
         "launchpad",
+        "lowfee-v2",
         "uniswap-v2",
         "uniswap-v3",
         "uniswap-v4"
