@@ -72,7 +72,7 @@ export const Verdict = Schema.Literal(
   "inconclusive"
 )
 
-/** What the token's owner could still change, read from the chain (src/quote/safety/OwnerPowers.ts). */
+/** What the token's owner could still change, read from the chain (src/safety/check/OwnerPowers.ts). */
 export const OwnerFlag = Schema.Literal(
   "upgradeable",
   "owner_can_set_tax",

@@ -12,16 +12,16 @@ import { QuoteStore } from "../layers/QuoteStore.js"
 import { Simulator } from "../layers/Simulator.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
-import { IndexLive } from "./indexer/IndexLive.js"
 import { Launchpads } from "./indexer/Launchpads.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
-import { SafetyCheck } from "./quote/safety/SafetyCheck.js"
+import { SafetyCheck } from "./safety/check/SafetyCheck.js"
 import { TokenMeasure } from "./safety/MeasureToken.js"
 import { SafetyScan } from "./safety/Scan.js"
 import { StateChanges } from "./safety/StateChanges.js"
 import { VerdictBook } from "./safety/VerdictBook.js"
+import { IndexLive } from "./search/IndexLive.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>

@@ -4,7 +4,8 @@
  */
 import { HashMap } from "effect"
 import type { Hex } from "../../schema/Chain.js"
-import type { Holdings, IndexState, Pool, TokenFacts, Trade } from "./State.js"
+import type { Pool } from "../math/PoolState.js"
+import type { Holdings, IndexState, TokenFacts, Trade } from "./State.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
 export const CODEC_VERSION = 3

@@ -5,11 +5,12 @@
  */
 import { HashMap, Option } from "effect"
 import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
+import type { Pool } from "../math/PoolState.js"
 import type { ChainEvent, LogPosition } from "./Events.js"
 import { applyTransfer, firstHoldings } from "./Holdings.js"
 import type { TokenMetadata } from "./Metadata.js"
 import { isUsdc, NATIVE, type Sources } from "./Sources.js"
-import type { BlockRef, Holdings, IndexState, Pool, PoolRef, TokenFacts, Trade } from "./State.js"
+import type { BlockRef, Holdings, IndexState, PoolRef, TokenFacts, Trade } from "./State.js"
 import { DAY_SEC } from "./State.js"
 
 export interface ApplyContext {

@@ -7,7 +7,7 @@ import { Effect, Ref } from "effect"
 import { parseAbi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
-import type { LaunchpadConstants } from "../routing/CurvePools.js"
+import type { LaunchpadConstants } from "../math/LaunchpadCurve.js"
 
 const constantsAbi = parseAbi([
   "function virtualUsdc() view returns (uint256)",

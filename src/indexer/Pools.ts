@@ -2,8 +2,8 @@
  * Pool records and how each pool event changes them. Pure functions from a record to a new record.
  */
 import { DYNAMIC_FEE_FLAG, ZERO_ADDRESS } from "../../schema/Chain.js"
+import type { ConcentratedPool, TickRecord, V2Pool } from "../math/PoolState.js"
 import type { V2PairCreated, V3PoolCreated, V4Initialize } from "./Events.js"
-import type { ConcentratedPool, TickRecord, V2Pool } from "./State.js"
 
 /** Uniswap v2's fixed fee. */
 export const V2_FEE_BPS = 30

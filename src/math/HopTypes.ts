@@ -3,8 +3,8 @@
  * the pools a route can cross, and a hop's answer.
  */
 import type { Hex } from "../../schema/Chain.js"
-import type { Pool } from "../indexer/State.js"
 import type * as Curve from "./LaunchpadCurve.js"
+import type { Pool } from "./PoolState.js"
 
 /** A launchpad token still on its bonding curve, traded against USDC through the launchpad. */
 export interface CurvePool {

@@ -14,6 +14,13 @@ export interface CurveState {
   readonly graduationUsdc: bigint
 }
 
+/** What the launchpad fixed at deployment; the same for every token it launches. */
+export interface LaunchpadConstants {
+  readonly virtualUsdc: bigint
+  readonly graduationUsdc: bigint
+  readonly curveSupply: bigint
+}
+
 /** The contract refuses any trade once the raised USDC has reached the threshold. */
 export const curveTradable = (curve: CurveState): boolean =>
   curve.usdcReserve - curve.virtualUsdc < curve.graduationUsdc

@@ -4,11 +4,11 @@
  * Transfer taxes and refusals are the caller's (./Hop.ts).
  */
 import type { Hex } from "../../schema/Chain.js"
-import type { ConcentratedPool } from "../indexer/State.js"
 import { swap } from "./ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "./ConstantProduct.js"
 import type { CurvePool, HopQuote, RoutablePool, UnfillableReason } from "./HopTypes.js"
 import * as Curve from "./LaunchpadCurve.js"
+import type { ConcentratedPool } from "./PoolState.js"
 import { v4SwapFeePips } from "./V4Fees.js"
 
 const unfillable = (reason: UnfillableReason): HopQuote => ({ _tag: "Unfillable", reason })

@@ -17,7 +17,7 @@ import { Outcome } from "./Outcome.js"
 export interface Payment {
   readonly submitted: Option.Option<SubmittedPayment>
   readonly resource: ResourceInfo
-  /** x402 extensions the offer advertises (the `bazaar` discovery extension, src/payment/Discovery.ts). */
+  /** x402 extensions the offer advertises (the `bazaar` discovery extension, src/operations/Discovery.ts). */
   readonly extensions: Readonly<Record<string, unknown>>
 }
 

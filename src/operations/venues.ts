@@ -6,9 +6,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
 import { VenuesResponse } from "../../schema/Venues.js"
-
-/** Token-list tag that marks a token as a routing hub; USDC is always one. */
-export const HUB_TAG = "hub"
+import { HUB_TAG } from "../routing/Candidates.js"
 
 export const venues = Effect.fn("Venues.run")(function*() {
   const config = yield* AppConfig

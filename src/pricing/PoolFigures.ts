@@ -5,8 +5,8 @@
  * `WeakMap` keyed by the record is a cache that invalidates itself when a swap replaces the record.
  */
 import { HOOK_FLAG_MASK } from "../../schema/Chain.js"
-import type { ConcentratedPool, Pool } from "../indexer/State.js"
 import { concentratedDepth, constantProductDepth } from "../math/Depth.js"
+import type { ConcentratedPool, Pool } from "../math/PoolState.js"
 import { getAmount0Delta, getAmount1Delta } from "../math/SqrtPriceMath.js"
 import { getSqrtPriceAtTick } from "../math/TickMath.js"
 import { v4SwapFeePips } from "../math/V4Fees.js"

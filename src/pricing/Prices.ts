@@ -13,8 +13,9 @@
 import { HashMap, Option } from "effect"
 import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import { NATIVE } from "../indexer/Sources.js"
-import type { IndexState, Pool } from "../indexer/State.js"
+import type { IndexState } from "../indexer/State.js"
 import { Q192 } from "../math/FullMath.js"
+import type { Pool } from "../math/PoolState.js"
 import { poolFigures } from "./PoolFigures.js"
 import { PRICE_SCALE, usdOf } from "./Usd.js"
 

@@ -9,7 +9,8 @@
  */
 import { HashMap, Option } from "effect"
 import type { Hex } from "../../schema/Chain.js"
-import type { IndexState, Pool } from "../indexer/State.js"
+import type { IndexState } from "../indexer/State.js"
+import type { Pool } from "../math/PoolState.js"
 import { poolFigures } from "./PoolFigures.js"
 import { makePrices, priceAcross, type Prices } from "./Prices.js"
 import { usdOf } from "./Usd.js"

@@ -21,8 +21,8 @@ import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { Launchpads } from "../indexer/Launchpads.js"
 import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
-import { HUB_TAG } from "../operations/venues.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
+import { HUB_TAG } from "../routing/Candidates.js"
 import { checksumOf } from "../routing/Checksum.js"
 import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
@@ -31,12 +31,12 @@ import { type Market, marketFromIndex } from "../routing/Market.js"
 import type { Path } from "../routing/Path.js"
 import { type PlanEdgeFill, planEdges } from "../routing/Plan.js"
 import { planShape } from "../routing/PlanShape.js"
+import { judgedToken, measureSafety, stopsTrade, taxesOf } from "../safety/QuoteVerdict.js"
 import { GasPrice } from "./GasPrice.js"
 import { HookedPools } from "./HookedPools.js"
 import { maxAmountInOf, minAmountOutOf, planFees, type PresentContext, presentRoute } from "./Present.js"
 import { readReadiness } from "./Readiness.js"
 import { resolveQuoteRequest, sideOf } from "./Request.js"
-import { judgedToken, measureSafety, stopsTrade, taxesOf } from "./Safety.js"
 
 const storedEdge = (edge: PlanEdgeFill): StoredEdge => ({
   path: edge.leg,

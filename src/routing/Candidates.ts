@@ -7,6 +7,9 @@ import type { Hex } from "../../schema/Chain.js"
 import { hasLiquidity, type Market } from "./Market.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
 
+/** Token-list tag that marks a token as a routing hub; USDC is always one. */
+export const HUB_TAG = "hub"
+
 export interface CandidateOptions {
   readonly maxHops: number
   /** Tokens a path may pass through. */

@@ -7,15 +7,8 @@ import { HashMap, Option } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { IndexState } from "../indexer/State.js"
 import type { CurvePool } from "../math/Hop.js"
-import { curveTradable } from "../math/LaunchpadCurve.js"
+import { curveTradable, type LaunchpadConstants } from "../math/LaunchpadCurve.js"
 import { PRICE_SCALE } from "../pricing/Usd.js"
-
-/** What the launchpad fixed at deployment; the same for every token it launches. */
-export interface LaunchpadConstants {
-  readonly virtualUsdc: bigint
-  readonly graduationUsdc: bigint
-  readonly curveSupply: bigint
-}
 
 /**
  * Curve pools of `tokens` that are launched here, not graduated and still trading. A curve trades only

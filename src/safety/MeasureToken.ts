@@ -13,9 +13,9 @@ import type { Hex } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
-import { HUB_TAG } from "../operations/venues.js"
-import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../quote/safety/SafetyCheck.js"
+import { HUB_TAG } from "../routing/Candidates.js"
 import { marketFromIndex } from "../routing/Market.js"
+import { SafetyCheck, SIMULATION_UNAVAILABLE } from "./check/SafetyCheck.js"
 import { scanRoutes } from "./Routes.js"
 
 export type Measured =

@@ -9,7 +9,7 @@
  *   with that symbol is verified (with a verified one, the others are impersonators instead).
  * - hooked_pool: at least one of its pools is a v4 pool with a hooks contract.
  * - buy_tax, sell_tax: only from a safety simulation (the background scan, or a quote), never inferred
- *   here: set when the verdict shown as `safety` measured a tax above 0 bp on that side (./Safety.ts).
+ *   here: set when the verdict shown as `safety` measured a tax above 0 bp on that side (src/safety/SearchVerdict.ts).
  * - state: `bonding_curve` launched on a launchpad and not graduated; `graduated` launched and moved to a
  *   pool; `pool_only` in pools without a launchpad; `no_pool` known but in no pool.
  * - evidence.firstWithTicker: created (first transfer seen, else first sighting) before every other

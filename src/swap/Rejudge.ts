@@ -13,10 +13,10 @@ import { Effect } from "effect"
 import { QuoteStale } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
-import { PROBE_USDC } from "../quote/Safety.js"
-import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../quote/safety/SafetyCheck.js"
 import type { Market } from "../routing/Market.js"
 import { pathOfRouteId } from "../routing/PlanShape.js"
+import { SafetyCheck, SIMULATION_UNAVAILABLE } from "../safety/check/SafetyCheck.js"
+import { PROBE_USDC } from "../safety/QuoteVerdict.js"
 
 const RANK: Record<SafetyVerdict["verdict"], number> = {
   ok: 0,

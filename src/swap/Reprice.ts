@@ -8,10 +8,10 @@
  */
 import type { Hex } from "../../schema/Chain.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
-import { judgedToken, taxesOf } from "../quote/Safety.js"
 import type { Market } from "../routing/Market.js"
 import { makePath, noTaxes, type Path } from "../routing/Path.js"
 import { execute, type Failure, type Plan } from "../routing/Plan.js"
+import { judgedToken, taxesOf } from "../safety/QuoteVerdict.js"
 
 export type Repriced =
   | { readonly _tag: "Priced"; readonly plan: Plan }

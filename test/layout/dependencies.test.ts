@@ -3,6 +3,8 @@
  * only itself, `layers/` (the boundaries) only itself and `schema/`, nothing in the service imports the
  * devnet tooling except the entry points that start it, and no module reaches itself through its
  * imports (type-only imports included: a type cycle is still two modules that cannot be read apart).
+ * The folders of `src/` are ranked (docs/architecture.md, "Folder rank"): a file imports its own folder
+ * and folders ranked below it, never one ranked above or beside it, so folders do not circle either.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
@@ -37,6 +39,42 @@ const offending = (from: string, allowed: ReadonlyArray<string>) =>
       ? imports.filter((target) => !allowed.includes(folderOf(target))).map((t) => `${file} -> ${t}`)
       : []
   )
+
+/** `src/` folders from the bottom up; folders in one row are peers and import neither each other. */
+const ranks: ReadonlyArray<ReadonlyArray<string>> = [
+  ["math"],
+  ["indexer"],
+  ["pricing"],
+  ["routing"],
+  ["execution"],
+  ["safety"],
+  ["search"],
+  ["quote"],
+  ["swap", "receipt"],
+  ["payment"],
+  ["operations"],
+  ["mcp"],
+  ["http"]
+]
+const rankOf = new Map(ranks.flatMap((row, rank) => row.map((folder) => [folder, rank] as const)))
+
+/** The `src/` folder a file is in; undefined for a file directly in `src/` (the entry points) or outside it. */
+const srcFolderOf = (file: string): string | undefined => {
+  const parts = file.split("/")
+  return parts[0] === "src" && parts.length > 2 ? parts[1] : undefined
+}
+
+/** Imports from a ranked folder into a folder ranked above or beside it, or into the entry points. */
+const upward = () =>
+  [...graph].flatMap(([file, imports]) => {
+    const from = srcFolderOf(file)
+    if (from === undefined) return []
+    return imports.filter((target) => {
+      if (folderOf(target) !== "src") return false
+      const to = srcFolderOf(target)
+      return to === undefined || (to !== from && !(rankOf.get(to)! < rankOf.get(from)!))
+    }).map((target) => `${file} -> ${target}`)
+  })
 
 /** Strongly connected components of more than one module, or a module importing itself (Tarjan). */
 const cycles = (): Array<Array<string>> => {
@@ -102,6 +140,15 @@ describe("layout", () => {
       folderOf(file) === "src" && !entries.includes(file) && imports.some((target) => folderOf(target) === "devnet")
     )
     expect(users.map(([file]) => file)).toEqual([])
+  })
+
+  it("every src/ folder has a rank", () => {
+    const present = [...new Set([...graph.keys()].map(srcFolderOf).filter((folder) => folder !== undefined))]
+    expect(present.filter((folder) => !rankOf.has(folder))).toEqual([])
+  })
+
+  it("src/ folders import only their own folder and folders ranked below it", () => {
+    expect(upward()).toEqual([])
   })
 
   it("no import circle, type-only imports included", () => {

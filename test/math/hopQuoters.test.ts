@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "viem"
-import type { ConcentratedPool } from "../../src/indexer/State.js"
 import { concentratedDepth } from "../../src/math/Depth.js"
 import { quoteHop } from "../../src/math/Hop.js"
+import type { ConcentratedPool } from "../../src/math/PoolState.js"
 import { v3QuoterV2Abi, v4QuoterAbi } from "../support/abis.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { addr, devnetIndex, lower, sizes } from "./devnetIndex.js"

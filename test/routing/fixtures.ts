@@ -3,7 +3,7 @@
  * with liquidity), priced by the same math the chain tests hold to the unit. Brute force over a grid of
  * allocations is the reference the optimiser is held to.
  */
-import type { ConcentratedPool, V2Pool } from "../../src/indexer/State.js"
+import type { ConcentratedPool, V2Pool } from "../../src/math/PoolState.js"
 import { getSqrtPriceAtTick } from "../../src/math/TickMath.js"
 import type { Market } from "../../src/routing/Market.js"
 import { noTaxes, type Path, type Side } from "../../src/routing/Path.js"

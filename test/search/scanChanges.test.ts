@@ -5,7 +5,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HashMap } from "effect"
 import type { Hex } from "../../schema/Chain.js"
-import { emptyState, type IndexState, type TokenFacts, type V2Pool } from "../../src/indexer/State.js"
+import { emptyState, type IndexState, type TokenFacts } from "../../src/indexer/State.js"
+import type { V2Pool } from "../../src/math/PoolState.js"
 import { changedTokens } from "../../src/safety/Changes.js"
 
 const pool = (id: string, token0: string, token1: string, reserve = 1n): V2Pool => ({

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import { makePending } from "../../src/safety/Pending.js"
+import { searchSafety } from "../../src/safety/SearchVerdict.js"
 import { withQuote, withScan } from "../../src/safety/VerdictBook.js"
-import { searchSafety } from "../../src/search/Safety.js"
 
 const verdict = (routeId: string, block: number, fields: Partial<SafetyVerdict> = {}): SafetyVerdict => ({
   routeId,

@@ -4,8 +4,8 @@
  * reserves, the one call its price needs), hops of a path in turn, paths in parallel.
  */
 import { type Address, createPublicClient, http, parseAbi } from "viem"
-import type { ConcentratedPool } from "../../../src/indexer/State.js"
 import { getAmountOut } from "../../../src/math/ConstantProduct.js"
+import type { ConcentratedPool } from "../../../src/math/PoolState.js"
 import type { Market } from "../../../src/routing/Market.js"
 import type { Path } from "../../../src/routing/Path.js"
 import { v3QuoterV2Abi, v4QuoterAbi } from "../../../test/support/abis.js"

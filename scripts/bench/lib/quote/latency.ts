@@ -8,7 +8,7 @@ import { Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../../../layers/AppConfig.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { quote } from "../../../../src/quote/Quote.js"
-import { SafetyCheck } from "../../../../src/quote/safety/SafetyCheck.js"
+import { SafetyCheck } from "../../../../src/safety/check/SafetyCheck.js"
 import { latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 

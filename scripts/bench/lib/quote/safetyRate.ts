@@ -6,8 +6,8 @@
  */
 import { Clock, Effect, Layer } from "effect"
 import { Simulator } from "../../../../layers/Simulator.js"
-import { SafetyCheck } from "../../../../src/quote/safety/SafetyCheck.js"
 import { marketFromIndex } from "../../../../src/routing/Market.js"
+import { SafetyCheck } from "../../../../src/safety/check/SafetyCheck.js"
 import { probePaths } from "../probePaths.js"
 import { figure } from "../report.js"
 import { random } from "../synthetic.js"

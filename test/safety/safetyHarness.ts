@@ -7,11 +7,11 @@ import type { Address } from "viem"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import type { IndexState } from "../../src/indexer/State.js"
-import { SafetyCheck } from "../../src/quote/safety/SafetyCheck.js"
 import { findRoute } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { type Market, marketFromIndex } from "../../src/routing/Market.js"
 import type { Path } from "../../src/routing/Path.js"
+import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
 import { indexLayer, synced } from "../support/services.js"
 
 export const E6 = 10n ** 6n

@@ -8,7 +8,7 @@
  * runs to tens of kilobytes) would overflow what HTTP clients accept. Built once per operation (or tool).
  */
 import { JSONSchema, Option, type Schema, SchemaAST as AST } from "effect"
-import type { AnyOperation } from "../operations/Declare.js"
+import type { AnyOperation } from "./Declare.js"
 
 type JsonObject = Record<string, unknown>
 

@@ -5,11 +5,11 @@
  * Needs `ChainRpc`, `Deployment`, `Venues`, `AppConfig` and the platform's `FileSystem` and `Path`.
  */
 import { Layer } from "effect"
-import { TokenSearch } from "../search/TokenSearch.js"
-import { AtHead } from "./AtHead.js"
-import { ChainHead } from "./ChainHead.js"
-import { ChainIndex } from "./ChainIndex.js"
-import { Indexer } from "./Indexer.js"
+import { AtHead } from "../indexer/AtHead.js"
+import { ChainHead } from "../indexer/ChainHead.js"
+import { ChainIndex } from "../indexer/ChainIndex.js"
+import { Indexer } from "../indexer/Indexer.js"
+import { TokenSearch } from "./TokenSearch.js"
 
 export const IndexLive = TokenSearch.Default.pipe(
   Layer.provideMerge(AtHead.Default),

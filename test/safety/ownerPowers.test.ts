@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import type { Hex } from "viem"
 import type { SafetyVerdict } from "../../schema/Token.js"
-import { flagsOf, pushedSelectors } from "../../src/quote/safety/OwnerPowers.js"
+import { flagsOf, pushedSelectors } from "../../src/safety/check/OwnerPowers.js"
 import { worsened } from "../../src/swap/Rejudge.js"
 
 const runtimeCode = (name: string) =>

@@ -8,7 +8,7 @@
  * verdict's own (read from the chain when it was measured).
  */
 import type { RouteSafety, SafetyVerdict, TokenFlag } from "../../schema/Token.js"
-import type { TokenVerdicts } from "../safety/VerdictBook.js"
+import type { TokenVerdicts } from "./VerdictBook.js"
 
 export interface SearchSafety {
   readonly safety: SafetyVerdict | null

@@ -1,6 +1,6 @@
 /**
  * The quote's sell-back verdict: which token is judged, on which USDC→token path and at what size,
- * asked of `SafetyCheck` (src/quote/safety/) at the quote's block.
+ * asked of `SafetyCheck` (src/safety/check/) at the quote's block.
  *
  * - The judged token is the side that is not USDC; with neither side USDC, the buy token (what the
  *   taker ends up holding).
@@ -17,9 +17,9 @@ import type { RouteRequest } from "../routing/FindRoute.js"
 import { findRoute } from "../routing/FindRoute.js"
 import type { Path, TransferTaxes } from "../routing/Path.js"
 import type { Plan } from "../routing/Plan.js"
-import { VerdictBook } from "../safety/VerdictBook.js"
-import { reversePath } from "./safety/Expected.js"
-import { SafetyCheck } from "./safety/SafetyCheck.js"
+import { reversePath } from "./check/Expected.js"
+import { SafetyCheck } from "./check/SafetyCheck.js"
+import { VerdictBook } from "./VerdictBook.js"
 
 type SafetyVerdict = typeof Verdict.Type
 

@@ -7,10 +7,10 @@
  */
 import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
-import { readText } from "../http/JsonBody.js"
-import { makeMcpHandler } from "./McpServer.js"
-import { originCheck } from "./Origins.js"
-import { makeTools, type ToolServices } from "./Tools.js"
+import { makeMcpHandler } from "../mcp/McpServer.js"
+import { originCheck } from "../mcp/Origins.js"
+import { makeTools, type ToolServices } from "../mcp/Tools.js"
+import { readText } from "./JsonBody.js"
 
 export const MCP_PATH = "/trade/v1/mcp"
 
