@@ -53,7 +53,8 @@ const routeOf = (market: Market, tokenIn: Address, tokenOut: Address, side: Rout
     hubs,
     maxHops: 2,
     maxSplits: 4,
-    allowVenue: () => true,
+    // The venues the devnet router was deployed for (the file's `routedVenues`); its fork venues are not.
+    allowVenue: (venue) => venue.startsWith("uniswap-") || venue === "launchpad",
     gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
   })
   if (best === null) throw new Error("no route")
