@@ -17,7 +17,12 @@ import type { Tx } from "./Tx.js"
 export const FORK_V3_EXTRA_TIER = { fee: 2500, tickSpacing: 50 } as const
 
 export const deployForkVenues = Effect.fn("deployForkVenues")(function*(tx: Tx, deployer: Address) {
-  const lowFeeV2Factory = yield* tx.deploy(deployer, loadArtifact("UniswapV2Fork20Factory"), [deployer], "UniswapV2Fork20Factory")
+  const lowFeeV2Factory = yield* tx.deploy(
+    deployer,
+    loadArtifact("UniswapV2Fork20Factory"),
+    [deployer],
+    "UniswapV2Fork20Factory"
+  )
   const forkV3Factory = yield* tx.deploy(deployer, loadArtifact("UniswapV3Factory"), [], "fork UniswapV3Factory")
   const factory = { address: forkV3Factory, abi: loadArtifact("UniswapV3Factory").abi }
   yield* tx.write(deployer, factory, "enableFeeAmount", [100, 1])

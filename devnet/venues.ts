@@ -27,54 +27,54 @@ export const devnetVenueFile = (protocol: Protocol, chainId: number): VenueFile 
   chainId,
   permit2: getAddress(protocol.permit2),
   venues: [
-      {
-        id: "uniswap-v2",
-        name: "Uniswap v2",
-        family: "v2",
-        factory: getAddress(protocol.v2Factory),
-        pairInitCodeHash: keccak256(loadArtifact("UniswapV2Pair").bytecode),
-        fee: { fixed: 3000 }
-      },
-      {
-        id: "uniswap-v3",
-        name: "Uniswap v3",
-        family: "v3",
-        factory: getAddress(protocol.v3Factory),
-        poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
-        feeTiers: V3_FEE_TIERS
-      },
-      {
-        id: "uniswap-v4",
-        name: "Uniswap v4",
-        family: "v4",
-        poolManager: getAddress(protocol.v4PoolManager),
-        stateView: getAddress(protocol.v4StateView),
-        quoter: getAddress(protocol.v4Quoter)
-      },
-      // Tokens still on the bonding curve trade against it; graduated ones move to Uniswap v2.
-      {
-        id: "launchpad",
-        name: "Bonding-curve launchpad",
-        family: "launchpad",
-        launchpad: getAddress(protocol.launchpad),
-        graduatesTo: "uniswap-v2"
-      },
-      {
-        id: "lowfee-v2",
-        name: "Low-fee v2 (0.2 %)",
-        family: "v2",
-        factory: getAddress(protocol.lowFeeV2Factory),
-        pairInitCodeHash: keccak256(loadArtifact("UniswapV2Fork20Pair").bytecode),
-        fee: { fixed: 2000 }
-      },
-      {
-        id: "fork-v3",
-        name: "Fork v3",
-        family: "v3",
-        factory: getAddress(protocol.forkV3Factory),
-        poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
-        feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
-      }
+    {
+      id: "uniswap-v2",
+      name: "Uniswap v2",
+      family: "v2",
+      factory: getAddress(protocol.v2Factory),
+      pairInitCodeHash: keccak256(loadArtifact("UniswapV2Pair").bytecode),
+      fee: { fixed: 3000 }
+    },
+    {
+      id: "uniswap-v3",
+      name: "Uniswap v3",
+      family: "v3",
+      factory: getAddress(protocol.v3Factory),
+      poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
+      feeTiers: V3_FEE_TIERS
+    },
+    {
+      id: "uniswap-v4",
+      name: "Uniswap v4",
+      family: "v4",
+      poolManager: getAddress(protocol.v4PoolManager),
+      stateView: getAddress(protocol.v4StateView),
+      quoter: getAddress(protocol.v4Quoter)
+    },
+    // Tokens still on the bonding curve trade against it; graduated ones move to Uniswap v2.
+    {
+      id: "launchpad",
+      name: "Bonding-curve launchpad",
+      family: "launchpad",
+      launchpad: getAddress(protocol.launchpad),
+      graduatesTo: "uniswap-v2"
+    },
+    {
+      id: "lowfee-v2",
+      name: "Low-fee v2 (0.2 %)",
+      family: "v2",
+      factory: getAddress(protocol.lowFeeV2Factory),
+      pairInitCodeHash: keccak256(loadArtifact("UniswapV2Fork20Pair").bytecode),
+      fee: { fixed: 2000 }
+    },
+    {
+      id: "fork-v3",
+      name: "Fork v3",
+      family: "v3",
+      factory: getAddress(protocol.forkV3Factory),
+      poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
+      feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
+    }
   ]
 })
 

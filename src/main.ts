@@ -14,8 +14,8 @@ import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
 import { checkedDeployment } from "../layers/VenueChecks.js"
-import { checkedRouter } from "./execution/RouterCheck.js"
 import { appWith } from "./App.js"
+import { checkedRouter } from "./execution/RouterCheck.js"
 
 /** On the embedded devnet its treasury takes the fees and settles them, unless the environment names others. */
 const devnetPayments = Layer.setConfigProvider(
