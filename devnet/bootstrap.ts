@@ -3,7 +3,7 @@
  * market, then the manifest. Runs in automine mode, one round trip per transaction.
  */
 import { type Context, Effect } from "effect"
-import type { Hex } from "viem"
+import { getAddress, type Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
 import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
@@ -48,7 +48,7 @@ export const bootstrap: (
   const file = devnetVenueFile(protocol, rpc.endpoint.chainId)
   const router = yield* deployRouter(tx, deployer.address, file, protocol.usdc, NativeMode.deposit)
   const contracts = { ...protocol, router }
-  const venues = { ...file, router }
+  const venues = { ...file, router: getAddress(router) }
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,

@@ -1,8 +1,8 @@
 /**
  * Venues as the file names them, on the shared devnet: a large order's plan uses the fork venues beside
  * Uniswap's own (each hop under its venue's file id); excluding a venue removes every route through it;
- * the venue listing shows the file's venues, the forks quoted but not executable until the router is
- * deployed for them; and with a venue file that leaves a factory out, none of that factory's pools is
+ * the venue listing shows the file's venues, every one executable (the devnet's router is deployed for
+ * the whole file); and with a venue file that leaves a factory out, none of that factory's pools is
  * indexed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
@@ -40,17 +40,10 @@ const hopVenues = (answer: Awaited<ReturnType<typeof ask>>) => ({
 describe("venues from the venue file", () => {
   const everyVenue = file.venues.filter((venue) => venue.family !== "launchpad").map((venue) => venue.id)
 
-  it("venues the router was not deployed for are routed only when named", async () => {
-    const { routes } = hopVenues(await ask({ sell: USDC, buy: WETH, amount: "400000" }))
-    expect(routes.has("lowfee-v2") || routes.has("fork-v3")).toBe(false)
-    expect(routes.has("uniswap-v3")).toBe(true)
-  })
-
   it("a large WETH order splits across venues of different forks, each hop named by its file id", async () => {
-    const answer = await ask({ sell: USDC, buy: WETH, amount: "400000", venues: everyVenue })
+    const answer = await ask({ sell: USDC, buy: WETH, amount: "400000" })
     const { best, routes } = hopVenues(answer)
-    // Not executable until the router is deployed for the forks (spec rule 3).
-    expect(answer.best.executable).toBe(false)
+    expect(answer.best.executable).toBe(true)
     expect([...best].filter((id) => id === "lowfee-v2" || id === "fork-v3").length).toBeGreaterThan(0)
     expect([...best].filter((id) => id.startsWith("uniswap-")).length).toBeGreaterThan(0)
     expect(routes.has("lowfee-v2") && routes.has("fork-v3")).toBe(true)
@@ -70,15 +63,15 @@ describe("venues from the venue file", () => {
     expect(routes.size).toBeGreaterThan(0)
   })
 
-  it("the listing shows the file's venues in order; forks the router was not deployed for are not executable", async () => {
+  it("the listing shows the file's venues in order, each executable by the router deployed for the file", async () => {
     const listing = await runtime.runPromise(venues())
     expect(listing.venues.map((venue) => [venue.id, venue.kind, venue.executable])).toEqual([
       ["uniswap-v2", "uniswap_v2", true],
       ["uniswap-v3", "uniswap_v3", true],
       ["uniswap-v4", "uniswap_v4", true],
       ["launchpad", "launchpad", true],
-      ["lowfee-v2", "uniswap_v2", false],
-      ["fork-v3", "uniswap_v3", false]
+      ["lowfee-v2", "uniswap_v2", true],
+      ["fork-v3", "uniswap_v3", true]
     ])
   })
 
