@@ -1,13 +1,15 @@
 /**
  * Start-up checks of the venue file against the devnet chain: the devnet's own file passes; a wrong init
  * code hash, a fee tier the factory disagrees with, a Permit2 address holding other code and a contract
- * address without code each refuse the start with a message that names the entry.
+ * address without code each refuse the start with a message that names the entry, and so does a router
+ * whose venue table is not the file's.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { Deployment } from "../../layers/Deployment.js"
 import { checkedDeployment } from "../../layers/VenueChecks.js"
 import type { VenueEntry, VenueFile } from "../../schema/VenueFile.js"
+import { checkedRouter } from "../../src/execution/RouterCheck.js"
 import { sharedManifest } from "../support/devnet.js"
 
 const devnetFile = (): VenueFile => sharedManifest().venues!
@@ -16,7 +18,7 @@ const devnetFile = (): VenueFile => sharedManifest().venues!
 const startWith = (venues: VenueFile) =>
   Effect.gen(function*() {
     const deployment = Layer.succeed(Deployment, { ...Deployment.make(sharedManifest()), venues })
-    const exit = yield* Effect.exit(Effect.provide(Deployment, checkedDeployment(deployment)))
+    const exit = yield* Effect.exit(Effect.provide(Deployment, checkedRouter(checkedDeployment(deployment))))
     return Exit.match(exit, {
       onSuccess: () => undefined,
       onFailure: (cause) => JSON.stringify(cause.toJSON())
@@ -78,5 +80,18 @@ describe("start-up checks of the venue file", () => {
       const empty = "0x00000000000000000000000000000000000000e1"
       const file = withVenue(devnetFile(), "uniswap-v4", (entry) => ({ ...entry, quoter: empty }))
       expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${empty} has no code at the RPC`)
+    }))
+
+  it.effect("a router deployed for another venue table refuses, naming the first entry that differs", () =>
+    Effect.gen(function*() {
+      const file = devnetFile()
+      // The same venues, the two forks swapped: the router's index 4 is lowfee-v2, the file's fork-v3.
+      const [v2, v3, v4, launchpad, lowFee, fork] = file.venues
+      const swapped = { ...file, venues: [v2, v3, v4, launchpad, fork!, lowFee!] } as VenueFile
+      expect(yield* startWith(swapped)).toContain(
+        `router ${file.router}: venue fork-v3 (index 4) differs between the router and the venue file`
+      )
+      const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
+      expect(yield* startWith(fewer)).toContain(`router ${file.router}: the router has 6 venues, the venue file 4`)
     }))
 })
