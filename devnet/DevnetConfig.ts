@@ -15,6 +15,8 @@ export interface DevnetOptions {
   readonly blockTime: Option.Option<number>
   /** Where the manifest is written. */
   readonly manifestPath: string
+  /** Where the venue file is written besides (`VENUES_FILE`); none: only inside the manifest. */
+  readonly venuesPath: Option.Option<string>
   /** Directory of bootstrap snapshots; none disables the cache. */
   readonly cacheDir: Option.Option<string>
   /** Older snapshots are rebuilt, so the seeded swap history stays within the last 24 h. */
@@ -31,6 +33,7 @@ export const devnetDefaults: DevnetOptions = {
   port: 8545,
   blockTime: Option.none(),
   manifestPath: ".devnet/manifest.json",
+  venuesPath: Option.none(),
   cacheDir: Option.some(".cache/devnet"),
   cacheTtlHours: 12,
   chainId: 5042,
@@ -53,7 +56,7 @@ const ownSettings = Config.all({
 })
 
 export const devnetConfig = Effect.gen(function*() {
-  const { chainId, manifestPath } = yield* AppConfig
-  const options: DevnetOptions = { ...(yield* ownSettings), chainId, manifestPath }
+  const { chainId, manifestPath, venuesFile } = yield* AppConfig
+  const options: DevnetOptions = { ...(yield* ownSettings), chainId, manifestPath, venuesPath: Option.some(venuesFile) }
   return options
 })

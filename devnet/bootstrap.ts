@@ -3,7 +3,7 @@
  * market, then the manifest. Runs in automine mode, one round trip per transaction.
  */
 import { type Context, Effect } from "effect"
-import type { Hex } from "viem"
+import { getAddress, type Hex } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
 import { RpcHex } from "../schema/Chain.js"
 import type { Manifest } from "../schema/Manifest.js"
@@ -14,8 +14,9 @@ import { type Clock, makeClock } from "./market/clock.js"
 import type { Market } from "./market/context.js"
 import { seedMarket } from "./market/seedMarket.js"
 import { codeHashes, deployProtocol } from "./protocol.js"
-import { deployRouter, devnetVenueFile, NativeMode } from "./router.js"
+import { deployRouter, NativeMode } from "./router.js"
 import { makeTx } from "./Tx.js"
+import { devnetVenueFile } from "./venues.js"
 
 export interface Bootstrapped {
   readonly manifest: Manifest
@@ -43,9 +44,11 @@ export const bootstrap: (
   }
   yield* seedMarket(market, clock, clients.map((client) => client.address))
   // Last, so that no seeded token or pool address moves because of it.
-  const venues = devnetVenueFile(protocol, rpc.endpoint.chainId)
-  const router = yield* deployRouter(tx, deployer.address, venues, protocol.usdc, NativeMode.deposit)
+  // The venue file first, then the router deployed for all of it, in file order, then its address.
+  const file = devnetVenueFile(protocol, rpc.endpoint.chainId)
+  const router = yield* deployRouter(tx, deployer.address, file, protocol.usdc, NativeMode.deposit)
   const contracts = { ...protocol, router }
+  const venues = { ...file, router: getAddress(router) }
   const manifest = yield* buildManifest({
     rpcUrl: rpc.endpoint.rpcUrl,
     chainId: rpc.endpoint.chainId,
@@ -53,7 +56,8 @@ export const bootstrap: (
     protocol: contracts,
     market,
     clients,
-    createdAt: new Date(end * 1000)
+    createdAt: new Date(end * 1000),
+    venues
   })
   const hashes = yield* codeHashes(tx, contracts)
   return { manifest, codeHashes: hashes }

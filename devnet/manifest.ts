@@ -6,6 +6,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { getAddress } from "viem"
 import { Manifest } from "../schema/Manifest.js"
+import { VenueFile } from "../schema/VenueFile.js"
 import type { DevAccount } from "./accounts.js"
 import { DevnetError } from "./DevnetError.js"
 import type { Market } from "./market/context.js"
@@ -20,6 +21,7 @@ export interface ManifestInput {
   readonly market: Market
   readonly clients: ReadonlyArray<DevAccount>
   readonly createdAt: Date
+  readonly venues: VenueFile
 }
 
 const mapValues = <A, B>(record: Readonly<Record<string, A>>, f: (a: A) => B): Record<string, B> =>
@@ -42,7 +44,8 @@ export const buildManifest = (input: ManifestInput) =>
       token0: getAddress(pool.token0),
       token1: getAddress(pool.token1),
       hooks: pool.hooks === null ? null : getAddress(pool.hooks)
-    }))
+    })),
+    venues: Schema.encodeSync(VenueFile)(input.venues)
   }).pipe(Effect.mapError((cause) =>
     new DevnetError({ message: `manifest does not match its schema: ${cause.message}`, cause })
   ))

@@ -1,13 +1,14 @@
 /**
  * Deploys the protocols of the devnet: USDC at Arc's address, canonical Permit2, the real Uniswap v2,
  * v3 and v4 contracts with their periphery, the project's hooks at CREATE2-mined addresses and the
- * launchpad. Returns every address by manifest role.
+ * launchpad, then the fork venues (./forkVenues.ts). Returns every address by manifest role.
  */
 import { Effect } from "effect"
 import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, keccak256, zeroAddress } from "viem"
 import { RpcHex, USDC_ADDRESS } from "../schema/Chain.js"
 import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
+import { deployForkVenues } from "./forkVenues.js"
 import {
   MULTICALL3_ADDRESS,
   multicall3CreationCode,
@@ -43,7 +44,12 @@ export type Protocol = Readonly<
     | "v4StateView"
     | "dynamicFeeHook"
     | "swapFeeHook"
-    | "launchpad",
+    | "launchpad"
+    | "lowFeeV2Factory"
+    | "forkV3Factory"
+    | "forkV3PositionManager"
+    | "forkV3Quoter"
+    | "forkV3SwapRouter",
     Address
   >
 >
@@ -118,6 +124,8 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
     LAUNCHPAD.virtualUsdc,
     LAUNCHPAD.graduationUsdc
   ])
+  // Last, so that no canonical contract's address moves because of them.
+  const forks = yield* deployForkVenues(tx, deployer)
 
   return {
     usdc: USDC_ADDRESS,
@@ -134,7 +142,8 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
     v4StateView,
     dynamicFeeHook,
     swapFeeHook,
-    launchpad
+    launchpad,
+    ...forks
   } satisfies Protocol
 })
 

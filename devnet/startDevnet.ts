@@ -16,6 +16,7 @@ import { causeLine, DevnetError } from "./DevnetError.js"
 import { writeManifest } from "./manifest.js"
 import { elapsed, say } from "./progress.js"
 import { type Served, serveState } from "./serveState.js"
+import { writeVenueFile } from "./venues.js"
 
 export interface DevnetHandle {
   readonly manifest: Manifest
@@ -52,6 +53,10 @@ export const startDevnet = Effect.fn("startDevnet")(function*(options: DevnetOpt
   const finish = (served: Served, source: DevnetHandle["source"], anvilMs: number, bootstrapMs: number) =>
     Effect.gen(function*() {
       yield* writeManifest(options.manifestPath, served.manifest)
+      const venues = served.manifest.venues
+      if (Option.isSome(options.venuesPath) && venues !== undefined) {
+        yield* writeVenueFile(options.venuesPath.value, venues)
+      }
       const totalMs = elapsed(started)
       yield* say(
         options.verbose,

@@ -115,6 +115,11 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       profile: yield* Schema.Config("CHAIN_PROFILE", ChainProfile).pipe(Config.withDefault("devnet" as const)),
       chainId: yield* Config.integer("CHAIN_ID").pipe(Config.withDefault(5042)),
       manifestPath: yield* Config.string("MANIFEST_PATH").pipe(Config.withDefault(".devnet/manifest.json")),
+      /**
+       * The chain's venues (schema/VenueFile.ts): its Permit2 and every DEX venue the service prices and
+       * routes through. The devnet bootstrap writes the devnet's here.
+       */
+      venuesFile: yield* Config.string("VENUES_FILE").pipe(Config.withDefault(".devnet/venues.json")),
       /** The `router` contract, over the manifest's (no router anywhere makes every plan non-executable). */
       routerAddress: yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address)),
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),

@@ -7,7 +7,13 @@ import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
+import { VenueFile } from "../schema/VenueFile.js"
 import { AppConfig } from "./AppConfig.js"
+
+/** Start-up refuses the venue file: the message names the entry and what disagrees with the chain. */
+export class VenueFileRefused extends Schema.TaggedError<VenueFileRefused>()("VenueFileRefused", {
+  message: Schema.String
+}) {}
 
 export interface DeploymentShape {
   readonly rpcUrl: string
@@ -16,6 +22,8 @@ export interface DeploymentShape {
   /** role → address; roles: `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`, `router`, hooks. */
   readonly contracts: Readonly<Record<string, `0x${string}`>>
   readonly tokenList: TokenList
+  /** The chain's venues (`VENUES_FILE`); without one the service knows no venue. */
+  readonly venues?: VenueFile
 }
 
 /** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
@@ -28,13 +36,15 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
     chainId: manifest.chainId,
     startBlock: manifest.startBlock,
     contracts: manifest.contracts as DeploymentShape["contracts"],
-    tokenList: manifest.tokenList
+    tokenList: manifest.tokenList,
+    ...(manifest.venues === undefined ? {} : { venues: manifest.venues })
   })
 
   /**
-   * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain;
-   * `RPC_URL`, when set, overrides the manifest's endpoint; `ROUTER_ADDRESS` its `router` (no router
-   * anywhere makes every plan non-executable).
+   * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
+   * venue file `VENUES_FILE` (the manifest's own `venues` when that file does not exist); `RPC_URL`, when
+   * set, overrides the manifest's endpoint; `ROUTER_ADDRESS` the router of both (no router anywhere makes
+   * every plan non-executable).
    */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
@@ -43,10 +53,22 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const fs = yield* FileSystem.FileSystem
       const text = yield* fs.readFileString(config.manifestPath)
       const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      const listed = Deployment.make(manifest)
+      const venues = (yield* fs.exists(config.venuesFile))
+        ? yield* Schema.decodeUnknown(Schema.parseJson(VenueFile))(yield* fs.readFileString(config.venuesFile))
+        : manifest.venues
+      if (venues === undefined) {
+        return yield* new VenueFileRefused({
+          message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
+        })
+      }
+      const listed = { ...Deployment.make(manifest), venues }
       const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
-        onSome: (address) => ({ ...listed, contracts: { ...listed.contracts, router: address as `0x${string}` } })
+        onSome: (address) => ({
+          ...listed,
+          contracts: { ...listed.contracts, router: address as `0x${string}` },
+          venues: { ...venues, router: address }
+        })
       })
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import { HexString } from "./Primitives.js"
+import { VenueFile } from "./VenueFile.js"
 
 /** A Uniswap token list (https://tokenlists.org), the verification source. */
 export const TokenListEntry = Schema.Struct({
@@ -60,6 +61,8 @@ export const Manifest = Schema.Struct({
   accounts: Schema.Array(ManifestAccount),
   /** symbol-ish label → token address, for tests and humans. */
   tokens: Schema.optional(Schema.Record({ key: Schema.String, value: HexString })),
-  pools: Schema.optional(Schema.Array(ManifestPool))
+  pools: Schema.optional(Schema.Array(ManifestPool)),
+  /** The devnet's venue file, also written to `VENUES_FILE`; an operator's manifest may leave it out. */
+  venues: Schema.optional(VenueFile)
 })
 export type Manifest = typeof Manifest.Type

@@ -13,7 +13,9 @@ import { Devnet } from "../devnet/Devnet.js"
 import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
+import { checkedDeployment } from "../layers/VenueChecks.js"
 import { appWith } from "./App.js"
+import { checkedRouter } from "./execution/RouterCheck.js"
 
 /** On the embedded devnet its treasury takes the fees and settles them, unless the environment names others. */
 const devnetPayments = Layer.setConfigProvider(
@@ -24,7 +26,8 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const devnet = yield* Layer.build(Layer.provideMerge(appWith(Devnet.layerDeployment), Devnet.layerConfig)).pipe(
+    const app = appWith(checkedRouter(checkedDeployment(Devnet.layerDeployment)))
+    const devnet = yield* Layer.build(Layer.provideMerge(app, Devnet.layerConfig)).pipe(
       Effect.map((context) => Context.get(context, Devnet))
     )
     const code = yield* devnet.anvil.exited
@@ -38,7 +41,9 @@ const onEmbeddedDevnet = Effect.scoped(
 const main = Effect.flatMap(
   AppConfig,
   (config): Effect.Effect<never, unknown> =>
-    Option.isSome(config.rpcUrl) ? Layer.launch(appWith(Deployment.layerManifestFile)) : onEmbeddedDevnet
+    Option.isSome(config.rpcUrl)
+      ? Layer.launch(appWith(checkedRouter(checkedDeployment(Deployment.layerManifestFile))))
+      : onEmbeddedDevnet
 ).pipe(Effect.provide(AppConfig.Default))
 
 main.pipe(NodeRuntime.runMain)

@@ -20,9 +20,9 @@ import { runSteps } from "./steps.js"
 const seedPool = (market: Market, spec: PoolSpec) => {
   switch (spec.venue) {
     case "v2":
-      return seedV2(market, spec.pair, spec.usd)
+      return seedV2(market, spec.pair, spec.usd, spec.fork === true)
     case "v3":
-      return seedV3(market, spec.pair, spec.fee, spec.positions)
+      return seedV3(market, spec.pair, spec.fee, spec.positions, spec.fork === true)
     case "v4":
       return seedV4(market, spec.pair, spec.fee, spec.tickSpacing, spec.hook, spec.positions)
   }

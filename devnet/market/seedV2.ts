@@ -15,8 +15,17 @@ export const pairAbi = parseAbi([
   "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)"
 ])
 
-export const seedV2 = Effect.fn("seedV2")(function*(market: Market, pair: readonly [string, string], usd: number) {
-  const factory = { address: market.protocol.v2Factory, abi: loadArtifact("UniswapV2Factory").abi }
+/** On Uniswap v2, or on the 0.2 % fork (`lowfee-v2`). */
+export const seedV2 = Effect.fn("seedV2")(function*(
+  market: Market,
+  pair: readonly [string, string],
+  usd: number,
+  fork = false
+) {
+  const factory = {
+    address: fork ? market.protocol.lowFeeV2Factory : market.protocol.v2Factory,
+    abi: loadArtifact("UniswapV2Factory").abi
+  }
   const [a, b] = pair.map((label) => token(market, label)) as [ReturnType<typeof token>, ReturnType<typeof token>]
   yield* market.tx.write(market.deployer, factory, "createPair", [a.address, b.address])
   const address = yield* market.tx.read<Address>(factory, "getPair", [a.address, b.address])
@@ -24,8 +33,11 @@ export const seedV2 = Effect.fn("seedV2")(function*(market: Market, pair: readon
   yield* transfer(market, market.deployer, a.address, address, usdWorth(market, pair[0], usd / 2))
   yield* transfer(market, market.deployer, b.address, address, usdWorth(market, pair[1], usd / 2))
   yield* market.tx.write(market.deployer, { address, abi: pairAbi }, "mint", [market.deployer])
-  listV2Pool(market, pair, [a.address, b.address], address, usd)
+  listV2Pool(market, pair, [a.address, b.address], address, usd, fork ? LOW_FEE_V2 : UNISWAP_V2)
 })
+
+const UNISWAP_V2 = { prefix: "v2", fee: 3000 } as const
+const LOW_FEE_V2 = { prefix: "lowfee-v2", fee: 2000 } as const
 
 /** Records a v2 pair in the manifest's pool list (also used for pairs the launchpad graduates into). */
 export const listV2Pool = (
@@ -33,11 +45,12 @@ export const listV2Pool = (
   pair: readonly [string, string],
   tokens: readonly [Address, Address],
   address: Address,
-  usd: number
+  usd: number,
+  venue: { readonly prefix: string; readonly fee: number } = UNISWAP_V2
 ) => {
   const [token0, token1] = sortPair(tokens[0], tokens[1])
   market.pools.push({
-    label: `v2:${pair[0]}/${pair[1]}`,
+    label: `${venue.prefix}:${pair[0]}/${pair[1]}`,
     pair,
     usd,
     venue: "v2",
@@ -45,7 +58,7 @@ export const listV2Pool = (
     id: address,
     token0,
     token1,
-    fee: 3000,
+    fee: venue.fee,
     tickSpacing: null,
     hooks: null,
     key: null

@@ -1,5 +1,6 @@
 /**
- * A Uniswap v3 pool created, initialized and funded through Uniswap's own NonfungiblePositionManager.
+ * A Uniswap v3 pool (on Uniswap's factory or the fork's) created, initialized and funded through the
+ * factory's own NonfungiblePositionManager.
  */
 import { Effect } from "effect"
 import { type Address, maxUint256 } from "viem"
@@ -9,16 +10,23 @@ import type { PositionSpec } from "./data/pools.js"
 import { openingPrice, position, sorted } from "./positions.js"
 import { registerPool } from "./registerPool.js"
 
-export const v3TickSpacing: Readonly<Record<number, number>> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }
+export const v3TickSpacing: Readonly<Record<number, number>> = { 100: 1, 500: 10, 2500: 50, 3000: 60, 10000: 200 }
 
 export const seedV3 = Effect.fn("seedV3")(function*(
   market: Market,
   pairLabels: readonly [string, string],
   fee: number,
-  positions: ReadonlyArray<PositionSpec>
+  positions: ReadonlyArray<PositionSpec>,
+  fork = false
 ) {
-  const manager = { address: market.protocol.v3PositionManager, abi: loadArtifact("NonfungiblePositionManager").abi }
-  const factory = { address: market.protocol.v3Factory, abi: loadArtifact("UniswapV3Factory").abi }
+  const manager = {
+    address: fork ? market.protocol.forkV3PositionManager : market.protocol.v3PositionManager,
+    abi: loadArtifact("NonfungiblePositionManager").abi
+  }
+  const factory = {
+    address: fork ? market.protocol.forkV3Factory : market.protocol.v3Factory,
+    abi: loadArtifact("UniswapV3Factory").abi
+  }
   const pair = sorted(market, pairLabels)
   const spacing = v3TickSpacing[fee]
   if (spacing === undefined) throw new Error(`no v3 fee tier ${fee}`)
@@ -50,7 +58,7 @@ export const seedV3 = Effect.fn("seedV3")(function*(
     }])
   }
   market.pools.push({
-    label: `v3:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
+    label: `${fork ? "fork-v3" : "v3"}:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
     pair: pairLabels,
     usd: positions.reduce((sum, p) => sum + p.usd, 0),
     venue: "v3",

@@ -32,7 +32,7 @@ const swapV2 = Effect.fn("swapV2")(
 
 const swapV3 = Effect.fn("swapV3")(
   function*(market: Market, pool: SeededPool, trader: Address, tokenIn: Address, amountIn: bigint) {
-    const router = market.protocol.v3SwapRouter
+    const router = pool.label.startsWith("fork-v3:") ? market.protocol.forkV3SwapRouter : market.protocol.v3SwapRouter
     yield* approve(market, trader, tokenIn, router)
     const tokenOut = tokenIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0
     yield* market.tx.write(trader, { address: router, abi: loadArtifact("SwapRouter").abi }, "exactInputSingle", [{

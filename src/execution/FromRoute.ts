@@ -56,6 +56,13 @@ export const routerVenuesOfRoles = (contracts: Readonly<Record<string, Address>>
     ) => [venue.id, { index, family: venue.family, registry: contracts[venue.role] ?? zeroAddress }])
   )
 
+/** The router's venues of a deployment: its venue file's, else (a manifest without one) its roles'. */
+export const routerVenuesOfDeployment = (deployment: {
+  readonly contracts: Readonly<Record<string, Address>>
+  readonly venues?: Pick<VenueFile, "venues">
+}): RouterVenues =>
+  deployment.venues === undefined ? routerVenuesOfRoles(deployment.contracts) : routerVenuesOf(deployment.venues)
+
 const BPS = 10_000n
 
 const lessSlippage = (amount: bigint, bps: bigint) => (amount * (BPS - bps)) / BPS

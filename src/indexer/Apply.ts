@@ -6,7 +6,7 @@ import type { Hex } from "../../schema/Chain.js"
 import { type ApplyContext, Draft } from "./Draft.js"
 import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
-import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
+import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool, V2_FEE_BPS } from "./Pools.js"
 import type { BlockRef, IndexState } from "./State.js"
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value)
@@ -21,7 +21,8 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
     case "V2PairCreated": {
       draft.learnToken(event.token0, event.at)
       draft.learnToken(event.token1, event.at)
-      return draft.addPool(newV2Pool(event, context.sources.v2Factories.get(event.emitter)!))
+      const venue = context.sources.v2Factories.get(event.emitter)!
+      return draft.addPool(newV2Pool(event, venue, context.sources.v2FeeBps.get(venue) ?? V2_FEE_BPS))
     }
     case "V3PoolCreated": {
       draft.learnToken(event.token0, event.at)

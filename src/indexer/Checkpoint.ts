@@ -2,8 +2,8 @@
  * The persisted index: the whole `IndexState` at one block, so that a restart resumes from there
  * instead of re-reading the chain from the start block. Kept in the `CheckpointStore` boundary.
  *
- * A checkpoint carries a fingerprint of the deployment (chain, start block, contracts) and the hash of
- * its block; the indexer uses it only if the chain still has that block with that hash.
+ * A checkpoint carries a fingerprint of the deployment (chain, start block, contracts, venue file: a
+ * venue added to the file has pools the stored state never followed) and the hash of its block; the indexer uses it only if the chain still has that block with that hash.
  */
 import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
@@ -12,12 +12,15 @@ import type { DeploymentShape } from "../../layers/Deployment.js"
 import { CODEC_VERSION, fromStored, type StoredState, toStored } from "./Codec.js"
 import type { IndexState } from "./State.js"
 
-export const fingerprintOf = (deployment: Pick<DeploymentShape, "chainId" | "startBlock" | "contracts">): string =>
+export const fingerprintOf = (
+  deployment: Pick<DeploymentShape, "chainId" | "startBlock" | "contracts" | "venues">
+): string =>
   createHash("sha256").update(JSON.stringify({
     version: CODEC_VERSION,
     chainId: deployment.chainId,
     startBlock: deployment.startBlock,
-    contracts: Object.entries(deployment.contracts).map(([role, address]) => [role, address.toLowerCase()]).sort()
+    contracts: Object.entries(deployment.contracts).map(([role, address]) => [role, address.toLowerCase()]).sort(),
+    venues: deployment.venues ?? null
   })).digest("hex")
 
 export class Checkpoint extends Effect.Service<Checkpoint>()("Checkpoint", {

@@ -1,5 +1,5 @@
 /**
- * `venues`: the venues, routing hubs and launchpads of the deployment.
+ * `venues`: the venues of the venue file, routing hubs and launchpads of the deployment.
  */
 import { Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -17,13 +17,21 @@ export const venues = Effect.fn("Venues.run")(function*() {
     token.chainId === deployment.chainId &&
     (token.address.toLowerCase() === usdc || (token.tags ?? []).includes(HUB_TAG))
   )
-  const launchpad = deployment.contracts["launchpad"]
   return yield* Schema.decodeUnknown(VenuesResponse)({
     network: `eip155:${config.chainId}`,
-    venues: registry.all,
+    venues: registry.all.map(({ contracts, enabled, executable, id, kind, name }) => ({
+      id,
+      kind,
+      name,
+      contracts,
+      executable,
+      enabled
+    })),
     hubs: hubs.map(({ address, decimals, symbol }) => ({ address, symbol, decimals })),
-    launchpads: launchpad === undefined ? [] : [
-      { id: "launchpad", name: "Bonding-curve launchpad", address: launchpad, graduatesTo: "uniswap-v2" }
-    ]
+    launchpads: registry.all.flatMap(({ entry }) =>
+      entry.family === "launchpad"
+        ? [{ id: entry.id, name: entry.name, address: entry.launchpad, graduatesTo: entry.graduatesTo }]
+        : []
+    )
   }).pipe(Effect.orDie)
 })

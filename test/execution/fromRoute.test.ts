@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Address, maxUint256, parseUnits } from "viem"
-import { routerPlanOf, type RouterVenues, routerVenuesOfRoles } from "../../src/execution/FromRoute.js"
+import { routerPlanOf, type RouterVenues, routerVenuesOf } from "../../src/execution/FromRoute.js"
 import { Funding, type RouterPlan, WHOLE_BALANCE } from "../../src/execution/RouterPlan.js"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
@@ -27,7 +27,7 @@ const lower = (address: string) => address.toLowerCase()
 beforeAll(async () => {
   devnet = await startDevnet()
   router = contractAddress(devnet.manifest, "router")
-  venues = routerVenuesOfRoles(devnet.manifest.contracts as Record<string, Address>)
+  venues = routerVenuesOf(devnet.manifest.venues!)
 }, 120_000)
 afterAll(() => devnet?.stop())
 
@@ -53,6 +53,7 @@ const routeOf = (market: Market, tokenIn: Address, tokenOut: Address, side: Rout
     hubs,
     maxHops: 2,
     maxSplits: 4,
+    // Every venue of the file: the devnet's router is deployed for all of them, forks included.
     allowVenue: () => true,
     gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
   })

@@ -60,16 +60,13 @@ layer(Served, { timeout: 60_000, excludeTestServices: true })("the HTTP API thro
       expect(answer.results.length).toBeLessThanOrEqual(3)
     }))
 
-  it.effect("venues: the three Uniswap venues and the launchpad's curve, USDC among the hubs", () =>
+  it.effect("venues: the three Uniswap venues, the launchpad's curve and the forks, USDC among the hubs", () =>
     Effect.gen(function*() {
       const api = yield* client
       const answer = yield* api.trade.venues()
-      expect(answer.venues.map((venue) => venue.id).sort()).toEqual([
-        "launchpad",
-        "uniswap-v2",
-        "uniswap-v3",
-        "uniswap-v4"
-      ])
+      // The venue file's venues, in its order: the Uniswap set, the launchpad, then the forks.
+      expect(answer.venues.map((venue) => venue.id)).toEqual(manifest.venues!.venues.map((venue) => venue.id))
+      expect(answer.venues.map((venue) => venue.id)).toContain("fork-v3")
       expect(answer.hubs.map((hub) => hub.symbol)).toContain("USDC")
     }))
 

@@ -13,7 +13,29 @@ const offline = Layer.succeed(Deployment, {
     v2Factory: "0x1111111111111111111111111111111111111111",
     v4PoolManager: "0x2222222222222222222222222222222222222222"
   },
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+  venues: {
+    chainId: 5042,
+    permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+    venues: [
+      {
+        id: "uniswap-v2",
+        name: "Uniswap v2",
+        family: "v2",
+        factory: "0x1111111111111111111111111111111111111111",
+        pairInitCodeHash: `0x${"00".repeat(32)}`,
+        fee: { fixed: 3000 }
+      },
+      {
+        id: "uniswap-v4",
+        name: "Uniswap v4",
+        family: "v4",
+        poolManager: "0x2222222222222222222222222222222222222222",
+        stateView: "0x3333333333333333333333333333333333333333",
+        quoter: "0x4444444444444444444444444444444444444444"
+      }
+    ]
+  }
 })
 
 let server: TestServer
@@ -83,7 +105,11 @@ describe("HTTP edge", () => {
       id: "uniswap-v4",
       kind: "uniswap_v4",
       name: "Uniswap v4",
-      contracts: { poolManager: "0x2222222222222222222222222222222222222222" },
+      contracts: {
+        poolManager: "0x2222222222222222222222222222222222222222",
+        stateView: "0x3333333333333333333333333333333333333333",
+        quoter: "0x4444444444444444444444444444444444444444"
+      },
       executable: false,
       enabled: true
     })

@@ -140,10 +140,19 @@ describe("GET /health on the devnet", () => {
 })
 
 describe("GET /trade/v1/venues on the devnet", () => {
-  it("lists the three Uniswap venues and the launchpad at the devnet's real contract addresses", async () => {
+  it("lists the three Uniswap venues, the launchpad and the forks at the devnet's real contract addresses", async () => {
     const body = await readJson(await fetch(`${server.baseUrl}/trade/v1/venues`))
     const byId = Object.fromEntries(body.venues.map((venue: { id: string }) => [venue.id, venue]))
-    expect(Object.keys(byId).sort()).toEqual(["launchpad", "uniswap-v2", "uniswap-v3", "uniswap-v4"])
+    expect(Object.keys(byId).sort()).toEqual([
+      "fork-v3",
+      "launchpad",
+      "lowfee-v2",
+      "uniswap-v2",
+      "uniswap-v3",
+      "uniswap-v4"
+    ])
+    expect(byId["lowfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "lowFeeV2Factory")))
+    expect(byId["fork-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "forkV3Factory")))
     expect(byId["launchpad"].contracts.launchpad).toBe(getAddress(contractAddress(manifest, "launchpad")))
     expect(byId["uniswap-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v2Factory")))
     expect(byId["uniswap-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v3Factory")))

@@ -1,6 +1,6 @@
 /**
  * `quoteHop` against the contracts themselves on the shared devnet, through `eth_simulateV1` at the
- * block the index is at: v2 pairs' K check (the quoted output passes, one unit more fails; the exactOut
+ * block the index is at: v2 pairs' K check, on Uniswap v2 and on the 0.2 % fork (the quoted output passes, one unit more fails; the exactOut
  * input is the least that passes), the launchpad's buy and sell, and a fee-on-transfer token's taxes on
  * the way into and out of its pair.
  * One file, longer than most, because the cases share one private devnet and its contract readers.
@@ -15,10 +15,13 @@ import { addr, devnetIndex, erc20, lower, sizes } from "./devnetIndex.js"
 const { blockNumber, client, holder, indexed, manifest, simulate } = devnetIndex()
 
 describe("v2 pairs against the pair's own K check", () => {
-  for (const [n, label] of ["v2:WETH/USDC", "v2:DEGEN/USDC", "v2:EURC/USDC"].entries()) {
+  // Uniswap v2 (0.3 %) and the devnet's 0.2 % fork (`lowfee-v2`): each pair priced with its venue's fee.
+  const labels = ["v2:WETH/USDC", "v2:DEGEN/USDC", "v2:EURC/USDC", "lowfee-v2:WETH/USDC", "lowfee-v2:WBTC/USDC"]
+  for (const [n, label] of labels.entries()) {
     it(`${label}: the quoted output passes, one unit more fails; the exactOut input is the least that passes`, async () => {
       const pool = indexed(label)
       if (pool.kind !== "v2") throw new Error("not a v2 pool")
+      expect(pool.feeBps).toBe(label.startsWith("lowfee-v2:") ? 20 : 30)
       for (const tokenIn of [pool.token0, pool.token1]) {
         const zeroForOne = tokenIn === pool.token0
         const reserveIn = zeroForOne ? pool.reserve0 : pool.reserve1

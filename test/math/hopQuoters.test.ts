@@ -1,5 +1,5 @@
 /**
- * `quoteHop` against the venues' own quoters on the shared devnet, at the block the index is at: every
+ * `quoteHop` against the venues' own quoters (the v3 fork's too) on the shared devnet, at the block the index is at: every
  * seeded static-fee v3 and v4 pool, both directions, random sizes from a few units to a 30 % price move
  * (several ticks crossed). exactIn must equal QuoterV2 / V4Quoter to the unit; exactOut must be the
  * smallest input whose exact-input quote delivers at least the amount. Hooked pools that indexed state
@@ -24,7 +24,8 @@ const quoterExactIn = async (label: string, tokenIn: string, amountIn: bigint): 
   try {
     if (pool.kind === "v3") {
       const [out] = await client.readContract({
-        address: contractAddress(manifest, "v3Quoter"),
+        // Each v3 venue's own QuoterV2, bound to its factory.
+        address: contractAddress(manifest, label.startsWith("fork-v3:") ? "forkV3Quoter" : "v3Quoter"),
         abi: v3QuoterV2Abi,
         functionName: "quoteExactInputSingle",
         args: [{ tokenIn: addr(tokenIn), tokenOut, amountIn, fee: seeded.fee!, sqrtPriceLimitX96: 0n }],
@@ -62,6 +63,7 @@ describe("concentrated pools against the venues' quoters", () => {
     "v3:WETH/USDC:3000",
     "v3:EURC/USDC:100",
     "v3:WBTC/USDC:3000",
+    "fork-v3:WETH/USDC:2500",
     "v4:WETH/USDC:500",
     "v4:EURC/USDC:100",
     "v4:WBTC/USDC:3000"

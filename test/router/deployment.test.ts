@@ -10,12 +10,13 @@ import { Effect, Layer } from "effect"
 import { writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Address, getAddress, parseAbi } from "viem"
+import { getAddress, parseAbi } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
+import { venueTableMismatch } from "../../schema/VenueTable.js"
 import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
-import { routerVenuesOfRoles } from "../../src/execution/FromRoute.js"
+import { routerVenuesOf } from "../../src/execution/FromRoute.js"
 import { clientsFor, contractAddress, sharedManifest } from "../support/devnet.js"
 
 const routerConfigAbi = parseAbi([
@@ -31,20 +32,23 @@ describe("the router in the deployment", () => {
     const reader = clientsFor(manifest).public
     const read = (functionName: (typeof routerConfigAbi)[number]["name"]) =>
       reader.readContract({ address: router, abi: routerConfigAbi, functionName })
-    const venues = Venues.make(manifest.contracts as Record<string, `0x${string}`>, [])
+    const venues = Venues.make(manifest.venues, [])
     expect(venues.all.map((venue) => [venue.id, venue.executable, venue.contracts["router"]])).toEqual([
       ["uniswap-v2", true, router],
       ["uniswap-v3", true, router],
       ["uniswap-v4", true, router],
-      ["launchpad", true, router]
+      ["launchpad", true, router],
+      ["lowfee-v2", true, router],
+      ["fork-v3", true, router]
     ])
     // Its venue table is the listing's venues in the devnet's order, each with its own registry.
     const table = await readVenueTable(reader, router)
-    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3])
+    expect(venueTableMismatch(manifest.venues!, table)).toBeUndefined()
+    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3, 0, 1])
     venues.all.forEach((venue, i) => {
       const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
       expect(getAddress(listed!), venue.id).toBe(table[i]!.registry)
-      expect(routerVenuesOfRoles(manifest.contracts as Record<string, Address>).get(venue.id)?.index).toBe(i)
+      expect(routerVenuesOf(manifest.venues!).get(venue.id)?.index).toBe(i)
     })
     expect(await read("permit2")).toBe(contractAddress(manifest, "permit2"))
     expect(await read("usdc")).toBe(contractAddress(manifest, "usdc"))
@@ -53,9 +57,9 @@ describe("the router in the deployment", () => {
   })
 
   it("without a router no venue is executable", () => {
-    const { router: _router, ...contracts } = sharedManifest().contracts
-    const venues = Venues.make(contracts as Record<string, `0x${string}`>, [])
-    expect(venues.all.length).toBe(4)
+    const { router: _router, ...file } = sharedManifest().venues!
+    const venues = Venues.make(file, [])
+    expect(venues.all.length).toBe(6)
     expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
   })
 

@@ -62,7 +62,8 @@ const request = (
   hubs,
   maxHops: 2,
   maxSplits,
-  allowVenue: () => true,
+  // Uniswap's own venues: executeOnChain below swaps through their entry points, not the forks'.
+  allowVenue: (venue) => venue.startsWith("uniswap-") || venue === "launchpad",
   gas: {
     perHop: defaultHopGas,
     perPath: defaultPathGas,

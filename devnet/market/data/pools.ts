@@ -1,7 +1,7 @@
 /**
  * The seeded pools, as data. `usd` is the value a position holds at the spec prices, half on each side.
  *
- * WETH/USDC is deep on every venue (about $10M in all) so that a large order pays to split; WBTC and
+ * WETH/USDC is deep on every venue, the fork venues too (about $13M in all) so that a large order pays to split; WBTC and
  * EURC are hubs with USDC and WETH pairs for two-hop and graph routes; DEGEN's deep market is against
  * WETH only; THIN's one pool is too thin to exit; the taxed token trades on v2 (v3 and v4 refuse
  * fee-on-transfer sells); two v4 pools carry hooks (a dynamic anti-snipe fee and a creator fee).
@@ -14,12 +14,14 @@ export interface PositionSpec {
   readonly range: "full" | number
 }
 
+/** On a fork venue (devnet/forkVenues.ts) rather than Uniswap's own: `lowfee-v2`, `fork-v3`. */
 export type PoolSpec =
-  | { readonly venue: "v2"; readonly pair: readonly [string, string]; readonly usd: number }
+  | { readonly venue: "v2"; readonly pair: readonly [string, string]; readonly usd: number; readonly fork?: true }
   | {
     readonly venue: "v3"
+    readonly fork?: true
     readonly pair: readonly [string, string]
-    /** hundredths of a bip: 100, 500, 3000, 10000 */
+    /** hundredths of a bip: 100, 500, 3000, 10000; 2500 on the fork */
     readonly fee: number
     readonly positions: ReadonlyArray<PositionSpec>
   }
@@ -92,5 +94,9 @@ export const poolSpecs: ReadonlyArray<PoolSpec> = [
   { venue: "v4", pair: ["BLOOM", "USDC"], fee: 3000, tickSpacing: 60, hook: "swapFeeHook", positions: full(90_000) },
   { venue: "v4", pair: ["EURC", "USDC"], fee: 100, tickSpacing: 1, positions: [{ usd: 300_000, range: 1 }] },
   { venue: "v4", pair: ["WBTC", "USDC"], fee: 3000, tickSpacing: 60, positions: full(400_000) },
-  { venue: "v4", pair: ["ORBIT", "USDC"], fee: 3000, tickSpacing: 60, positions: full(50_000) }
+  { venue: "v4", pair: ["ORBIT", "USDC"], fee: 3000, tickSpacing: 60, positions: full(50_000) },
+  // Fork venues on the deep pairs, so that a large order splits across forks
+  { venue: "v2", fork: true, pair: ["WETH", "USDC"], usd: 1_500_000 },
+  { venue: "v2", fork: true, pair: ["WBTC", "USDC"], usd: 400_000 },
+  { venue: "v3", fork: true, pair: ["WETH", "USDC"], fee: 2500, positions: [{ usd: 1_200_000, range: 20 }] }
 ]

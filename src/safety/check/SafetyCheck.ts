@@ -12,7 +12,7 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
-import { routerVenuesOfRoles } from "../../execution/FromRoute.js"
+import { routerVenuesOfDeployment } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, sellTaxBps } from "./Expected.js"
@@ -59,12 +59,13 @@ export const SIMULATION_UNAVAILABLE = "simulation unavailable"
 export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
   effect: Effect.gen(function*() {
     const simulator = yield* Simulator
-    const { contracts } = yield* Deployment
+    const deployment = yield* Deployment
+    const { contracts } = deployment
     const { safety } = yield* AppConfig
     const usdc = contracts["usdc"]?.toLowerCase()
     const router = contracts["router"]
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
-    const venues = routerVenuesOfRoles(contracts)
+    const venues = routerVenuesOfDeployment(deployment)
 
     const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 

@@ -1,0 +1,181 @@
+/**
+ * Start-up checks of the venue file against the chain at `RPC_URL`: a wrong address or hash in the file
+ * would price pools that do not exist or miss the ones that do, so the service refuses to start, naming
+ * the entry. Checked: every contract has code; Permit2 is Permit2 (its EIP-712 domain separator is the
+ * one Permit2 computes for this chain and address); each v3 fee tier's tick spacing is the factory's;
+ * each init code hash puts a pool the factory created at its CREATE2 address.
+ */
+import { Effect, Layer, Schema } from "effect"
+import {
+  type Address,
+  decodeAbiParameters,
+  encodeAbiParameters,
+  encodeFunctionData,
+  encodePacked,
+  getCreate2Address,
+  type Hex,
+  keccak256,
+  parseAbi,
+  toHex
+} from "viem"
+import { RpcHex } from "../schema/Chain.js"
+import type { RpcUnavailable } from "../schema/Errors.js"
+import type { V2VenueEntry, V3VenueEntry, VenueFile } from "../schema/VenueFile.js"
+import { ChainRpc } from "./ChainRpc.js"
+import { Deployment, VenueFileRefused } from "./Deployment.js"
+import { contractsOf } from "./Venues.js"
+
+const abi = parseAbi([
+  "function DOMAIN_SEPARATOR() view returns (bytes32)",
+  "function allPairsLength() view returns (uint256)",
+  "function allPairs(uint256) view returns (address)",
+  "function token0() view returns (address)",
+  "function token1() view returns (address)",
+  "function feeAmountTickSpacing(uint24) view returns (int24)"
+])
+type Read = (typeof abi)[number]["name"]
+
+/** `PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24, address)` */
+const POOL_CREATED = keccak256(toHex("PoolCreated(address,address,uint24,int24,address)"))
+
+type Rpc = Pick<ChainRpc["Type"], "read">
+
+const refuse = (message: string) => Effect.fail(new VenueFileRefused({ message }))
+
+const call = (rpc: Rpc, to: string, functionName: Read, args: ReadonlyArray<unknown> = []) =>
+  rpc.read(RpcHex, "eth_call", [{ to, data: encodeFunctionData({ abi, functionName, args } as never) }, "latest"])
+
+const word = (hex: Hex): bigint => hex === "0x" ? 0n : BigInt(hex.slice(0, 66))
+const addressOf = (hex: Hex): Address => `0x${hex.slice(26, 66)}`
+
+const hasCode = Effect.fn("VenueChecks.hasCode")(function*(rpc: Rpc, entry: string, role: string, address: string) {
+  const code = yield* rpc.read(RpcHex, "eth_getCode", [address, "latest"])
+  if (code === "0x") return yield* refuse(`${entry}: ${role} ${address} has no code at the RPC`)
+})
+
+/** Permit2's domain separator: `keccak256(abi.encode(TYPE_HASH, keccak256("Permit2"), chainid, this))`. */
+export const permit2DomainSeparator = (chainId: number, address: Address): Hex =>
+  keccak256(encodeAbiParameters(
+    [{ type: "bytes32" }, { type: "bytes32" }, { type: "uint256" }, { type: "address" }],
+    [
+      keccak256(toHex("EIP712Domain(string name,uint256 chainId,address verifyingContract)")),
+      keccak256(toHex("Permit2")),
+      BigInt(chainId),
+      address
+    ]
+  ))
+
+const checkPermit2 = Effect.fn("VenueChecks.permit2")(function*(rpc: Rpc, file: VenueFile) {
+  yield* hasCode(rpc, "permit2", "Permit2", file.permit2)
+  const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed(() => "0x" as Hex))
+  if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2 as Address)) {
+    return yield* refuse(`permit2: the code at ${file.permit2} is not Permit2 (its domain separator is not Permit2's)`)
+  }
+})
+
+const checkV2 = Effect.fn("VenueChecks.v2")(function*(rpc: Rpc, entry: typeof V2VenueEntry.Type) {
+  if (!("fixed" in entry.fee)) {
+    return yield* refuse(`venue ${entry.id}: a per-pair fee (${entry.fee.perPair.getter}) is not supported yet`)
+  }
+  if (entry.fee.fixed % 100 !== 0) {
+    return yield* refuse(`venue ${entry.id}: fee ${entry.fee.fixed} is not a whole number of basis points`)
+  }
+  if (word(yield* call(rpc, entry.factory, "allPairsLength")) === 0n) {
+    return yield* Effect.logWarning(`venue ${entry.id}: the factory has no pair yet; pairInitCodeHash unchecked`)
+  }
+  const pair = addressOf(yield* call(rpc, entry.factory, "allPairs", [0n]))
+  const token0 = addressOf(yield* call(rpc, pair, "token0"))
+  const token1 = addressOf(yield* call(rpc, pair, "token1"))
+  const salt = keccak256(encodePacked(["address", "address"], [token0, token1]))
+  const expected = getCreate2Address({
+    from: entry.factory as Address,
+    salt,
+    bytecodeHash: entry.pairInitCodeHash as Hex
+  })
+  if (expected.toLowerCase() !== pair.toLowerCase()) {
+    return yield* refuse(
+      `venue ${entry.id}: pairInitCodeHash ${entry.pairInitCodeHash} is wrong: the factory's pair ${pair} ` +
+        `is not at its CREATE2 address ${expected}`
+    )
+  }
+})
+
+const PoolLogs = Schema.Array(Schema.Struct({ topics: Schema.Array(RpcHex), data: RpcHex }))
+
+const checkV3 = Effect.fn("VenueChecks.v3")(function*(rpc: Rpc, entry: typeof V3VenueEntry.Type, fromBlock: number) {
+  for (const tier of entry.feeTiers) {
+    const spacing = Number(BigInt.asIntN(24, word(yield* call(rpc, entry.factory, "feeAmountTickSpacing", [tier.fee]))))
+    if (spacing !== tier.tickSpacing) {
+      return yield* refuse(
+        `venue ${entry.id}: fee tier ${tier.fee} has tick spacing ${spacing} at the factory (0: not enabled), ` +
+          `the file says ${tier.tickSpacing}`
+      )
+    }
+  }
+  const logs = yield* rpc.read(PoolLogs, "eth_getLogs", [{
+    address: entry.factory,
+    topics: [POOL_CREATED],
+    fromBlock: toHex(fromBlock),
+    toBlock: "latest"
+  }]).pipe(Effect.orElseSucceed((): typeof PoolLogs.Type => []))
+  const created = logs[0]
+  if (created === undefined) {
+    return yield* Effect.logWarning(`venue ${entry.id}: no pool found from the factory; poolInitCodeHash unchecked`)
+  }
+  const [, token0, token1, fee] = created.topics
+  const [, pool] = decodeAbiParameters([{ type: "int24" }, { type: "address" }], created.data)
+  const salt = keccak256(encodeAbiParameters(
+    [{ type: "address" }, { type: "address" }, { type: "uint24" }],
+    [addressOf(token0 ?? "0x"), addressOf(token1 ?? "0x"), Number(word(fee ?? "0x"))]
+  ))
+  const deployer = (entry.poolDeployer ?? entry.factory) as Address
+  const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash as Hex })
+  if (expected.toLowerCase() !== pool.toLowerCase()) {
+    return yield* refuse(
+      `venue ${entry.id}: poolInitCodeHash ${entry.poolInitCodeHash} is wrong: the factory's pool ${pool} ` +
+        `is not at its CREATE2 address ${expected}`
+    )
+  }
+})
+
+/** Every check of the file; fails with the first disagreement, naming its entry. */
+export const checkVenueFile = Effect.fn("VenueChecks.check")(function*(
+  rpc: Rpc,
+  file: VenueFile,
+  chain: { readonly chainId: number; readonly startBlock: number }
+): Effect.fn.Return<void, VenueFileRefused | RpcUnavailable> {
+  if (file.chainId !== chain.chainId) {
+    return yield* refuse(`chainId: the venue file is for chain ${file.chainId}, the RPC's is ${chain.chainId}`)
+  }
+  yield* checkPermit2(rpc, file)
+  if (file.router !== undefined) yield* hasCode(rpc, "router", "router", file.router)
+  for (const entry of file.venues) {
+    for (const [role, address] of Object.entries(contractsOf(entry))) {
+      yield* hasCode(rpc, `venue ${entry.id}`, role, address)
+    }
+    if (entry.family === "v2") yield* checkV2(rpc, entry)
+    if (entry.family === "v3") yield* checkV3(rpc, entry, chain.startBlock)
+  }
+})
+
+/**
+ * The deployment, refused at start when its venue file disagrees with its chain. An RPC that does not
+ * answer leaves the file unchecked (the service starts and waits for its chain), with a warning.
+ */
+export const checkedDeployment = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+  Layer.effect(
+    Deployment,
+    Effect.gen(function*() {
+      const shape = yield* Deployment
+      if (shape.venues === undefined) return shape
+      const rpc = ChainRpc.make({ rpcUrl: shape.rpcUrl, chainId: shape.chainId })
+      yield* checkVenueFile(rpc, shape.venues, shape).pipe(
+        Effect.catchTag("RpcUnavailable", (error) =>
+          Effect.logWarning(`venue file not checked: the RPC did not answer (${error.message})`))
+      )
+      yield* Effect.logInfo(`venue file checked: ${
+        shape.venues.venues.map((venue) => venue.id).join(", ")
+      }`)
+      return shape
+    })
+  ).pipe(Layer.provide(deployment))

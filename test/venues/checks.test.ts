@@ -1,0 +1,97 @@
+/**
+ * Start-up checks of the venue file against the devnet chain: the devnet's own file passes; a wrong init
+ * code hash, a fee tier the factory disagrees with, a Permit2 address holding other code and a contract
+ * address without code each refuse the start with a message that names the entry, and so does a router
+ * whose venue table is not the file's.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer } from "effect"
+import { Deployment } from "../../layers/Deployment.js"
+import { checkedDeployment } from "../../layers/VenueChecks.js"
+import type { VenueEntry, VenueFile } from "../../schema/VenueFile.js"
+import { checkedRouter } from "../../src/execution/RouterCheck.js"
+import { sharedManifest } from "../support/devnet.js"
+
+const devnetFile = (): VenueFile => sharedManifest().venues!
+
+/** Starts the deployment layer as the service does; the refusal's message, or undefined when it starts. */
+const startWith = (venues: VenueFile) =>
+  Effect.gen(function*() {
+    const deployment = Layer.succeed(Deployment, { ...Deployment.make(sharedManifest()), venues })
+    const exit = yield* Effect.exit(Effect.provide(Deployment, checkedRouter(checkedDeployment(deployment))))
+    return Exit.match(exit, {
+      onSuccess: () => undefined,
+      onFailure: (cause) => JSON.stringify(cause.toJSON())
+    })
+  })
+
+const withVenue = (file: VenueFile, id: string, change: (entry: VenueEntry) => VenueEntry): VenueFile => ({
+  ...file,
+  venues: file.venues.map((entry) => entry.id === id ? change(entry) : entry) as unknown as VenueFile["venues"]
+})
+
+const WRONG_HASH = `0x${"ab".repeat(32)}`
+
+describe("start-up checks of the venue file", () => {
+  it.effect("the devnet's own file passes", () =>
+    Effect.gen(function*() {
+      expect(yield* startWith(devnetFile())).toBe(undefined)
+    }))
+
+  it.effect("a wrong v2 pair init code hash refuses, naming the venue", () =>
+    Effect.gen(function*() {
+      const file = withVenue(devnetFile(), "uniswap-v2", (entry) => ({ ...entry, pairInitCodeHash: WRONG_HASH }))
+      const message = yield* startWith(file)
+      expect(message).toContain("venue uniswap-v2: pairInitCodeHash")
+    }))
+
+  it.effect("a wrong v3 pool init code hash refuses, naming the venue", () =>
+    Effect.gen(function*() {
+      const file = withVenue(devnetFile(), "uniswap-v3", (entry) => ({ ...entry, poolInitCodeHash: WRONG_HASH }))
+      expect(yield* startWith(file)).toContain("venue uniswap-v3: poolInitCodeHash")
+    }))
+
+  it.effect("a fee tier the factory disagrees with refuses, naming the venue and the tier", () =>
+    Effect.gen(function*() {
+      const wrongSpacing = withVenue(
+        devnetFile(),
+        "uniswap-v3",
+        (entry) => entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 500, tickSpacing: 60 }] } : entry
+      )
+      expect(yield* startWith(wrongSpacing)).toContain("venue uniswap-v3: fee tier 500 has tick spacing 10")
+      const notEnabled = withVenue(
+        devnetFile(),
+        "uniswap-v3",
+        (entry) => entry.family === "v3" ? { ...entry, feeTiers: [{ fee: 2500, tickSpacing: 50 }] } : entry
+      )
+      expect(yield* startWith(notEnabled)).toContain("venue uniswap-v3: fee tier 2500 has tick spacing 0")
+    }))
+
+  it.effect("a Permit2 address holding other code refuses, naming permit2", () =>
+    Effect.gen(function*() {
+      // The v2 factory: a contract with code, but not Permit2's.
+      const other = sharedManifest().contracts["v2Factory"]!
+      const message = yield* startWith({ ...devnetFile(), permit2: other })
+      expect(message).toContain(`permit2: the code at ${other} is not Permit2`)
+    }))
+
+  it.effect("a venue contract without code refuses, naming the venue and its role", () =>
+    Effect.gen(function*() {
+      const empty = "0x00000000000000000000000000000000000000e1"
+      const file = withVenue(devnetFile(), "uniswap-v4", (entry) => ({ ...entry, quoter: empty }))
+      expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${empty} has no code at the RPC`)
+    }))
+
+  it.effect("a router deployed for another venue table refuses, naming the first entry that differs", () =>
+    Effect.gen(function*() {
+      const file = devnetFile()
+      // The same venues, the two forks swapped: the router's index 4 is lowfee-v2, the file's fork-v3.
+      const [v2, v3, v4, launchpad, lowFee, fork] = file.venues
+      const swapped = { ...file, venues: [v2, v3, v4, launchpad, fork!, lowFee!] } as VenueFile
+      expect(yield* startWith(swapped)).toContain(
+        `router ${file.router}: venue fork-v3 (index 4) differs between the router and the venue file`
+      )
+      const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
+      expect(yield* startWith(fewer)).toContain(`router ${file.router}: the router has 6 venues, the venue file 4`)
+    }))
+})
