@@ -140,7 +140,7 @@ const storeCost = async () => {
   const runs = 2_000
   for (const [name, store] of stores) {
     const ids = Array.from({ length: runs }, (_, i) => `q_bench_${i}`)
-    const time = async (label: string, op: (id: string) => Effect.Effect<unknown>) => {
+    const time = async (label: string, op: (id: string) => Effect.Effect<unknown, unknown>) => {
       const started = performance.now()
       for (const id of ids) await Effect.runPromise(op(id))
       figure(`quote store, ${name}: ${label}`, `${((performance.now() - started) * 1000 / runs).toFixed(0)} µs/op`)
