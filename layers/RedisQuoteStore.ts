@@ -51,7 +51,10 @@ class Lost extends Data.TaggedError("Lost") {}
 
 /** How many times one step is tried, and the pauses between (5, 10, 20 ms, each jittered 80–120 %). */
 export const ATTEMPTS = 4
-const afterLoss = Schedule.exponential("5 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(ATTEMPTS - 1)))
+const afterLoss = Schedule.exponential("5 millis").pipe(
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(ATTEMPTS - 1))
+)
 
 const unavailable = (action: string) => () =>
   new RpcUnavailable({
@@ -68,7 +71,8 @@ const contended = () =>
 export const redisQuoteStore = (redis: Redis, prefix: string, retainMs: number): QuoteStoreShape => {
   const keyOf = (quoteId: string) => `${prefix}quote:${quoteId}`
   const lifetimeMs = (record: QuoteRecord, now: number) => Math.max(1, Math.ceil(record.expiresAtMs + retainMs - now))
-  const command = <A>(action: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: unavailable(action) })
+  const command = <A>(action: string, run: () => Promise<A>) =>
+    Effect.tryPromise({ try: run, catch: unavailable(action) })
 
   const read = (quoteId: string) =>
     command("read a quote", () => redis.hget(keyOf(quoteId), "r")).pipe(
@@ -77,7 +81,10 @@ export const redisQuoteStore = (redis: Redis, prefix: string, retainMs: number):
       Effect.map(([record, now]) => ({ found: lookupAt(record, now, retainMs), now }))
     )
 
-  type Step<A> = Effect.Effect<{ readonly _tag: "Missing" } | { readonly _tag: "Updated"; readonly result: A }, RpcUnavailable | Lost>
+  type Step<A> = Effect.Effect<
+    { readonly _tag: "Missing" } | { readonly _tag: "Updated"; readonly result: A },
+    RpcUnavailable | Lost
+  >
   const attempt = <A>(quoteId: string, transition: QuoteTransition<A>): Step<A> =>
     Effect.flatMap(read(quoteId), ({ found, now }): Step<A> => {
       if (found._tag === "Missing") return Effect.succeed({ _tag: "Missing" } as const)
@@ -85,16 +92,18 @@ export const redisQuoteStore = (redis: Redis, prefix: string, retainMs: number):
       if (next === undefined) return Effect.succeed({ _tag: "Updated", result } as const)
       const version = found.record.version
       const written = { ...next, version: version + 1 }
-      return command("update a quote", () =>
-        redis.eval(SWAP, 1, keyOf(quoteId), version, version + 1, encode(written), lifetimeMs(written, now))).pipe(
-          Effect.flatMap((outcome): Step<A> =>
-            outcome === 1
-              ? Effect.succeed({ _tag: "Updated", result } as const)
-              : outcome === 0
-              ? Effect.fail(new Lost())
-              : Effect.succeed({ _tag: "Missing" } as const)
-          )
+      return command(
+        "update a quote",
+        () => redis.eval(SWAP, 1, keyOf(quoteId), version, version + 1, encode(written), lifetimeMs(written, now))
+      ).pipe(
+        Effect.flatMap((outcome): Step<A> =>
+          outcome === 1
+            ? Effect.succeed({ _tag: "Updated", result } as const)
+            : outcome === 0
+            ? Effect.fail(new Lost())
+            : Effect.succeed({ _tag: "Missing" } as const)
         )
+      )
     })
 
   // Another replica's step committed first: decide again on the record it wrote.

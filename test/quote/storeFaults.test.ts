@@ -56,23 +56,26 @@ describe("Redis quote store faults", () => {
     expect(errorTable.RpcUnavailable).toMatchObject({ status: 503, next: "retry" })
   })
 
-  it.scopedLive.skipIf(!redisUp)("a step that loses every race gives up after a bounded number of tries", () =>
-    Effect.gen(function*() {
-      const redis = yield* connect(redisUrl)
-      const store = redisQuoteStore(redis, prefix, 60_000)
-      yield* store.put(record("q_lost", Date.now() + 120_000))
-      let tries = 0
-      const outcome = yield* Effect.either(store.update("q_lost", (found) => {
-        tries++
-        // Another replica's write, landing between this step's read and its compare-and-set.
-        void redis.hincrby(`${prefix}quote:q_lost`, "v", 1)
-        return [undefined, { ...found.record, attempts: { ...found.record.attempts, swapFailures: 1 } }] as const
-      }))
-      expect(Either.isLeft(outcome) && outcome.left._tag).toBe("RpcUnavailable")
-      expect(tries).toBe(ATTEMPTS)
-      const after = yield* store.get("q_lost")
-      expect(after._tag === "Live" && after.record.attempts.swapFailures).toBe(0)
-    }))
+  it.scopedLive.skipIf(!redisUp)(
+    "a step that loses every race gives up after a bounded number of tries",
+    () =>
+      Effect.gen(function*() {
+        const redis = yield* connect(redisUrl)
+        const store = redisQuoteStore(redis, prefix, 60_000)
+        yield* store.put(record("q_lost", Date.now() + 120_000))
+        let tries = 0
+        const outcome = yield* Effect.either(store.update("q_lost", (found) => {
+          tries++
+          // Another replica's write, landing between this step's read and its compare-and-set.
+          void redis.hincrby(`${prefix}quote:q_lost`, "v", 1)
+          return [undefined, { ...found.record, attempts: { ...found.record.attempts, swapFailures: 1 } }] as const
+        }))
+        expect(Either.isLeft(outcome) && outcome.left._tag).toBe("RpcUnavailable")
+        expect(tries).toBe(ATTEMPTS)
+        const after = yield* store.get("q_lost")
+        expect(after._tag === "Live" && after.record.attempts.swapFailures).toBe(0)
+      })
+  )
 
   it.scopedLive("Redis gone mid-run: put, get and update fail as rpc_unavailable, not as a defect", () =>
     Effect.gen(function*() {
