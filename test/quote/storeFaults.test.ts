@@ -12,10 +12,10 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:net"
 import { redisClient } from "../../layers/Redis.js"
 import { ATTEMPTS, redisQuoteStore } from "../../layers/RedisQuoteStore.js"
 import { errorTable } from "../../schema/ErrorTable.js"
+import { freePort } from "../../scripts/cluster/Cluster.js"
 import { record } from "../support/quoteRecord.js"
 import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
 
@@ -23,14 +23,6 @@ const prefix = `test:storefaults:${randomUUID()}:`
 afterAll(() => dropKeys(prefix))
 
 const connect = (url: string) => Effect.orDie(redisClient(url, (cause) => cause))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** A redis-server of this test's own, without persistence, killed when the scope closes. */
 const ownRedis = Effect.acquireRelease(
