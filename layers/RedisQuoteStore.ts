@@ -59,7 +59,7 @@ const afterLoss = Schedule.exponential("5 millis").pipe(
 const unavailable = (action: string) => () =>
   new RpcUnavailable({
     message: `the quote store did not answer (could not ${action})`,
-    hint: "nothing was charged and the quote is unchanged; resend the same request"
+    hint: "nothing was charged; resend the same request"
   })
 const contended = () =>
   new RpcUnavailable({
