@@ -5,7 +5,8 @@
  * - free path: autocannon, `CLUSTER_CONNECTIONS` (32) keep-alive connections for `CLUSTER_SECONDS` (5)
  *   on `GET /health` and on an unpaid search (the gate's 402 offer);
  * - paid path: `CLUSTER_PAID` (60) searches, each paid with its own x402 authorization signed
- *   beforehand, 8 at a time: verified, locked in the Redis ledger, answered and settled on chain;
+ *   beforehand, 8 at a time: verified, locked in the Redis ledger, answered and settled on chain; a
+ *   call that got no answer is looked up on chain afterwards (was it charged anyway?);
  * - what Redis adds per quote-store operation against the in-memory store (put, get, update), one at a
  *   time from one process.
  *
