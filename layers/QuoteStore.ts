@@ -9,9 +9,14 @@
  *
  * `update` takes a pure transition (record in, result and next record out) and applies it atomically:
  * in memory it runs synchronously inside one fiber step, so two concurrent updates of one quote never
- * interleave; a remote store runs it as compare-and-set on `version`, retrying on a conflict.
+ * interleave; a remote store runs it as compare-and-set on `version`, retrying a few times on a conflict.
+ *
+ * Every method may fail with `RpcUnavailable` (503, `next: retry`): a remote store that does not answer,
+ * or a quote too contended to update now. The memory store never fails. An operation that meets it
+ * fails before its answer, so nothing is charged (the gate settles only an answer).
  */
 import { Clock, Context, Effect, Layer } from "effect"
+import type { RpcUnavailable } from "../schema/Errors.js"
 import type { QuoteRecord } from "../schema/QuoteRecord.js"
 import { AppConfig } from "./AppConfig.js"
 
@@ -32,13 +37,13 @@ export type QuoteTransition<A> = (
 ) => readonly [A, QuoteRecord | undefined]
 
 export interface QuoteStoreShape {
-  readonly put: (record: QuoteRecord) => Effect.Effect<void>
-  readonly get: (quoteId: string) => Effect.Effect<QuoteLookup>
+  readonly put: (record: QuoteRecord) => Effect.Effect<void, RpcUnavailable>
+  readonly get: (quoteId: string) => Effect.Effect<QuoteLookup, RpcUnavailable>
   /** Applies `transition` atomically to a stored quote (live or expired); `Missing` when there is none. */
   readonly update: <A>(
     quoteId: string,
     transition: QuoteTransition<A>
-  ) => Effect.Effect<{ readonly _tag: "Missing" } | { readonly _tag: "Updated"; readonly result: A }>
+  ) => Effect.Effect<{ readonly _tag: "Missing" } | { readonly _tag: "Updated"; readonly result: A }, RpcUnavailable>
 }
 
 export class QuoteStore extends Context.Tag("QuoteStore")<QuoteStore, QuoteStoreShape>() {

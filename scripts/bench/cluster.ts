@@ -5,7 +5,8 @@
  * - free path: autocannon, `CLUSTER_CONNECTIONS` (32) keep-alive connections for `CLUSTER_SECONDS` (5)
  *   on `GET /health` and on an unpaid search (the gate's 402 offer);
  * - paid path: `CLUSTER_PAID` (60) searches, each paid with its own x402 authorization signed
- *   beforehand, 8 at a time: verified, locked in the Redis ledger, answered and settled on chain;
+ *   beforehand, 8 at a time: verified, locked in the Redis ledger, answered and settled on chain; a
+ *   call that got no answer is looked up on chain afterwards (was it charged anyway?);
  * - what Redis adds per quote-store operation against the in-memory store (put, get, update), one at a
  *   time from one process.
  *
@@ -21,6 +22,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { type Address, createPublicClient, type Hex, http, parseAbi } from "viem"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { QuoteStore, type QuoteStoreShape } from "../../layers/QuoteStore.js"
 import { redisQuoteStore } from "../../layers/RedisQuoteStore.js"
@@ -36,6 +38,7 @@ const CONNECTIONS = Number(process.env["CLUSTER_CONNECTIONS"] ?? 32)
 const SECONDS = Number(process.env["CLUSTER_SECONDS"] ?? 5)
 const PAID = Number(process.env["CLUSTER_PAID"] ?? 60)
 const REDIS_URL = process.env["REDIS_URL"] ?? "redis://127.0.0.1:6379"
+const authorizationStateAbi = parseAbi(["function authorizationState(address, bytes32) view returns (bool)"])
 const work = mkdtempSync(join(tmpdir(), "bench-cluster-"))
 const prefix = `bench:cluster:${randomUUID()}:`
 
@@ -60,7 +63,27 @@ const search = (baseUrl: string, headers: Record<string, string> = {}) =>
     body: searchBody
   })
 
-const paidPath = async (baseUrl: string, manifestPath: string) => {
+/**
+ * Of the calls that got no answer, how many were charged anyway: their authorization used on chain once
+ * any settlement still under way has had time to land (never charged without an answer is the rule).
+ */
+const chargedOf = async (rpcUrl: string, dropped: ReadonlyArray<Awaited<ReturnType<typeof pay>>>) => {
+  if (dropped.length === 0) return ""
+  await new Promise((wake) => setTimeout(wake, 25_000))
+  const node = createPublicClient({ transport: http(rpcUrl), cacheTime: 0 })
+  const used = await Promise.all(dropped.map(({ payload }) => {
+    const { from, nonce } = payload.payload["authorization"] as { from: Address; nonce: Hex }
+    return node.readContract({
+      address: USDC,
+      abi: authorizationStateAbi,
+      functionName: "authorizationState",
+      args: [from, nonce]
+    })
+  }))
+  return `, ${used.filter(Boolean).length} of them charged`
+}
+
+const paidPath = async (baseUrl: string, manifestPath: string, rpcUrl: string) => {
   const wallet = walletFrom(manifestPath)
   const offer = decodePaymentRequiredHeader((await search(baseUrl)).headers.get("payment-required")!)
   const headers = await Promise.all(Array.from({ length: PAID }, () => pay(wallet.account, offer)))
@@ -68,18 +91,20 @@ const paidPath = async (baseUrl: string, manifestPath: string) => {
   let ok = 0
   let next = 0
   const refused = new Map<number, number>()
+  const dropped: Array<Awaited<ReturnType<typeof pay>>> = []
   const started = performance.now()
   await Promise.all(Array.from({ length: 8 }, async () => {
     while (next < headers.length) {
-      const { header } = headers[next++]!
+      const payment = headers[next++]!
       const sent = performance.now()
       // A call the balancer or a replica dropped counts as not settled, with its reason.
-      const response = await search(baseUrl, { "payment-signature": header }).catch(() => undefined)
+      const response = await search(baseUrl, { "payment-signature": payment.header }).catch(() => undefined)
       await response?.arrayBuffer()
       latencies.push(performance.now() - sent)
       const settled = response?.status === 200 && response.headers.get("payment-response") !== null
       if (settled) ok++
       else refused.set(response?.status ?? 0, (refused.get(response?.status ?? 0) ?? 0) + 1)
+      if (response === undefined) dropped.push(payment)
     }
   }))
   const seconds = (performance.now() - started) / 1000
@@ -88,7 +113,7 @@ const paidPath = async (baseUrl: string, manifestPath: string) => {
     PAID - ok
   } not settled${
     refused.size === 0 ? "" : `: ${[...refused].map(([status, n]) => `${n} × ${status || "no answer"}`).join(", ")}`
-  })`
+  }${await chargedOf(rpcUrl, dropped)})`
 }
 
 const main = async () => {
@@ -117,7 +142,10 @@ const main = async () => {
           `${replicas} replica(s): unpaid search (402)`,
           await load(`${cluster.baseUrl}/trade/v1/search`, "POST", searchBody)
         )
-        figure(`${replicas} replica(s): paid search (settled)`, await paidPath(cluster.baseUrl, manifestPath))
+        figure(
+          `${replicas} replica(s): paid search (settled)`,
+          await paidPath(cluster.baseUrl, manifestPath, devnet.manifest.rpcUrl)
+        )
       } finally {
         await cluster.close()
       }
@@ -140,7 +168,7 @@ const storeCost = async () => {
   const runs = 2_000
   for (const [name, store] of stores) {
     const ids = Array.from({ length: runs }, (_, i) => `q_bench_${i}`)
-    const time = async (label: string, op: (id: string) => Effect.Effect<unknown>) => {
+    const time = async (label: string, op: (id: string) => Effect.Effect<unknown, unknown>) => {
       const started = performance.now()
       for (const id of ids) await Effect.runPromise(op(id))
       figure(`quote store, ${name}: ${label}`, `${((performance.now() - started) * 1000 / runs).toFixed(0)} µs/op`)

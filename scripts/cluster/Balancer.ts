@@ -22,8 +22,12 @@ global
 defaults
   mode http
   timeout connect 2s
-  timeout client 60s
-  timeout server 60s
+  # A replica settles a paid call after answering it and before the answer leaves; a balancer that
+  # gave up on it meanwhile would leave it charged without an answer. So wait longer than a paid call
+  # can last: verify and settle each up to FACILITATOR_TIMEOUT_MS (30 s) or the receipt wait
+  # SETTLEMENT_RECEIPT_TIMEOUT_MS (20 s), plus the operation itself.
+  timeout client 120s
+  timeout server 120s
   timeout check 2s
   retries 3
   option redispatch

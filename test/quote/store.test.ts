@@ -6,7 +6,7 @@
  * under a key prefix of their own, deleted after; they are skipped, saying so, when none answers.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Schema, type Scope, TestClock } from "effect"
+import { Effect, Either, Schema, type Scope, TestClock } from "effect"
 import { randomUUID } from "node:crypto"
 import { QuoteStore, type QuoteStoreShape } from "../../layers/QuoteStore.js"
 import { redisClient } from "../../layers/Redis.js"
@@ -46,10 +46,11 @@ const rules = (name: string, stores: Stores, skip: boolean) =>
         expect((yield* store.get("q_unknown"))._tag).toBe("Missing")
       }))
 
-    it.scoped("concurrent updates of one quote are applied one after another, none lost", () =>
+    // Live clock: an update that lost a race pauses (a few ms) before it decides again.
+    it.scopedLive("concurrent updates of one quote are applied one after another, none lost", () =>
       Effect.gen(function*() {
         const [one, other] = yield* stores
-        yield* one.put(record("q_02", 120_000))
+        yield* one.put(record("q_02", Date.now() + 120_000))
         const fail = (store: QuoteStoreShape) =>
           store.update("q_02", (found) => {
             const attempts = found.record.attempts
@@ -57,22 +58,27 @@ const rules = (name: string, stores: Stores, skip: boolean) =>
               ...found.record,
               attempts: { ...attempts, swapFailures: attempts.swapFailures + 1 }
             }] as const
-          })
+          }).pipe(Effect.either)
         const results = yield* Effect.all(Array.from({ length: 50 }, (_, i) => fail(i % 2 === 0 ? one : other)), {
           concurrency: "unbounded"
         })
-        const seen = results.map((r) => (r._tag === "Updated" ? r.result : -1)).sort((a, b) => a - b)
-        expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => i + 1))
+        // In Redis an update that keeps losing to the others gives up (a retryable 503) rather than
+        // spin; every update that reports success was applied, exactly once, none lost.
+        const refused = results.filter(Either.isLeft).map((r) => r.left._tag)
+        expect(refused.every((tag) => tag === "RpcUnavailable")).toBe(true)
+        const seen = results.flatMap((r) => Either.isRight(r) && r.right._tag === "Updated" ? [r.right.result] : [])
+        expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: seen.length }, (_, i) => i + 1))
+        expect(seen.length + refused.length).toBe(50)
+        expect(seen.length).toBeGreaterThan(0)
         const after = yield* other.get("q_02")
-        expect(after._tag === "Live" && after.record.attempts.swapFailures).toBe(50)
-        expect(after._tag === "Live" && after.record.version).toBe(50)
+        expect(after._tag === "Live" && after.record.attempts.swapFailures).toBe(seen.length)
+        expect(after._tag === "Live" && after.record.version).toBe(seen.length)
       }))
 
-    it.scoped("only one of many concurrent claims of the free replacement succeeds", () =>
+    it.scopedLive("only one of many concurrent claims of the free replacement succeeds", () =>
       Effect.gen(function*() {
         const [one, other] = yield* stores
-        yield* one.put(record("q_03", 1_000))
-        yield* TestClock.adjust("2 seconds")
+        yield* one.put(record("q_03", Date.now() - 1_000))
         const claim = (store: QuoteStoreShape) =>
           store.update("q_03", (found) =>
             found.record.attempts.replacementIssued
