@@ -117,8 +117,6 @@ export const Quote = post({
   }
 })
 
-export { Receipt, Swap, SwapTx }
-
 /** In the order the OpenAPI document lists them (the system group also holds two documents, src/http/). */
 export const systemOperations = [Health] as const
 export const tradeOperations = [Venues, Search, Quote, Swap, SwapTx, Receipt] as const
