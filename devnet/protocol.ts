@@ -9,7 +9,6 @@ import { RpcHex, USDC_ADDRESS } from "../schema/Chain.js"
 import { CREATE2_DEPLOYER, hookFlags, loadArtifact, mineHookSalt } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import { deployForkVenues } from "./forkVenues.js"
-import { deployPairFeeVenue } from "./pairFeeVenue.js"
 import {
   MULTICALL3_ADDRESS,
   multicall3CreationCode,
@@ -18,6 +17,7 @@ import {
   PERMIT2_SALT,
   permit2Artifact
 } from "./npmArtifacts.js"
+import { deployPairFeeVenue } from "./pairFeeVenue.js"
 import type { Tx } from "./Tx.js"
 
 /** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The

@@ -80,7 +80,9 @@ const readNpm = (path: string): string => readFileSync(join(nodeModules, path), 
 const digestOf = (sources: Record<string, string>, imports: ReadonlyArray<string>): string => {
   const hash = createHash("sha256")
   const solcVersion = JSON.parse(readNpm("solc/package.json")).version as string
-  hash.update(JSON.stringify({ solcVersion, settings, npmEntries, prebuilt, v2Fork: v2ForkSources(), v25Fork: v25ForkSources() }))
+  hash.update(
+    JSON.stringify({ solcVersion, settings, npmEntries, prebuilt, v2Fork: v2ForkSources(), v25Fork: v25ForkSources() })
+  )
   for (const [name, content] of Object.entries(sources)) hash.update(`\0${name}\0${content}`)
   for (const path of [...imports, ...Object.values(prebuilt)]) hash.update(`\0${path}\0${readNpm(path)}`)
   return hash.digest("hex")

@@ -6,8 +6,8 @@ import { Effect } from "effect"
 import { type Address, parseAbi } from "viem"
 import { loadArtifact } from "../Artifacts.js"
 import { createPairWithFee, PAIR_FEE_V2 } from "../pairFeeVenue.js"
-import type { PoolSpec } from "./data/pools.js"
 import { type Market, sortPair, token, transfer, usdWorth } from "./context.js"
+import type { PoolSpec } from "./data/pools.js"
 import { registerPool } from "./registerPool.js"
 
 type V2Spec = Extract<PoolSpec, { readonly venue: "v2" }>

@@ -27,7 +27,7 @@ const symbolOf = (view: SearchView, token: Hex): string => {
 }
 
 const feeBpsOf = (pool: Pool): number | null =>
-  pool.kind === "v2" ? pool.feeBps : pool.dynamicFee ? null : pool.feePips / 100
+  pool.kind !== "v2" && pool.dynamicFee ? null : pool.feePips / 100
 
 const venueOf = (view: SearchView, pool: Pool, token: Hex) => ({
   venue: pool.venue,

@@ -70,7 +70,7 @@ describe("safety verdicts on the seeded market", () => {
       ? [indexed.reserve1, indexed.reserve0]
       : [indexed.reserve0, indexed.reserve1]
     // The largest input whose output does not exceed maxTxAmount.
-    const trueCap = getAmountIn(maxTx + 1n, reserveUsdc, reserveToken, BigInt(indexed.feeBps))! - 1n
+    const trueCap = getAmountIn(maxTx + 1n, reserveUsdc, reserveToken, BigInt(indexed.feePips))! - 1n
     expect(verdict.verdict).toBe("size_limited")
     const reported = BigInt(Math.round(Number(verdict.maxBuyUsdc) * 1e6))
     expect(reported).toBeLessThanOrEqual(trueCap)
