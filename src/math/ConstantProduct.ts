@@ -9,7 +9,12 @@
 export const V2_FEE_PIPS = 3000n
 const PIPS = 1_000_000n
 
-export const getAmountOut = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feePips = V2_FEE_PIPS): bigint => {
+export const getAmountOut = (
+  amountIn: bigint,
+  reserveIn: bigint,
+  reserveOut: bigint,
+  feePips = V2_FEE_PIPS
+): bigint => {
   if (amountIn <= 0n || reserveIn <= 0n || reserveOut <= 0n) return 0n
   const amountInWithFee = amountIn * (PIPS - feePips)
   return (amountInWithFee * reserveOut) / (reserveIn * PIPS + amountInWithFee)

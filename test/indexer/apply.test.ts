@@ -191,41 +191,4 @@ describe("applyEvents", () => {
     ])
     expect(canonical(before)).toBe(frozen)
   })
-
-  it("a per-pair fee venue's pair keeps the fee read for it, and a pair whose fee could not be read is left out", () => {
-    const v25 = "0x00000000000000000000000000000000000000f5"
-    const read = "0x00000000000000000000000000000000000000c5"
-    const unread = "0x00000000000000000000000000000000000000c6"
-    const perPair: ApplyContext = {
-      ...context,
-      sources: {
-        ...sources,
-        v2Factories: new Map([...sources.v2Factories, [v25, "pairfee-v2"]]),
-        v2Fees: new Map([...sources.v2Fees, ["pairfee-v2", {
-          _tag: "PerPair",
-          selector: "0x54cf2aeb",
-          denominator: 10_000
-        }]])
-      },
-      pairFees: new Map([[read, 2_500]])
-    }
-    const created = (created: Hex, emitter: Hex): ChainEvent => ({
-      _tag: "V2PairCreated",
-      at: at(2),
-      emitter,
-      token0: usdc,
-      token1: token,
-      pair: created
-    })
-    const state = applyEvents(emptyState(1), [created(read, v25), created(unread, v25), created(pair, factory)], {
-      number: 2,
-      hash: "0x2",
-      time: 1_002
-    }, perPair)
-    const feeOf = (id: Hex) => Option.map(HashMap.get(state.pools, id), (pool) => [pool.venue, pool.feePips])
-    expect(feeOf(read)).toEqual(Option.some(["pairfee-v2", 2_500]))
-    expect(feeOf(unread)).toEqual(Option.none())
-    // A fixed-fee venue's pair takes its venue's fee, whatever was read for others.
-    expect(feeOf(pair)).toEqual(Option.some(["uniswap-v2", 3_000]))
-  })
 })
