@@ -1,7 +1,8 @@
 /**
  * What applying a batch of events needs from the chain beyond the logs: metadata of the tokens the
- * batch introduces, the fee of each new pair of a per-pair v2 venue, the sender of each transaction whose trade falls in the 24 h window, and the sender
- * of each new token's first mint (its creator). Read before `applyEvents`, which stays pure.
+ * batch introduces, the fee of each new pair of a per-pair v2 venue, the sender of each transaction
+ * whose trade falls in the 24 h window, and the sender of each new token's first mint (its creator).
+ * Read before `applyEvents`, which stays pure.
  */
 import { Effect, HashMap, Option } from "effect"
 import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
@@ -11,7 +12,7 @@ import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
 import { readMetadata, type TokenMetadata } from "./Metadata.js"
 import { readPairFees } from "./PairFees.js"
-import { NATIVE, type Sources, type V2FeeRule } from "./Sources.js"
+import { NATIVE, type PerPairFee, type Sources } from "./Sources.js"
 import type { IndexState } from "./State.js"
 
 interface Needs {
@@ -21,7 +22,7 @@ interface Needs {
   readonly firstMints: ReadonlyMap<Hex, Hex>
   readonly swapTxs: ReadonlySet<Hex>
   /** New pairs of per-pair v2 venues, with their venue's rule. */
-  readonly perPairs: ReadonlyMap<Hex, Extract<V2FeeRule, { _tag: "PerPair" }>>
+  readonly perPairs: ReadonlyMap<Hex, PerPairFee>
 }
 
 /** One pass over the events, tracking pools and tokens they create so later events in the batch count. */
@@ -40,7 +41,7 @@ export const needsOf = (
     if (token !== NATIVE && !HashMap.has(state.tokens, token)) tokens.add(token)
   }
   const swapTxs = new Set<Hex>()
-  const perPairs = new Map<Hex, Extract<V2FeeRule, { _tag: "PerPair" }>>()
+  const perPairs = new Map<Hex, PerPairFee>()
   const swapped = (pool: Hex, event: ChainEvent) => {
     if (event.at.time >= tradesSince && (pools.has(pool) || HashMap.has(state.pools, pool))) swapTxs.add(event.at.tx)
   }

@@ -10,14 +10,12 @@ import { Effect } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import type { Hex } from "../../schema/Chain.js"
 import { call } from "./Metadata.js"
-import type { V2FeeRule } from "./Sources.js"
-
-type PerPair = Extract<V2FeeRule, { _tag: "PerPair" }>
+import type { PerPairFee } from "./Sources.js"
 
 const PIPS = 1_000_000n
 
 /** The getter's answer as pips, when it is one word below the denominator that converts exactly. */
-export const feePipsOf = (data: string | undefined, rule: PerPair): number | undefined => {
+export const feePipsOf = (data: string | undefined, rule: PerPairFee): number | undefined => {
   if (data === undefined || data.length !== 66) return undefined
   const fee = BigInt(data)
   const denominator = BigInt(rule.denominator)
@@ -25,7 +23,7 @@ export const feePipsOf = (data: string | undefined, rule: PerPair): number | und
   return Number((fee * PIPS) / denominator)
 }
 
-export const readPairFees = Effect.fn("Indexer.readPairFees")(function*(pairs: ReadonlyMap<Hex, PerPair>) {
+export const readPairFees = Effect.fn("Indexer.readPairFees")(function*(pairs: ReadonlyMap<Hex, PerPairFee>) {
   const rpc = yield* ChainRpc
   const read = yield* Effect.forEach(
     pairs,

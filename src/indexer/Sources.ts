@@ -56,6 +56,7 @@ export const sourcesFrom = (
 export type V2FeeRule =
   | { readonly _tag: "Fixed"; readonly feePips: number }
   | { readonly _tag: "PerPair"; readonly selector: Hex; readonly denominator: number }
+export type PerPairFee = Extract<V2FeeRule, { readonly _tag: "PerPair" }>
 
 export const v2FeeRule = (entry: typeof V2VenueEntry.Type): V2FeeRule =>
   "fixed" in entry.fee
