@@ -2,8 +2,8 @@
  * A path's exact output, from the output backwards (./Path.ts runs it): as the router's exact-out chain
  * executes it, or, through the launchpad curve, as the least input that delivers.
  */
-import { leastHopInput, quoteExactOutput, type RoutablePool } from "../math/Hop.js"
-import { stepHop } from "./HopStep.js"
+import { leastHopInput, quoteExactOutput } from "../math/Hop.js"
+import { walkPath } from "./HopStep.js"
 import type { HopFill, Path, PathRun, PoolLookup, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 /** The least input that delivers `amountOut`, hop by hop from the end. */
@@ -14,16 +14,10 @@ export const leastInput = (
   taxes: TransferTaxes,
   simulated: SimulatedHops
 ): PathRun | { readonly input: bigint; readonly fills: ReadonlyArray<HopFill> | undefined } => {
-  let amount = amountOut
+  const walk = walkPath(path, "exactOut", amountOut, leastHopInput, pools, taxes, simulated)
+  if (walk._tag !== "Walked") return walk
   // Each hop's (input, output) on the way back; kept only when a hop was simulated (see runPath).
-  const backward: Array<HopFill> = []
-  for (let i = path.hops.length - 1; i >= 0; i--) {
-    const step = stepHop(path.hops[i]!, "exactOut", amount, leastHopInput, pools, taxes, simulated)
-    if (step._tag !== "Stepped") return step
-    backward.unshift(step.fill)
-    amount = step.next
-  }
-  return { input: amount, fills: backward.some((fill) => fill.simulated) ? backward : undefined }
+  return { input: walk.end, fills: walk.fills.some((fill) => fill.simulated) ? walk.fills : undefined }
 }
 
 /**
@@ -38,15 +32,8 @@ export const chainBackward = (
   taxes: TransferTaxes,
   simulated: SimulatedHops
 ): PathRun => {
-  let amount = amountOut
-  const fills: Array<HopFill> = []
-  const poolsAfter: Array<RoutablePool> = []
-  for (let i = path.hops.length - 1; i >= 0; i--) {
-    const step = stepHop(path.hops[i]!, "exactOut", amount, quoteExactOutput, pools, taxes, simulated)
-    if (step._tag !== "Stepped") return step
-    fills.unshift(step.fill)
-    poolsAfter.push(step.poolAfter)
-    amount = step.next
-  }
-  return { _tag: "Filled", amountIn: amount, amountOut: fills[fills.length - 1]!.amountOut, fills, poolsAfter }
+  const walk = walkPath(path, "exactOut", amountOut, quoteExactOutput, pools, taxes, simulated)
+  if (walk._tag !== "Walked") return walk
+  const { fills, poolsAfter } = walk
+  return { _tag: "Filled", amountIn: walk.end, amountOut: fills[fills.length - 1]!.amountOut, fills, poolsAfter }
 }

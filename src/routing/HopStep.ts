@@ -1,9 +1,10 @@
 /**
  * One hop of a path run, either direction (./Path.ts forward, ./ExactOut.ts backwards): the hop's pool
- * priced from indexed state or, where indexed state cannot price it, by the simulated amount.
+ * priced from indexed state or, where indexed state cannot price it, by the simulated amount; and the
+ * walk of a path's hops in that direction.
  */
 import type { HopQuote, HopRequest, RoutablePool, SimulationReason } from "../math/Hop.js"
-import type { HopFill, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import type { HopFill, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 /** Prices one hop: a full quote, or (for the least input on the way back) just the amount to send. */
 export type PriceHop = (request: HopRequest) => bigint | HopQuote
@@ -69,4 +70,38 @@ const stepped = (
   const [amountIn, amountOut] = side === "exactIn" ? [amount, other] : [other, amount]
   const fill: HopFill = simulated ? { hop, amountIn, amountOut, simulated } : { hop, amountIn, amountOut }
   return { _tag: "Stepped", fill, poolAfter, next: other }
+}
+
+/** A path walked to its far end: fills in path order, pools as each step left them in walk order. */
+export interface WalkedPath {
+  readonly _tag: "Walked"
+  readonly fills: ReadonlyArray<HopFill>
+  readonly poolsAfter: ReadonlyArray<RoutablePool>
+  /** The amount at the far end: the output (exactIn) or the input (exactOut). */
+  readonly end: bigint
+}
+
+/** Steps every hop of `path`, forward from its input (exactIn) or back from its output (exactOut). */
+export const walkPath = (
+  path: Path,
+  side: Side,
+  amount: bigint,
+  price: PriceHop,
+  pools: PoolLookup,
+  taxes: TransferTaxes,
+  simulated: SimulatedHops
+): WalkedPath | Stop => {
+  const fills: Array<HopFill> = []
+  const poolsAfter: Array<RoutablePool> = []
+  const last = path.hops.length - 1
+  let next = amount
+  for (let i = 0; i <= last; i++) {
+    const step = stepHop(path.hops[side === "exactIn" ? i : last - i]!, side, next, price, pools, taxes, simulated)
+    if (step._tag !== "Stepped") return step
+    fills.push(step.fill)
+    poolsAfter.push(step.poolAfter)
+    next = step.next
+  }
+  if (side === "exactOut") fills.reverse()
+  return { _tag: "Walked", fills, poolsAfter, end: next }
 }

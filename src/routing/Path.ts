@@ -9,10 +9,10 @@
  * every pool (the hop output's buy tax) and, because the router holds tokens between hops, into every
  * later pool again (that token's sell tax).
  */
-import { quoteHop, type RoutablePool } from "../math/Hop.js"
+import { quoteHop } from "../math/Hop.js"
 import { chainBackward, leastInput } from "./ExactOut.js"
-import { stepHop } from "./HopStep.js"
-import type { HopFill, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import { walkPath } from "./HopStep.js"
+import type { Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 export type {
   HopFill,
@@ -44,17 +44,9 @@ const forward = (
   taxes: TransferTaxes,
   simulated: SimulatedHops
 ): PathRun => {
-  let amount = amountIn
-  const fills: Array<HopFill> = []
-  const poolsAfter: Array<RoutablePool> = []
-  for (const hop of path.hops) {
-    const step = stepHop(hop, "exactIn", amount, quoteHop, pools, taxes, simulated)
-    if (step._tag !== "Stepped") return step
-    fills.push(step.fill)
-    poolsAfter.push(step.poolAfter)
-    amount = step.next
-  }
-  return { _tag: "Filled", amountIn, amountOut: amount, fills, poolsAfter }
+  const walk = walkPath(path, "exactIn", amountIn, quoteHop, pools, taxes, simulated)
+  if (walk._tag !== "Walked") return walk
+  return { _tag: "Filled", amountIn, amountOut: walk.end, fills: walk.fills, poolsAfter: walk.poolsAfter }
 }
 
 /** `simulated` prices the hops indexed state cannot; without it such a path answers `NeedsSimulation`. */
