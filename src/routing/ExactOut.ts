@@ -4,17 +4,15 @@
  */
 import { leastHopInput, quoteExactOutput } from "../math/Hop.js"
 import { walkPath } from "./HopStep.js"
-import type { HopFill, Path, PathRun, PoolLookup, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import type { HopFill, HopPricing, Path, PathRun } from "./PathTypes.js"
 
 /** The least input that delivers `amountOut`, hop by hop from the end. */
 export const leastInput = (
   path: Path,
   amountOut: bigint,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
+  pricing: HopPricing
 ): PathRun | { readonly input: bigint; readonly fills: ReadonlyArray<HopFill> | undefined } => {
-  const walk = walkPath(path, "exactOut", amountOut, leastHopInput, pools, taxes, simulated)
+  const walk = walkPath(path, amountOut, { ...pricing, side: "exactOut", price: leastHopInput })
   if (walk._tag !== "Walked") return walk
   // Each hop's (input, output) on the way back; kept only when a hop was simulated (see runPath).
   return { input: walk.end, fills: walk.fills.some((fill) => fill.simulated) ? walk.fills : undefined }
@@ -25,14 +23,8 @@ export const leastInput = (
  * output backwards, each hop delivers exactly what the hop after it needs and costs what its pool
  * charges for that, so the path buys exactly `amountOut` (a taxed hop: at least it).
  */
-export const chainBackward = (
-  path: Path,
-  amountOut: bigint,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): PathRun => {
-  const walk = walkPath(path, "exactOut", amountOut, quoteExactOutput, pools, taxes, simulated)
+export const chainBackward = (path: Path, amountOut: bigint, pricing: HopPricing): PathRun => {
+  const walk = walkPath(path, amountOut, { ...pricing, side: "exactOut", price: quoteExactOutput })
   if (walk._tag !== "Walked") return walk
   const { fills, poolsAfter } = walk
   return { _tag: "Filled", amountIn: walk.end, amountOut: fills[fills.length - 1]!.amountOut, fills, poolsAfter }

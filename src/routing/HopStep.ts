@@ -4,10 +4,16 @@
  * walk of a path's hops in that direction.
  */
 import type { HopQuote, HopRequest, RoutablePool, SimulationReason } from "../math/Hop.js"
-import type { HopFill, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import type { HopFill, HopPricing, Path, PathHop, PathRun, Side } from "./PathTypes.js"
 
 /** Prices one hop: a full quote, or (for the least input on the way back) just the amount to send. */
 export type PriceHop = (request: HopRequest) => bigint | HopQuote
+
+/** How a path is walked: in which direction, and what prices each hop. */
+export interface Walk extends HopPricing {
+  readonly side: Side
+  readonly price: PriceHop
+}
 
 /** A priced hop: its fill, the pool as the hop leaves it, and the amount the next hop in the walk gets. */
 export interface SteppedHop {
@@ -24,18 +30,11 @@ type Stop = Extract<PathRun, { _tag: "NeedsSimulation" | "Unfillable" }>
 const simulable = (reason: SimulationReason) => reason !== "fee_on_transfer_input"
 
 /** `amount` is the hop's input (exactIn) or output (exactOut). */
-export const stepHop = (
-  hop: PathHop,
-  side: Side,
-  amount: bigint,
-  price: PriceHop,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): SteppedHop | Stop => {
-  const pool = pools(hop.poolId)
+export const stepHop = (hop: PathHop, amount: bigint, walk: Walk): SteppedHop | Stop => {
+  const { side, taxes } = walk
+  const pool = walk.pools(hop.poolId)
   if (pool === undefined) return { _tag: "Unfillable", hop, reason: "unknown_pool" }
-  const quote = price({
+  const quote = walk.price({
     pool,
     tokenIn: hop.tokenIn,
     side,
@@ -51,7 +50,7 @@ export const stepHop = (
     return { _tag: "Stepped", fill, poolAfter: quote.poolAfter, next }
   }
   if (quote._tag === "Unfillable") return { _tag: "Unfillable", hop, reason: quote.reason }
-  const other = simulable(quote.reason) ? simulated.get(hop.poolId, hop.tokenIn, side, amount) : undefined
+  const other = simulable(quote.reason) ? walk.simulated.get(hop.poolId, hop.tokenIn, side, amount) : undefined
   if (other === undefined) return { _tag: "NeedsSimulation", hop, reason: quote.reason, pending: { hop, side, amount } }
   if (other === 0n) return { _tag: "Unfillable", hop, reason: "insufficient_liquidity" }
   // The pool's state after a hooked swap is not known: a plan never sends two flows through it.
@@ -82,26 +81,18 @@ export interface WalkedPath {
 }
 
 /** Steps every hop of `path`, forward from its input (exactIn) or back from its output (exactOut). */
-export const walkPath = (
-  path: Path,
-  side: Side,
-  amount: bigint,
-  price: PriceHop,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): WalkedPath | Stop => {
+export const walkPath = (path: Path, amount: bigint, walk: Walk): WalkedPath | Stop => {
   const fills: Array<HopFill> = []
   const poolsAfter: Array<RoutablePool> = []
   const last = path.hops.length - 1
   let next = amount
   for (let i = 0; i <= last; i++) {
-    const step = stepHop(path.hops[side === "exactIn" ? i : last - i]!, side, next, price, pools, taxes, simulated)
+    const step = stepHop(path.hops[walk.side === "exactIn" ? i : last - i]!, next, walk)
     if (step._tag !== "Stepped") return step
     fills.push(step.fill)
     poolsAfter.push(step.poolAfter)
     next = step.next
   }
-  if (side === "exactOut") fills.reverse()
+  if (walk.side === "exactOut") fills.reverse()
   return { _tag: "Walked", fills, poolsAfter, end: next }
 }

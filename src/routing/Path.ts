@@ -12,7 +12,7 @@
 import { quoteHop } from "../math/Hop.js"
 import { chainBackward, leastInput } from "./ExactOut.js"
 import { walkPath } from "./HopStep.js"
-import type { Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import type { HopPricing, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 export type {
   HopFill,
@@ -37,14 +37,8 @@ export const noTaxes: TransferTaxes = { buyBps: () => 0n, sellBps: () => 0n }
 
 export const noSimulatedHops: SimulatedHops = { get: () => undefined }
 
-const forward = (
-  path: Path,
-  amountIn: bigint,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): PathRun => {
-  const walk = walkPath(path, "exactIn", amountIn, quoteHop, pools, taxes, simulated)
+const forward = (path: Path, amountIn: bigint, pricing: HopPricing): PathRun => {
+  const walk = walkPath(path, amountIn, { ...pricing, side: "exactIn", price: quoteHop })
   if (walk._tag !== "Walked") return walk
   return { _tag: "Filled", amountIn, amountOut: walk.end, fills: walk.fills, poolsAfter: walk.poolsAfter }
 }
@@ -59,12 +53,13 @@ export const runPath = (
   simulated: SimulatedHops = noSimulatedHops
 ): PathRun => {
   if (amount <= 0n) return { _tag: "Unfillable", hop: null, reason: "zero_amount" }
-  if (side === "exactIn") return forward(path, amount, pools, taxes, simulated)
-  if (path.hops.every((hop) => hop.kind !== "curve")) return chainBackward(path, amount, pools, taxes, simulated)
+  const pricing: HopPricing = { pools, taxes, simulated }
+  if (side === "exactIn") return forward(path, amount, pricing)
+  if (path.hops.every((hop) => hop.kind !== "curve")) return chainBackward(path, amount, pricing)
   // The launchpad has no exact-output trade: a path through it buys with the least input that delivers.
-  const least = leastInput(path, amount, pools, taxes, simulated)
+  const least = leastInput(path, amount, pricing)
   if ("_tag" in least) return least
-  if (least.fills === undefined) return forward(path, least.input, pools, taxes, simulated)
+  if (least.fills === undefined) return forward(path, least.input, pricing)
   // A hook that takes its cut on the unspecified side makes exact-in and exact-out swaps of one pool
   // disagree, so the exact-output amounts found on the way back are what the router asks for.
   return { _tag: "Filled", amountIn: least.input, amountOut: amount, fills: least.fills, poolsAfter: [] }

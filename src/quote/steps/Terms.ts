@@ -19,16 +19,22 @@ import { orderUsdOf } from "./Sides.js"
 export interface Terms extends Judged {
   /** The router's address, lower-case; none when the deployment has no router. */
   readonly router: Hex | undefined
-  readonly context: PresentContext
-  readonly shape: ReturnType<typeof planShape>
+  /** Whether the router executes every path of the best plan. */
   readonly bestExecutable: boolean
+  /** exactIn: the quoted output less the slippage; exactOut: the asked amount. */
   readonly minAmountOut: bigint
+  /** exactOut: the quoted input plus the slippage; exactIn: the input. */
   readonly maxAmountIn: bigint
+  /** The order's USD value in micro-dollars (./Sides.ts). */
   readonly orderUsdMicro: bigint
   /** The price of the `swap` call for this order, USDC base units. */
   readonly swapPrice: bigint
+  /** `best.legs` or `best.graph`, as the answer shows the plan. */
+  readonly shape: ReturnType<typeof planShape>
+  readonly context: PresentContext
 }
 
+/** The judged quote with the terms its best plan is offered on. */
 export const terms = Effect.fn("Quote.terms")(function*(judged: Judged) {
   const deployment = yield* Deployment
   const venues = yield* Venues
@@ -60,14 +66,14 @@ export const terms = Effect.fn("Quote.terms")(function*(judged: Judged) {
   const offered: Terms = {
     ...judged,
     router,
-    context,
-    shape: planShape(plan, context),
     bestExecutable: plan.legs.every((leg) => executable(leg.path)),
     // exactOut: the asked amount is the floor (the plan may deliver a few units more).
     minAmountOut: request.side === "exactOut" ? judged.amount : minAmountOutOf(plan, request.slippageBps),
     maxAmountIn: maxAmountInOf(plan, request.slippageBps),
     orderUsdMicro,
-    swapPrice: swapPrice(config.prices, orderUsdMicro)
+    swapPrice: swapPrice(config.prices, orderUsdMicro),
+    shape: planShape(plan, context),
+    context
   }
   return offered
 })
