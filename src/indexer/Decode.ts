@@ -2,167 +2,198 @@
  * Raw `eth_getLogs` entries → `ChainEvent`s. The layouts are fixed, so the words are sliced by hand
  * (`LogWords.ts`): this is the hot loop of a catch-up and a generic ABI decoder costs several times
  * more per log. Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
- * One case per event kind, so each word offset can be read against the layouts in `Events.ts`.
+ * One layout per event kind, so each word offset can be read against the signatures in `Events.ts`.
  */
-import type { ChainEvent } from "./Events.js"
+import type { ChainEvent, EventHead } from "./Events.js"
 import { topics } from "./Events.js"
 import { address, decodeTokenCreated, int, positionOf, type RawLog, topicWord, uint, word, words } from "./LogWords.js"
 import type { Sources } from "./Sources.js"
 
 export type { RawLog } from "./LogWords.js"
 
+/** How one event is read; a log that does not fit it is another contract's and decodes to nothing. */
+interface Layout {
+  /** Topics it needs at least, topic0 included. */
+  readonly topics: number
+  /** Its data words; any number when absent (a dynamic layout checks its own). */
+  readonly words?: number
+  /** The contracts it is read from (factories, pool managers, launchpads); any contract when absent. */
+  readonly from?: "v2Factories" | "v3Factories" | "v4Managers" | "launchpads"
+  readonly read: (topics: ReadonlyArray<string>, data: string, head: EventHead) => ChainEvent | undefined
+}
+
+/** The words v3's and v4's `Swap` share: the amounts, then price, liquidity and tick after the swap. */
+const swapWords = (data: string) => ({
+  amount0: int(word(data, 0)),
+  amount1: int(word(data, 1)),
+  sqrtPriceX96: uint(word(data, 2)),
+  liquidity: uint(word(data, 3)),
+  tick: Number(int(word(data, 4)))
+})
+
+/** v3 `Mint` and `Burn`: the range in topics 2 and 3. */
+const v3Liquidity = (t: ReadonlyArray<string>, delta: bigint, head: EventHead): ChainEvent => ({
+  _tag: "V3Liquidity",
+  ...head,
+  tickLower: Number(int(topicWord(t[2]!))),
+  tickUpper: Number(int(topicWord(t[3]!))),
+  delta
+})
+
+const layouts = new Map<string, Layout>([
+  [topics.Transfer, {
+    topics: 3,
+    words: 1,
+    // ERC-721 uses the same topic with the token id indexed: four topics, no data.
+    read: (t, data, head) =>
+      t.length !== 3
+        ? undefined
+        : { _tag: "Transfer", ...head, from: address(t[1]!), to: address(t[2]!), value: uint(word(data, 0)) }
+  }],
+  [topics.Sync, {
+    topics: 1,
+    words: 2,
+    read: (_, data, head) => ({ _tag: "V2Sync", ...head, reserve0: uint(word(data, 0)), reserve1: uint(word(data, 1)) })
+  }],
+  [topics.V2Swap, {
+    topics: 3,
+    words: 4,
+    read: (t, data, head) => ({
+      _tag: "V2Swap",
+      ...head,
+      amount0: uint(word(data, 0)) + uint(word(data, 2)),
+      amount1: uint(word(data, 1)) + uint(word(data, 3)),
+      recipient: address(t[2]!)
+    })
+  }],
+  [topics.V3Swap, {
+    topics: 3,
+    words: 5,
+    read: (t, data, head) => ({ _tag: "V3Swap", ...head, ...swapWords(data), recipient: address(t[2]!) })
+  }],
+  [topics.V3Mint, { topics: 4, words: 4, read: (t, data, head) => v3Liquidity(t, uint(word(data, 1)), head) }],
+  [topics.V3Burn, { topics: 4, words: 3, read: (t, data, head) => v3Liquidity(t, -uint(word(data, 0)), head) }],
+  [topics.V3Initialize, {
+    topics: 1,
+    words: 2,
+    read: (_, data, head) => ({
+      _tag: "V3Initialize",
+      ...head,
+      sqrtPriceX96: uint(word(data, 0)),
+      tick: Number(int(word(data, 1)))
+    })
+  }],
+  [topics.PairCreated, {
+    topics: 3,
+    words: 2,
+    from: "v2Factories",
+    read: (t, data, head) => ({
+      _tag: "V2PairCreated",
+      ...head,
+      token0: address(t[1]!),
+      token1: address(t[2]!),
+      pair: address(word(data, 0))
+    })
+  }],
+  [topics.PoolCreated, {
+    topics: 4,
+    words: 2,
+    from: "v3Factories",
+    read: (t, data, head) => ({
+      _tag: "V3PoolCreated",
+      ...head,
+      token0: address(t[1]!),
+      token1: address(t[2]!),
+      fee: Number(uint(topicWord(t[3]!))),
+      tickSpacing: Number(int(word(data, 0))),
+      pool: address(word(data, 1))
+    })
+  }],
+  [topics.V4Initialize, {
+    topics: 4,
+    words: 5,
+    from: "v4Managers",
+    read: (t, data, head) => ({
+      _tag: "V4Initialize",
+      ...head,
+      id: t[1]!.toLowerCase(),
+      currency0: address(t[2]!),
+      currency1: address(t[3]!),
+      fee: Number(uint(word(data, 0))),
+      tickSpacing: Number(int(word(data, 1))),
+      hooks: address(word(data, 2)),
+      sqrtPriceX96: uint(word(data, 3)),
+      tick: Number(int(word(data, 4)))
+    })
+  }],
+  [topics.ModifyLiquidity, {
+    topics: 2,
+    words: 4,
+    from: "v4Managers",
+    read: (t, data, head) => ({
+      _tag: "V4ModifyLiquidity",
+      ...head,
+      id: t[1]!.toLowerCase(),
+      tickLower: Number(int(word(data, 0))),
+      tickUpper: Number(int(word(data, 1))),
+      delta: int(word(data, 2))
+    })
+  }],
+  [topics.V4Swap, {
+    topics: 3,
+    words: 6,
+    from: "v4Managers",
+    read: (t, data, head) => ({
+      _tag: "V4Swap",
+      ...head,
+      id: t[1]!.toLowerCase(),
+      sender: address(t[2]!),
+      ...swapWords(data),
+      fee: Number(uint(word(data, 5)))
+    })
+  }],
+  [topics.ProtocolFeeUpdated, {
+    topics: 2,
+    words: 1,
+    from: "v4Managers",
+    read: (t, data, head) => ({
+      _tag: "V4ProtocolFee",
+      ...head,
+      id: t[1]!.toLowerCase(),
+      protocolFee: Number(uint(word(data, 0)))
+    })
+  }],
+  [topics.TokenCreated, {
+    topics: 3,
+    from: "launchpads",
+    read: (t, data, head) => decodeTokenCreated(data, t[1]!, t[2]!, head)
+  }],
+  [topics.CurveTrade, {
+    topics: 3,
+    words: 3,
+    from: "launchpads",
+    read: (t, data, head) => ({
+      _tag: "CurveTrade",
+      ...head,
+      token: address(t[1]!),
+      trader: address(t[2]!),
+      isBuy: uint(word(data, 0)) !== 0n,
+      usdcAmount: uint(word(data, 1)),
+      tokenAmount: uint(word(data, 2))
+    })
+  }],
+  [topics.Graduated, {
+    topics: 3,
+    from: "launchpads",
+    read: (t, _, head) => ({ _tag: "Graduated", ...head, token: address(t[1]!), pool: address(t[2]!) })
+  }]
+])
+
 export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEvent | undefined => {
-  const [topic0, topic1, topic2, topic3] = log.topics
+  const layout = layouts.get(log.topics[0] ?? "")
+  if (layout === undefined || log.topics.length < layout.topics) return undefined
+  if (layout.words !== undefined && words(log.data) !== layout.words) return undefined
   const emitter = log.address.toLowerCase()
-  const data = log.data
-  const at = positionOf(log, time)
-  const n = words(data)
-  switch (topic0) {
-    case topics.Transfer:
-      // ERC-721 uses the same topic with the token id indexed: four topics, no data.
-      if (log.topics.length !== 3 || n !== 1) return undefined
-      return {
-        _tag: "Transfer",
-        at,
-        emitter,
-        from: address(topic1!),
-        to: address(topic2!),
-        value: uint(word(data, 0))
-      }
-    case topics.Sync:
-      if (n !== 2) return undefined
-      return { _tag: "V2Sync", at, emitter, reserve0: uint(word(data, 0)), reserve1: uint(word(data, 1)) }
-    case topics.V2Swap:
-      if (n !== 4 || topic2 === undefined) return undefined
-      return {
-        _tag: "V2Swap",
-        at,
-        emitter,
-        amount0: uint(word(data, 0)) + uint(word(data, 2)),
-        amount1: uint(word(data, 1)) + uint(word(data, 3)),
-        recipient: address(topic2)
-      }
-    case topics.V3Swap:
-      if (n !== 5 || topic2 === undefined) return undefined
-      return {
-        _tag: "V3Swap",
-        at,
-        emitter,
-        amount0: int(word(data, 0)),
-        amount1: int(word(data, 1)),
-        sqrtPriceX96: uint(word(data, 2)),
-        liquidity: uint(word(data, 3)),
-        tick: Number(int(word(data, 4))),
-        recipient: address(topic2)
-      }
-    case topics.V3Mint:
-      if (n !== 4 || topic3 === undefined) return undefined
-      return {
-        _tag: "V3Liquidity",
-        at,
-        emitter,
-        tickLower: Number(int(topicWord(topic2!))),
-        tickUpper: Number(int(topicWord(topic3))),
-        delta: uint(word(data, 1))
-      }
-    case topics.V3Burn:
-      if (n !== 3 || topic3 === undefined) return undefined
-      return {
-        _tag: "V3Liquidity",
-        at,
-        emitter,
-        tickLower: Number(int(topicWord(topic2!))),
-        tickUpper: Number(int(topicWord(topic3))),
-        delta: -uint(word(data, 0))
-      }
-    case topics.V3Initialize:
-      if (n !== 2) return undefined
-      return { _tag: "V3Initialize", at, emitter, sqrtPriceX96: uint(word(data, 0)), tick: Number(int(word(data, 1))) }
-    case topics.PairCreated:
-      if (!sources.v2Factories.has(emitter) || n !== 2 || topic2 === undefined) return undefined
-      return {
-        _tag: "V2PairCreated",
-        at,
-        emitter,
-        token0: address(topic1!),
-        token1: address(topic2),
-        pair: address(word(data, 0))
-      }
-    case topics.PoolCreated:
-      if (!sources.v3Factories.has(emitter) || n !== 2 || topic3 === undefined) return undefined
-      return {
-        _tag: "V3PoolCreated",
-        at,
-        emitter,
-        token0: address(topic1!),
-        token1: address(topic2!),
-        fee: Number(uint(topicWord(topic3))),
-        tickSpacing: Number(int(word(data, 0))),
-        pool: address(word(data, 1))
-      }
-    case topics.V4Initialize:
-      if (!sources.v4Managers.has(emitter) || n !== 5 || topic3 === undefined) return undefined
-      return {
-        _tag: "V4Initialize",
-        at,
-        emitter,
-        id: topic1!.toLowerCase(),
-        currency0: address(topic2!),
-        currency1: address(topic3),
-        fee: Number(uint(word(data, 0))),
-        tickSpacing: Number(int(word(data, 1))),
-        hooks: address(word(data, 2)),
-        sqrtPriceX96: uint(word(data, 3)),
-        tick: Number(int(word(data, 4)))
-      }
-    case topics.ModifyLiquidity:
-      if (!sources.v4Managers.has(emitter) || n !== 4 || topic1 === undefined) return undefined
-      return {
-        _tag: "V4ModifyLiquidity",
-        at,
-        emitter,
-        id: topic1.toLowerCase(),
-        tickLower: Number(int(word(data, 0))),
-        tickUpper: Number(int(word(data, 1))),
-        delta: int(word(data, 2))
-      }
-    case topics.V4Swap:
-      if (!sources.v4Managers.has(emitter) || n !== 6 || topic2 === undefined) return undefined
-      return {
-        _tag: "V4Swap",
-        at,
-        emitter,
-        id: topic1!.toLowerCase(),
-        sender: address(topic2),
-        amount0: int(word(data, 0)),
-        amount1: int(word(data, 1)),
-        sqrtPriceX96: uint(word(data, 2)),
-        liquidity: uint(word(data, 3)),
-        tick: Number(int(word(data, 4))),
-        fee: Number(uint(word(data, 5)))
-      }
-    case topics.ProtocolFeeUpdated:
-      if (!sources.v4Managers.has(emitter) || n !== 1 || topic1 === undefined) return undefined
-      return { _tag: "V4ProtocolFee", at, emitter, id: topic1.toLowerCase(), protocolFee: Number(uint(word(data, 0))) }
-    case topics.TokenCreated:
-      if (!sources.launchpads.has(emitter) || topic2 === undefined) return undefined
-      return decodeTokenCreated(log, at, emitter, topic1!, topic2)
-    case topics.CurveTrade:
-      if (!sources.launchpads.has(emitter) || n !== 3 || topic2 === undefined) return undefined
-      return {
-        _tag: "CurveTrade",
-        at,
-        emitter,
-        token: address(topic1!),
-        trader: address(topic2),
-        isBuy: uint(word(data, 0)) !== 0n,
-        usdcAmount: uint(word(data, 1)),
-        tokenAmount: uint(word(data, 2))
-      }
-    case topics.Graduated:
-      if (!sources.launchpads.has(emitter) || topic2 === undefined) return undefined
-      return { _tag: "Graduated", at, emitter, token: address(topic1!), pool: address(topic2) }
-    default:
-      return undefined
-  }
+  if (layout.from !== undefined && !sources[layout.from].has(emitter)) return undefined
+  return layout.read(log.topics, log.data, { at: positionOf(log, time), emitter })
 }
