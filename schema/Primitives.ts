@@ -3,24 +3,24 @@
  */
 import { Schema } from "effect"
 import { getAddress } from "viem"
+import { Address as ChainAddress, USDC_ADDRESS } from "./Chain.js"
 
-/** Any-case `0x` address on input, EIP-55 checksummed on output. */
+/**
+ * An address on the wire: any case accepted, EIP-55 checksummed in answers. Decoded it is the chain's
+ * lower-case `Address` (schema/Chain.ts), so the service compares and keys addresses in one form.
+ */
 export const Address = Schema.transform(
   Schema.String.pipe(
     Schema.pattern(/^0x[0-9a-fA-F]{40}$/, {
       message: () => "expected a 0x-prefixed 20-byte hex address"
     })
   ),
-  Schema.String.pipe(Schema.brand("Address")),
-  {
-    strict: true,
-    decode: (hex) => getAddress(hex) as string & import("effect").Brand.Brand<"Address">,
-    encode: (address) => getAddress(address)
-  }
+  ChainAddress,
+  { strict: true, decode: (text) => text, encode: (lower) => getAddress(lower) }
 ).annotations({
   identifier: "Address",
   description: "EVM address; any case accepted, EIP-55 checksummed in answers",
-  examples: ["0x3600000000000000000000000000000000000000" as never]
+  examples: [USDC_ADDRESS]
 })
 export type Address = typeof Address.Type
 
