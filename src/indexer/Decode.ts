@@ -4,6 +4,7 @@
  * more per log. Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
  * One case per event kind, so each word offset can be read against the layouts in `Events.ts`.
  */
+import { lowerHex } from "../../schema/Chain.js"
 import type { ChainEvent } from "./Events.js"
 import { topics } from "./Events.js"
 import { address, decodeTokenCreated, int, positionOf, type RawLog, topicWord, uint, word, words } from "./LogWords.js"
@@ -13,7 +14,7 @@ export type { RawLog } from "./LogWords.js"
 
 export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEvent | undefined => {
   const [topic0, topic1, topic2, topic3] = log.topics
-  const emitter = log.address.toLowerCase()
+  const emitter = lowerHex(log.address)
   const data = log.data
   const at = positionOf(log, time)
   const n = words(data)
@@ -106,7 +107,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
         _tag: "V4Initialize",
         at,
         emitter,
-        id: topic1!.toLowerCase(),
+        id: lowerHex(topic1!),
         currency0: address(topic2!),
         currency1: address(topic3),
         fee: Number(uint(word(data, 0))),
@@ -121,7 +122,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
         _tag: "V4ModifyLiquidity",
         at,
         emitter,
-        id: topic1.toLowerCase(),
+        id: lowerHex(topic1),
         tickLower: Number(int(word(data, 0))),
         tickUpper: Number(int(word(data, 1))),
         delta: int(word(data, 2))
@@ -132,7 +133,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
         _tag: "V4Swap",
         at,
         emitter,
-        id: topic1!.toLowerCase(),
+        id: lowerHex(topic1!),
         sender: address(topic2),
         amount0: int(word(data, 0)),
         amount1: int(word(data, 1)),
@@ -143,7 +144,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
       }
     case topics.ProtocolFeeUpdated:
       if (!sources.v4Managers.has(emitter) || n !== 1 || topic1 === undefined) return undefined
-      return { _tag: "V4ProtocolFee", at, emitter, id: topic1.toLowerCase(), protocolFee: Number(uint(word(data, 0))) }
+      return { _tag: "V4ProtocolFee", at, emitter, id: lowerHex(topic1), protocolFee: Number(uint(word(data, 0))) }
     case topics.TokenCreated:
       if (!sources.launchpads.has(emitter) || topic2 === undefined) return undefined
       return decodeTokenCreated(log, at, emitter, topic1!, topic2)
