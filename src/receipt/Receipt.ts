@@ -8,6 +8,7 @@
 import { Clock, Effect } from "effect"
 import { Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import { Internal, ReceiptRateLimited, ReceiptReadsExhausted, SwapNotFound } from "../../schema/Errors.js"
 import type { ReceiptRequest } from "../../schema/Receipt.js"
 import { readChain } from "./ChainRead.js"
@@ -43,9 +44,10 @@ export const receipt = Effect.fn("Receipt.run")(function*(request: ReceiptReques
       })
   }
   const { swap, record } = claim
-  const router = (yield* Deployment).contracts["router"]?.toLowerCase() as `0x${string}` | undefined
-  if (router === undefined) return yield* new Internal({ message: "no router contract is configured" })
-  const taker = swap.taker.toLowerCase() as `0x${string}`
+  const listedRouter = (yield* Deployment).contracts["router"]
+  if (listedRouter === undefined) return yield* new Internal({ message: "no router contract is configured" })
+  const router = lowerAddress(listedRouter)
+  const taker = swap.taker
 
   const view = yield* readChain({
     quoteId: request.quoteId,

@@ -7,6 +7,7 @@
  * all are mined nothing was filled: fail, requote.
  */
 import { getAddress } from "viem"
+import type { Address } from "../../schema/Chain.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import type { ReceiptResponse, ReceiptTransaction } from "../../schema/Receipt.js"
 import type { ChainView, RpcTransaction } from "./ChainRead.js"
@@ -15,7 +16,7 @@ import type { Fill } from "./Fills.js"
 
 export interface VerdictInput {
   readonly quoteId: string
-  readonly buy: string
+  readonly buy: Address
   readonly swap: BuiltSwap
   readonly router: string
   readonly view: ChainView
@@ -55,8 +56,8 @@ export const judge = (input: VerdictInput): Verdict => {
     result: "fail",
     delivered: delivered.toString(),
     minAmountOut: swap.minAmountOut.toString(),
-    token: getAddress(input.buy as `0x${string}`) as ReceiptResponse["token"],
-    recipient: getAddress(swap.recipient as `0x${string}`) as ReceiptResponse["recipient"],
+    token: input.buy,
+    recipient: swap.recipient,
     swapTxHash: filled?.txHash ?? null,
     block: filled?.block ?? null,
     transactions,
@@ -85,7 +86,7 @@ export const judge = (input: VerdictInput): Verdict => {
       return fail(
         "stop",
         `the fill in ${stray.txHash} delivered ${getAddress(stray.event.buyToken)} to ` +
-          `${getAddress(stray.event.recipient)}, not ${answer.token} to ${answer.recipient}`
+          `${getAddress(stray.event.recipient)}, not ${getAddress(answer.token)} to ${getAddress(answer.recipient)}`
       )
     }
     if (delivered >= swap.minAmountOut) return { answer: { ...answer, result: "pass" } }
