@@ -4,9 +4,8 @@
  * of checksummed addresses). Built once per snapshot (by the warm-up fiber, normally) and shared by all
  * queries against that snapshot.
  */
-import { getAddress } from "viem"
+import { type Address, getAddress } from "viem"
 import type { Hex } from "../../schema/Chain.js"
-import type { Address } from "../../schema/Primitives.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
 import { type Catalog, catalogFor, normalize } from "./Catalog.js"
@@ -26,6 +25,7 @@ export interface ViewBasis {
   readonly canon: Canon
   readonly usdc: Hex
   /** EIP-55 form of an indexed address; checksumming hashes, and the index's addresses are few enough to remember. */
+  /** EIP-55 text of an address, for fields the answer shows as plain strings. */
   readonly checksum: (address: Hex) => Address
 }
 
@@ -64,7 +64,7 @@ export const viewBasis = (book: VerificationBook, usdc: Hex): ViewBasis => {
     checksum: (address) => {
       let found = checksums.get(address)
       if (found === undefined) {
-        found = getAddress(address) as Address
+        found = getAddress(address)
         checksums.set(address, found)
       }
       return found
