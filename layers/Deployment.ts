@@ -31,6 +31,12 @@ export interface DeploymentShape {
 export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, `0x${string}`>> }): Address =>
   lowerAddress(deployment.contracts["usdc"] ?? USDC_ADDRESS)
 
+/** The contract of `role`, lower-case as the service compares addresses; undefined when none is listed. */
+export const contractOf = (deployment: Pick<DeploymentShape, "contracts">, role: string): Address | undefined => {
+  const listed = deployment.contracts[role]
+  return listed === undefined ? undefined : lowerAddress(listed)
+}
+
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
   static readonly make = (manifest: Manifest): DeploymentShape => ({
     rpcUrl: manifest.rpcUrl,

@@ -47,6 +47,15 @@ export const lowerHex = (text: `0x${string}`): Hex => text.toLowerCase() as Hex
 export const lowerAddress = (text: `0x${string}`): Address => text.toLowerCase() as Address
 
 /**
+ * An index key shown as an address. The index keys tokens, hooks and pools by `Hex`, since a v4 pool id
+ * is 32 bytes; a key that names an account is 20 bytes, checked here, which is all `Address` adds.
+ */
+export const addressOfKey = (key: Hex): Address => {
+  if (key.length !== 42) throw new RangeError(`index key ${key} is not a 20-byte address`)
+  return key as Address
+}
+
+/**
  * Hex text kept in the case it was written, typed as viem takes it: for files read back as written
  * (the manifest, the venue file, checksummed) after their own pattern checked the text.
  */

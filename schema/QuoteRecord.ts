@@ -16,8 +16,8 @@ export const StoredEdge = Schema.Struct({
   venue: Schema.String,
   kind: Schema.Literal("v2", "v3", "v4", "curve"),
   poolId: Hex,
-  tokenIn: Address,
-  tokenOut: Address,
+  tokenIn: Hex,
+  tokenOut: Hex,
   amountIn: Schema.BigInt,
   amountOut: Schema.BigInt
 })

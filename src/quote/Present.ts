@@ -4,8 +4,7 @@
  * every amount comes from route search (src/routing/), nothing is re-priced.
  */
 import { formatUnits } from "viem"
-import type { Hex } from "../../schema/Chain.js"
-import type { Address } from "../../schema/Primitives.js"
+import { addressOfKey, type Hex } from "../../schema/Chain.js"
 import type { Route } from "../../schema/Route.js"
 import { PRICE_SCALE } from "../pricing/Usd.js"
 import type { Candidate } from "../routing/FindRoute.js"
@@ -22,7 +21,6 @@ export interface PresentContext extends ShapeContext {
   readonly executable: (path: Path) => boolean
   readonly buyTaxBps: number
   readonly ageBlocks: number
-  readonly checksum: (address: Hex) => Address
 }
 
 const BPS = 10_000n
@@ -39,7 +37,7 @@ const feeOf = (context: PresentContext, path: Path, amountIn: bigint) => {
   const decimals = context.token(path.tokenIn).decimals
   // hundredths of a bp keep the product exact in bigint
   const amount = (amountIn * BigInt(Math.round(bps * 100))) / (BPS * 100n)
-  return { bps, amount: formatUnits(amount, decimals), token: context.checksum(path.tokenIn), collector: null }
+  return { bps, amount: formatUnits(amount, decimals), token: addressOfKey(path.tokenIn), collector: null }
 }
 
 /**

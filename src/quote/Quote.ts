@@ -10,7 +10,7 @@ import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { formatUnits } from "viem"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { Deployment, usdcOf } from "../../layers/Deployment.js"
+import { contractOf, Deployment, usdcOf } from "../../layers/Deployment.js"
 import { swapPrice } from "../../layers/payment/Prices.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Venues } from "../../layers/Venues.js"
@@ -23,7 +23,6 @@ import { Launchpads } from "../indexer/Launchpads.js"
 import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
 import { listedHubs } from "../routing/Candidates.js"
-import { checksumOf } from "../routing/Checksum.js"
 import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
@@ -178,7 +177,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const result = taxed?.best == null ? untaxed : taxed
   const plan = result.best!
 
-  const router = deployment.contracts["router"]?.toLowerCase()
+  const router = contractOf(deployment, "router")
   const executable = (path: Path) =>
     router !== undefined && path.hops.every((hop) => {
       const venue = venues.byId(hop.venue)
@@ -196,8 +195,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     price,
     executable,
     buyTaxBps: safety?.buyTaxBps ?? 0,
-    ageBlocks: Math.max(0, snapshot.head - block),
-    checksum: (address) => view.checksum(address)
+    ageBlocks: Math.max(0, snapshot.head - block)
   }
 
   const orderUsdMicro = usdValue(plan)
@@ -209,14 +207,14 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const minOut = side === "exactOut" ? amount : minAmountOutOf(plan, request.slippageBps)
   const maxIn = maxAmountInOf(plan, request.slippageBps)
   const readiness = request.taker === undefined ? undefined : yield* readReadiness({
-    taker: request.taker.toLowerCase() as `0x${string}`,
-    sellToken: sellToken as `0x${string}`,
-    usdc: usdc as `0x${string}`,
+    taker: request.taker,
+    sellToken,
+    usdc,
     amountIn: maxIn,
     block,
     blockTime: snapshot.state.time,
-    router: router as `0x${string}` | undefined,
-    permit2: deployment.contracts["permit2"]?.toLowerCase() as `0x${string}` | undefined,
+    router,
+    permit2: contractOf(deployment, "permit2"),
     gasUnits: plan.gasUnits,
     gasPriceWei,
     swapFee: fee
@@ -266,7 +264,6 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   }
   yield* (yield* QuoteStore).put(record)
 
-  const checksum = checksumOf
   const response: QuoteResponse = {
     quoteId,
     network,
@@ -275,7 +272,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     side,
     slippageBps: request.slippageBps,
     sell: {
-      address: checksum(sellToken) as QuoteResponse["sell"]["address"],
+      address: sellToken,
       symbol: sell.symbol,
       decimals: sell.decimals,
       amount: formatUnits(plan.amountIn, sell.decimals),
@@ -284,7 +281,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       state: sell.state
     },
     buy: {
-      address: checksum(buyToken) as QuoteResponse["buy"]["address"],
+      address: buyToken,
       symbol: buy.symbol,
       decimals: buy.decimals,
       verification: buy.verification,

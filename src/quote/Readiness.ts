@@ -13,8 +13,8 @@
  *   taker is assumed to pay; when it sells USDC by ERC-20 it needs the fee on top of the amount.
  */
 import { Effect } from "effect"
-import { formatUnits, getAddress } from "viem"
-import { NATIVE_PER_USDC_UNIT, type RpcHex } from "../../schema/Chain.js"
+import { formatUnits } from "viem"
+import { type Address, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
 import { fundsNatively, permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
 
@@ -27,15 +27,15 @@ export const TX_BASE_GAS = 21_000n
 export const swapGasWeiOf = (gasUnits: bigint, gasPriceWei: bigint) => (gasUnits + TX_BASE_GAS) * gasPriceWei
 
 export interface ReadinessInput {
-  readonly taker: RpcHex
-  readonly sellToken: RpcHex
-  readonly usdc: RpcHex
+  readonly taker: Address
+  readonly sellToken: Address
+  readonly usdc: Address
   /** The most the swap may take from the taker (exactOut: with slippage). */
   readonly amountIn: bigint
   readonly block: number
   readonly blockTime: number
-  readonly router: RpcHex | undefined
-  readonly permit2: RpcHex | undefined
+  readonly router: Address | undefined
+  readonly permit2: Address | undefined
   readonly gasUnits: bigint
   readonly gasPriceWei: bigint
   /** Price of the `swap` call, USDC base units. */
@@ -43,7 +43,8 @@ export interface ReadinessInput {
 }
 
 const usdcText = (raw: bigint) => formatUnits(raw, 6)
-const checksummed = (address: RpcHex | undefined) => (address === undefined ? null : getAddress(address))
+// The answer's addresses checksum when it is encoded.
+const orNull = (address: Address | undefined) => address ?? null
 /** Wei to USDC base units, rounded up: a cost is never understated. */
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 
@@ -85,29 +86,29 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
     ready: balanceOk && nativeWei >= requiredWei && feesOk,
     balance: {
       ok: balanceOk,
-      token: checksummed(input.sellToken) as Readiness["balance"]["token"],
+      token: input.sellToken,
       required: input.amountIn.toString(),
       available: balanceAvailable.toString()
     },
     approval: {
       needs: approvalNeeds,
-      spender: checksummed(
+      spender: orNull(
         approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
           ? input.permit2
           : approvalNeeds === "sign_permit"
           ? input.router
           : undefined
-      ) as Readiness["approval"]["spender"]
+      )
     },
     approve: {
       needs: approveNeeds,
-      spender: checksummed(approveNeeds === "approve" ? input.router : undefined) as Readiness["approve"]["spender"]
+      spender: orNull(approveNeeds === "approve" ? input.router : undefined)
     },
     gas: { ok: nativeWei >= requiredWei, requiredWei: requiredWei.toString(), availableWei: nativeWei.toString() },
     fees: {
       ok: feesOk,
       swapFeeUsdc: usdcText(input.swapFee),
-      payer: checksummed(address) as Readiness["fees"]["payer"],
+      payer: address,
       availableUsdc: usdcText(usdcAvailable)
     },
     totalCostUsdc: usdcText(input.swapFee + weiToUsdc(gasWei))

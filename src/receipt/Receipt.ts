@@ -6,9 +6,8 @@
  * with the same hashes answers without reading the chain.
  */
 import { Clock, Effect } from "effect"
-import { Deployment } from "../../layers/Deployment.js"
+import { contractOf, Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
-import { lowerAddress } from "../../schema/Chain.js"
 import { Internal, ReceiptRateLimited, ReceiptReadsExhausted, SwapNotFound } from "../../schema/Errors.js"
 import type { ReceiptRequest } from "../../schema/Receipt.js"
 import { readChain } from "./ChainRead.js"
@@ -44,9 +43,8 @@ export const receipt = Effect.fn("Receipt.run")(function*(request: ReceiptReques
       })
   }
   const { swap, record } = claim
-  const listedRouter = (yield* Deployment).contracts["router"]
-  if (listedRouter === undefined) return yield* new Internal({ message: "no router contract is configured" })
-  const router = lowerAddress(listedRouter)
+  const router = contractOf(yield* Deployment, "router")
+  if (router === undefined) return yield* new Internal({ message: "no router contract is configured" })
   const taker = swap.taker
 
   const view = yield* readChain({
