@@ -5,7 +5,6 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { getAddress } from "viem"
 import { type Address, lowerAddress, USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
 import { VenueFile } from "../schema/VenueFile.js"
@@ -71,11 +70,7 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const listed = { ...Deployment.make(manifest), venues }
       const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
-        onSome: (address) => {
-          // Checksummed, as the manifest and the venue file write their addresses.
-          const router = getAddress(address)
-          return { ...listed, contracts: { ...listed.contracts, router }, venues: { ...venues, router } }
-        }
+        onSome: (router) => ({ ...listed, contracts: { ...listed.contracts, router }, venues: { ...venues, router } })
       })
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,

@@ -5,8 +5,9 @@
  * Addresses and hex are branded lower-case strings: `Hex` (any length) and `Address` (20 bytes, also a
  * `Hex`). Whatever comes from outside (a request, the venue file, the manifest, an RPC answer, a log)
  * is decoded into them once, at its boundary, so comparing two of them is plain `===` and the index
- * keys everything by them. Both are `0x${string}` too, so they flow into viem without a cast; the wire
- * `Address` (schema/Primitives.ts) decodes to the same `Address` and answers it EIP-55 checksummed.
+ * keys everything by them. Both are `0x${string}` too, so they flow into viem without a cast. The wire
+ * `Address` (schema/Primitives.ts) is the EIP-55 form a request holds and an answer shows;
+ * `lowerAddress` takes it into this one.
  * `RpcHex` is the schema the chain's JSON-RPC answers are decoded with where the case does not matter.
  */
 import { Schema } from "effect"
@@ -45,15 +46,6 @@ export const lowerHex = (text: `0x${string}`): Hex => text.toLowerCase() as Hex
 
 /** `lowerHex` for a 20-byte address the service produced itself (a topic's low 20 bytes, `getCreate2Address`). */
 export const lowerAddress = (text: `0x${string}`): Address => text.toLowerCase() as Address
-
-/**
- * An index key shown as an address. The index keys tokens, hooks and pools by `Hex`, since a v4 pool id
- * is 32 bytes; a key that names an account is 20 bytes, checked here, which is all `Address` adds.
- */
-export const addressOfKey = (key: Hex): Address => {
-  if (key.length !== 42) throw new RangeError(`index key ${key} is not a 20-byte address`)
-  return key as Address
-}
 
 /**
  * Hex text kept in the case it was written, typed as viem takes it: for files read back as written

@@ -3,11 +3,16 @@
  */
 import { Schema } from "effect"
 import { getAddress } from "viem"
-import { Address as ChainAddress, USDC_ADDRESS } from "./Chain.js"
+import { USDC_ADDRESS } from "./Chain.js"
+
+const ChecksummedText = Schema.TemplateLiteral("0x", Schema.String).pipe(Schema.brand("Checksummed"))
+
+/** An address in its EIP-55 form, as a request holds it and an answer is built with it. */
+export const checksummed = (address: string): Address => ChecksummedText.make(getAddress(address))
 
 /**
- * An address on the wire: any case accepted, EIP-55 checksummed in answers. Decoded it is the chain's
- * lower-case `Address` (schema/Chain.ts), so the service compares and keys addresses in one form.
+ * An address on the wire: any case accepted, EIP-55 checksummed once decoded and in answers. Where the
+ * service compares or keys it, `lowerAddress` (schema/Chain.ts) gives the chain's lower-case `Address`.
  */
 export const Address = Schema.transform(
   Schema.String.pipe(
@@ -15,12 +20,12 @@ export const Address = Schema.transform(
       message: () => "expected a 0x-prefixed 20-byte hex address"
     })
   ),
-  ChainAddress,
-  { strict: true, decode: (text) => text, encode: (lower) => getAddress(lower) }
+  ChecksummedText,
+  { strict: true, decode: (hex) => getAddress(hex), encode: (address) => getAddress(address) }
 ).annotations({
   identifier: "Address",
   description: "EVM address; any case accepted, EIP-55 checksummed in answers",
-  examples: [USDC_ADDRESS]
+  examples: [checksummed(USDC_ADDRESS)]
 })
 export type Address = typeof Address.Type
 

@@ -4,9 +4,10 @@
  * every amount comes from route search (src/routing/), nothing is re-priced.
  */
 import { formatUnits } from "viem"
-import { addressOfKey, type Hex } from "../../schema/Chain.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { Route } from "../../schema/Route.js"
 import { PRICE_SCALE } from "../pricing/Usd.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { Candidate } from "../routing/FindRoute.js"
 import { type GasModel, gasUsdcRaw } from "../routing/Gas.js"
 import type { Path } from "../routing/Path.js"
@@ -37,7 +38,7 @@ const feeOf = (context: PresentContext, path: Path, amountIn: bigint) => {
   const decimals = context.token(path.tokenIn).decimals
   // hundredths of a bp keep the product exact in bigint
   const amount = (amountIn * BigInt(Math.round(bps * 100))) / (BPS * 100n)
-  return { bps, amount: formatUnits(amount, decimals), token: addressOfKey(path.tokenIn), collector: null }
+  return { bps, amount: formatUnits(amount, decimals), token: checksumOf(path.tokenIn), collector: null }
 }
 
 /**

@@ -14,7 +14,7 @@ import { contractOf, Deployment, usdcOf } from "../../layers/Deployment.js"
 import { swapPrice } from "../../layers/payment/Prices.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Venues } from "../../layers/Venues.js"
-import { type Hex } from "../../schema/Chain.js"
+import { type Hex, lowerAddress } from "../../schema/Chain.js"
 import { InsufficientLiquidity, NoRoute } from "../../schema/Errors.js"
 import type { QuoteResponse } from "../../schema/Quote.js"
 import type { Fallback, QuoteRecord, StoredEdge } from "../../schema/QuoteRecord.js"
@@ -23,6 +23,7 @@ import { Launchpads } from "../indexer/Launchpads.js"
 import { usdcBeforeGraduation } from "../math/LaunchpadCurve.js"
 import { PRICE_SCALE, usdOf } from "../pricing/Usd.js"
 import { listedHubs } from "../routing/Candidates.js"
+import { checksumOf } from "../routing/Checksum.js"
 import { curvePoolsOf, curvePrice } from "../routing/CurvePools.js"
 import { type Candidate, findRoute, type RouteRequest } from "../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, type GasModel } from "../routing/Gas.js"
@@ -207,7 +208,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
   const minOut = side === "exactOut" ? amount : minAmountOutOf(plan, request.slippageBps)
   const maxIn = maxAmountInOf(plan, request.slippageBps)
   const readiness = request.taker === undefined ? undefined : yield* readReadiness({
-    taker: request.taker,
+    taker: lowerAddress(request.taker),
     sellToken,
     usdc,
     amountIn: maxIn,
@@ -272,7 +273,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
     side,
     slippageBps: request.slippageBps,
     sell: {
-      address: sellToken,
+      address: checksumOf(sellToken),
       symbol: sell.symbol,
       decimals: sell.decimals,
       amount: formatUnits(plan.amountIn, sell.decimals),
@@ -281,7 +282,7 @@ export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
       state: sell.state
     },
     buy: {
-      address: buyToken,
+      address: checksumOf(buyToken),
       symbol: buy.symbol,
       decimals: buy.decimals,
       verification: buy.verification,

@@ -17,6 +17,7 @@ import { formatUnits } from "viem"
 import { type Address, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
 import { fundsNatively, permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { checksumOf } from "../routing/Checksum.js"
 
 /** Gas of one ERC-20 `approve` from a fresh allowance slot, with headroom. */
 export const APPROVE_GAS = 60_000n
@@ -43,8 +44,7 @@ export interface ReadinessInput {
 }
 
 const usdcText = (raw: bigint) => formatUnits(raw, 6)
-// The answer's addresses checksum when it is encoded.
-const orNull = (address: Address | undefined) => address ?? null
+const checksumOrNull = (address: Address | undefined) => (address === undefined ? null : checksumOf(address))
 /** Wei to USDC base units, rounded up: a cost is never understated. */
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 
@@ -86,13 +86,13 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
     ready: balanceOk && nativeWei >= requiredWei && feesOk,
     balance: {
       ok: balanceOk,
-      token: input.sellToken,
+      token: checksumOf(input.sellToken),
       required: input.amountIn.toString(),
       available: balanceAvailable.toString()
     },
     approval: {
       needs: approvalNeeds,
-      spender: orNull(
+      spender: checksumOrNull(
         approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
           ? input.permit2
           : approvalNeeds === "sign_permit"
@@ -102,13 +102,13 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
     },
     approve: {
       needs: approveNeeds,
-      spender: orNull(approveNeeds === "approve" ? input.router : undefined)
+      spender: checksumOrNull(approveNeeds === "approve" ? input.router : undefined)
     },
     gas: { ok: nativeWei >= requiredWei, requiredWei: requiredWei.toString(), availableWei: nativeWei.toString() },
     fees: {
       ok: feesOk,
       swapFeeUsdc: usdcText(input.swapFee),
-      payer: address,
+      payer: checksumOf(address),
       availableUsdc: usdcText(usdcAvailable)
     },
     totalCostUsdc: usdcText(input.swapFee + weiToUsdc(gasWei))

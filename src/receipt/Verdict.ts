@@ -10,6 +10,7 @@ import { getAddress } from "viem"
 import type { Address } from "../../schema/Chain.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import type { ReceiptResponse, ReceiptTransaction } from "../../schema/Receipt.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { ChainView, RpcTransaction } from "./ChainRead.js"
 import { READ_INTERVAL_MS } from "./Claim.js"
 import type { Fill } from "./Fills.js"
@@ -56,8 +57,8 @@ export const judge = (input: VerdictInput): Verdict => {
     result: "fail",
     delivered: delivered.toString(),
     minAmountOut: swap.minAmountOut.toString(),
-    token: input.buy,
-    recipient: swap.recipient,
+    token: checksumOf(input.buy),
+    recipient: checksumOf(swap.recipient),
     swapTxHash: filled?.txHash ?? null,
     block: filled?.block ?? null,
     transactions,
@@ -86,7 +87,7 @@ export const judge = (input: VerdictInput): Verdict => {
       return fail(
         "stop",
         `the fill in ${stray.txHash} delivered ${getAddress(stray.event.buyToken)} to ` +
-          `${getAddress(stray.event.recipient)}, not ${getAddress(answer.token)} to ${getAddress(answer.recipient)}`
+          `${getAddress(stray.event.recipient)}, not ${answer.token} to ${answer.recipient}`
       )
     }
     if (delivered >= swap.minAmountOut) return { answer: { ...answer, result: "pass" } }

@@ -6,7 +6,7 @@
  */
 import { Option } from "effect"
 import { formatUnits } from "viem"
-import { addressOfKey, type Hex, hexOption } from "../../schema/Chain.js"
+import { type Hex, hexOption } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
 import { checksumOf } from "./Checksum.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
@@ -67,7 +67,7 @@ export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
 }
 
 const hooksOf = (pool: RoutablePool | undefined) =>
-  pool?.kind === "v4" ? { hooks: pool.hooks === null ? null : addressOfKey(pool.hooks) } : {}
+  pool?.kind === "v4" ? { hooks: pool.hooks === null ? null : checksumOf(pool.hooks) } : {}
 
 export const routeHop = (context: ShapeContext, hop: PathHop) => {
   const pool = context.pool(hop.poolId)
@@ -76,8 +76,8 @@ export const routeHop = (context: ShapeContext, hop: PathHop) => {
     poolId: poolIdText(hop.poolId),
     tokenIn: context.token(hop.tokenIn).symbol,
     tokenOut: context.token(hop.tokenOut).symbol,
-    tokenInAddress: addressOfKey(hop.tokenIn),
-    tokenOutAddress: addressOfKey(hop.tokenOut),
+    tokenInAddress: checksumOf(hop.tokenIn),
+    tokenOutAddress: checksumOf(hop.tokenOut),
     feeBps: feeBpsOf(pool),
     ...hooksOf(pool)
   }
@@ -119,8 +119,8 @@ export const planShape = (plan: Plan, context: ShapeContext) => {
       path: edge.leg,
       venue: edge.hop.venue,
       poolId: poolIdText(edge.hop.poolId),
-      tokenInAddress: addressOfKey(edge.hop.tokenIn),
-      tokenOutAddress: addressOfKey(edge.hop.tokenOut),
+      tokenInAddress: checksumOf(edge.hop.tokenIn),
+      tokenOutAddress: checksumOf(edge.hop.tokenOut),
       amountInRaw: edge.amountIn.toString(),
       amountOutRaw: edge.amountOut.toString(),
       feeBps: feeBpsOf(pool),

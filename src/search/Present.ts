@@ -3,7 +3,7 @@
  * evidence that needs the token's trades and holdings (computed only for tokens actually returned).
  */
 import { HashMap, Option } from "effect"
-import { addressOfKey, type Hex } from "../../schema/Chain.js"
+import type { Hex } from "../../schema/Chain.js"
 import type { MatchKind, TokenResult } from "../../schema/Token.js"
 import { NATIVE } from "../indexer/Sources.js"
 import { DAY_SEC } from "../indexer/State.js"
@@ -34,7 +34,7 @@ const venueOf = (view: SearchView, pool: Pool, token: Hex) => ({
   poolId: pool.kind === "v4" ? pool.id : view.checksum(pool.id),
   pair: symbolOf(view, pool.token0 === token ? pool.token1 : pool.token0),
   feeBps: feeBpsOf(pool),
-  hooks: pool.kind !== "v2" && pool.hooks !== null ? addressOfKey(pool.hooks) : null
+  hooks: pool.kind !== "v2" && pool.hooks !== null ? view.checksum(pool.hooks) : null
 })
 
 /** USD volume and distinct senders over the 24 h before the snapshot's block. */
@@ -98,7 +98,7 @@ export const present = (
   const depth = usdString(figures.depthMicro)
   const volume24hUsd = usdString(volume)
   return {
-    address: addressOfKey(token.address),
+    address: view.checksum(token.address),
     symbol: useChain ? facts.symbol : listed?.symbol ?? "",
     name: useChain ? facts.name : listed?.name ?? "",
     decimals: useChain ? facts.decimals : listed?.decimals ?? 18,
@@ -120,7 +120,7 @@ export const present = (
     discovered: facts === undefined ? "token_list" : "index",
     origin: {
       launchpad: facts?.launchpad ?? null,
-      creator: facts === undefined || facts.creator === null ? null : addressOfKey(facts.creator),
+      creator: facts === undefined || facts.creator === null ? null : view.checksum(facts.creator),
       createdBlock: facts?.createdBlock ?? null,
       createdAt: facts === undefined || facts.createdTime === 0 ? null : iso(facts.createdTime)
     },

@@ -4,7 +4,7 @@
  * of checksummed addresses). Built once per snapshot (by the warm-up fiber, normally) and shared by all
  * queries against that snapshot.
  */
-import { type Address, getAddress } from "viem"
+import { type Address, checksummed } from "../../schema/Primitives.js"
 import type { Hex } from "../../schema/Chain.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
@@ -25,7 +25,6 @@ export interface ViewBasis {
   readonly canon: Canon
   readonly usdc: Hex
   /** EIP-55 form of an indexed address; checksumming hashes, and the index's addresses are few enough to remember. */
-  /** EIP-55 text of an address, for fields the answer shows as plain strings. */
   readonly checksum: (address: Hex) => Address
 }
 
@@ -64,7 +63,7 @@ export const viewBasis = (book: VerificationBook, usdc: Hex): ViewBasis => {
     checksum: (address) => {
       let found = checksums.get(address)
       if (found === undefined) {
-        found = getAddress(address)
+        found = checksummed(address)
         checksums.set(address, found)
       }
       return found

@@ -14,7 +14,7 @@
 import { Clock, Effect } from "effect"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
-import { ZERO_ADDRESS } from "../../schema/Chain.js"
+import { lowerAddress, ZERO_ADDRESS } from "../../schema/Chain.js"
 import {
   CannotSell,
   invalidField,
@@ -114,8 +114,8 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest, { char
       hint: record.safety?.reason ?? "the quote's verdict is `cannot_sell`"
     })
   }
-  const taker = request.taker
-  const recipient = request.recipient ?? request.taker
+  const taker = lowerAddress(request.taker)
+  const recipient = lowerAddress(request.recipient ?? request.taker)
   if (recipient === ZERO_ADDRESS) {
     return yield* invalidField(["recipient"], {
       expected: "a non-zero address",
