@@ -153,7 +153,5 @@ export const blockSenders = (hash: Hex) =>
     ChainRpc,
     (rpc) => rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
   ).pipe(
-    Effect.map((block) =>
-      new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash, tx.from]))
-    )
+    Effect.map((block) => new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash, tx.from])))
   )

@@ -14,7 +14,12 @@ export interface Fill {
   readonly event: PlanExecuted
 }
 
-export const fillsOf = (view: ChainView, quoteId: string, router: string, taker: `0x${string}`): ReadonlyArray<Fill> => {
+export const fillsOf = (
+  view: ChainView,
+  quoteId: string,
+  router: string,
+  taker: `0x${string}`
+): ReadonlyArray<Fill> => {
   const wanted = [planExecutedTopic, quoteTag(quoteId), pad(taker)].map((t) => t.toLowerCase())
   const isFill = (log: RpcLog) =>
     log.address.toLowerCase() === router.toLowerCase() &&

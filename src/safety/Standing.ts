@@ -18,7 +18,9 @@ import type { TokenVerdicts } from "./VerdictBook.js"
 
 /** The contracts a verdict of `token` depends on: the token and its route's hooks. */
 export const dependenciesOf = (token: Hex, verdict: SafetyVerdict, state: IndexState): ReadonlyArray<Hex> => {
-  const pool = Option.getOrUndefined(Option.flatMap(hexOption(verdict.route.poolId), (id) => HashMap.get(state.pools, id)))
+  const pool = Option.getOrUndefined(
+    Option.flatMap(hexOption(verdict.route.poolId), (id) => HashMap.get(state.pools, id))
+  )
   const hooks = pool?.kind === "v2" ? null : pool?.hooks ?? null
   return hooks === null ? [token] : [token, hooks]
 }

@@ -52,7 +52,6 @@ const compare = (a: Ranked, b: Ranked): number => {
   return a.assessment.token.address < b.assessment.token.address ? -1 : 1
 }
 
-
 type Candidate = readonly [CatalogToken, MatchKind]
 
 /**

@@ -4,8 +4,8 @@
  * of checksummed addresses). Built once per snapshot (by the warm-up fiber, normally) and shared by all
  * queries against that snapshot.
  */
-import { type Address, checksummed } from "../../schema/Primitives.js"
 import type { Hex } from "../../schema/Chain.js"
+import { type Address, checksummed } from "../../schema/Primitives.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
 import { type Catalog, catalogFor, normalize } from "./Catalog.js"

@@ -6,8 +6,8 @@ import { Schema } from "effect"
 import type { Hex } from "viem"
 import { SignatureRequest, type SwapResponse } from "../../schema/Swap.js"
 import { permitTypedData } from "../execution/Permit2.js"
-import { checksumOf } from "../routing/Checksum.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { BuiltTransaction } from "./Build.js"
 
 export interface AnswerParts {
