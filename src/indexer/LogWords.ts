@@ -4,8 +4,8 @@
  */
 import { Schema } from "effect"
 import { decodeAbiParameters } from "viem"
-import { type Address, type Hex, lowerAddress, lowerHex } from "../../schema/Chain.js"
-import type { ChainEvent, LogPosition } from "./Events.js"
+import { type Address, lowerAddress, lowerHex } from "../../schema/Chain.js"
+import type { ChainEvent, EventHead, LogPosition } from "./Events.js"
 
 /** A log as the JSON-RPC answers it. */
 export interface RawLog {
@@ -58,23 +58,14 @@ const tokenCreatedData = [{ type: "string" }, { type: "string" }, { type: "uint2
 
 /** A launchpad's `TokenCreated`: name and symbol are dynamic strings, the one layout sliced by viem. */
 export const decodeTokenCreated = (
-  log: RawLog,
-  at: LogPosition,
-  emitter: Hex,
+  data: `0x${string}`,
   tokenTopic: string,
-  creatorTopic: string
+  creatorTopic: string,
+  head: EventHead
 ): ChainEvent | undefined => {
   try {
-    const [name, symbol] = decodeAbiParameters(tokenCreatedData, log.data)
-    return {
-      _tag: "TokenCreated",
-      at,
-      emitter,
-      token: address(tokenTopic),
-      creator: address(creatorTopic),
-      name,
-      symbol
-    }
+    const [name, symbol] = decodeAbiParameters(tokenCreatedData, data)
+    return { _tag: "TokenCreated", ...head, token: address(tokenTopic), creator: address(creatorTopic), name, symbol }
   } catch {
     return undefined
   }
