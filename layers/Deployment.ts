@@ -5,7 +5,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { USDC_ADDRESS } from "../schema/Chain.js"
+import { type Address, lowerAddress, USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
 import { VenueFile } from "../schema/VenueFile.js"
 import { AppConfig } from "./AppConfig.js"
@@ -27,15 +27,21 @@ export interface DeploymentShape {
 }
 
 /** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
-export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, string>> }): `0x${string}` =>
-  (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
+export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, `0x${string}`>> }): Address =>
+  lowerAddress(deployment.contracts["usdc"] ?? USDC_ADDRESS)
+
+/** The contract of `role`, lower-case as the service compares addresses; undefined when none is listed. */
+export const contractOf = (deployment: Pick<DeploymentShape, "contracts">, role: string): Address | undefined => {
+  const listed = deployment.contracts[role]
+  return listed === undefined ? undefined : lowerAddress(listed)
+}
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
   static readonly make = (manifest: Manifest): DeploymentShape => ({
     rpcUrl: manifest.rpcUrl,
     chainId: manifest.chainId,
     startBlock: manifest.startBlock,
-    contracts: manifest.contracts as DeploymentShape["contracts"],
+    contracts: manifest.contracts,
     tokenList: manifest.tokenList,
     ...(manifest.venues === undefined ? {} : { venues: manifest.venues })
   })
@@ -64,11 +70,7 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
       const listed = { ...Deployment.make(manifest), venues }
       const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
-        onSome: (address) => ({
-          ...listed,
-          contracts: { ...listed.contracts, router: address as `0x${string}` },
-          venues: { ...venues, router: address }
-        })
+        onSome: (router) => ({ ...listed, contracts: { ...listed.contracts, router }, venues: { ...venues, router } })
       })
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,

@@ -64,8 +64,8 @@ export const permit2DomainSeparator = (chainId: number, address: Address): Hex =
 
 const checkPermit2 = Effect.fn("VenueChecks.permit2")(function*(rpc: Rpc, file: VenueFile) {
   yield* hasCode(rpc, "permit2", "Permit2", file.permit2)
-  const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed(() => "0x" as Hex))
-  if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2 as Address)) {
+  const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed((): Hex => "0x"))
+  if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2)) {
     return yield* refuse(`permit2: the code at ${file.permit2} is not Permit2 (its domain separator is not Permit2's)`)
   }
 })
@@ -98,8 +98,8 @@ const checkV3 = Effect.fn("VenueChecks.v3")(function*(rpc: Rpc, entry: typeof V3
     [{ type: "address" }, { type: "address" }, { type: "uint24" }],
     [addressOf(token0 ?? "0x"), addressOf(token1 ?? "0x"), Number(word(fee ?? "0x"))]
   ))
-  const deployer = (entry.poolDeployer ?? entry.factory) as Address
-  const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash as Hex })
+  const deployer = entry.poolDeployer ?? entry.factory
+  const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash })
   if (expected.toLowerCase() !== pool.toLowerCase()) {
     return yield* refuse(
       `venue ${entry.id}: poolInitCodeHash ${entry.poolInitCodeHash} is wrong: the factory's pool ${pool} ` +

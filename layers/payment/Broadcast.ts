@@ -28,17 +28,23 @@ export interface BroadcastChain {
   readonly headBlock: () => Promise<bigint>
 }
 
+/**
+ * Hex the payment's schema already checked (schema/Payment.ts: signature, nonce, payer), typed as viem
+ * takes it. Those fields stay plain pattern strings there, which is how the OpenAPI document shows them.
+ */
+const checkedHex = (text: string): Hex => text as Hex
+
 /** The EIP-3009 call that moves the payment, as the x402 library sends it. */
 export const transferCall = (requirements: PaymentRequirements, verified: Verified): SettlementCall => {
   const { authorization, signature: signed } = verified.payment.payload
-  const { signature } = parseErc6492Signature(signed as Hex)
+  const { signature } = parseErc6492Signature(checkedHex(signed))
   const base = [
     getAddress(authorization.from),
     getAddress(authorization.to),
     BigInt(authorization.value),
     BigInt(authorization.validAfter),
     BigInt(authorization.validBefore),
-    authorization.nonce as Hex
+    checkedHex(authorization.nonce)
   ] as const
   const ecdsa = signature.length === 132 ? parseSignature(signature) : undefined
   return {
@@ -81,7 +87,7 @@ export const broadcastSettlement = (
   const admit = Effect.fn("PaymentGate.admit")(function*(verified: Verified) {
     const debt = yield* book.debtOf(verified.payer)
     if (debt !== undefined) {
-      const paid = yield* Effect.tryPromise(() => chain.paidSince(verified.payer as Hex, debt.sinceBlock)).pipe(
+      const paid = yield* Effect.tryPromise(() => chain.paidSince(checkedHex(verified.payer), debt.sinceBlock)).pipe(
         Effect.mapError(unreachable("reading the payer's transfers"))
       )
       if (paid < debt.value) {

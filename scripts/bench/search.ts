@@ -12,7 +12,7 @@ import { NodeContext } from "@effect/platform-node"
 import { Effect, HashMap, Layer, ManagedRuntime } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { type Hex, lowerHex, USDC_ADDRESS } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { AtHead } from "../../src/indexer/AtHead.js"
@@ -59,7 +59,7 @@ const nextBlock = (previous: IndexState, pick: () => number): IndexState => {
     const id = poolIds[Math.floor(pick() * poolIds.length)]!
     const pool = HashMap.unsafeGet(previous.pools, id)
     if (pool.kind !== "v2") continue
-    const at = { block, time: previous.time + 1, tx: `0x${block}${i}`, logIndex: i }
+    const at = { block, time: previous.time + 1, tx: lowerHex(`0x${block}${i}`), logIndex: i }
     events.push({
       _tag: "V2Sync",
       at,
@@ -68,7 +68,11 @@ const nextBlock = (previous: IndexState, pick: () => number): IndexState => {
       reserve1: (pool.reserve1 * 999n) / 1_000n
     })
   }
-  return applyEvents(previous, events, { number: block, hash: `0x${block.toString(16)}`, time: previous.time + 1 }, {
+  return applyEvents(previous, events, {
+    number: block,
+    hash: lowerHex(`0x${block.toString(16)}`),
+    time: previous.time + 1
+  }, {
     sources,
     metadata: new Map(),
     senders: new Map(),

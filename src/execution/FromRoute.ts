@@ -81,7 +81,7 @@ const stepOf = (fill: HopFill, poolOf: PoolOf, venues: RouterVenues) => {
   if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
   return {
     pool,
-    step: { ...stepVenue(pool, venues), tokenIn: fill.hop.tokenIn as Address, tokenOut: fill.hop.tokenOut as Address }
+    step: { ...stepVenue(pool, venues), tokenIn: fill.hop.tokenIn, tokenOut: fill.hop.tokenOut }
   }
 }
 
@@ -138,8 +138,8 @@ const legSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
 /** The router plan that executes `plan` (a single path, a split or a graph flow alike). */
 export const routerPlanOf = (plan: Plan, poolOf: PoolOf, venues: RouterVenues, terms: PlanTerms): RouterPlan => ({
   quoteTag: quoteTag(terms.quoteId),
-  sellToken: plan.tokenIn as Address,
-  buyToken: plan.tokenOut as Address,
+  sellToken: plan.tokenIn,
+  buyToken: plan.tokenOut,
   recipient: terms.recipient,
   funding: terms.funding,
   exactOut: plan.side === "exactOut",
@@ -162,8 +162,8 @@ export const probePlanOf = (
   terms: Omit<PlanTerms, "slippageBps">
 ): RouterPlan => ({
   quoteTag: quoteTag(terms.quoteId),
-  sellToken: path.tokenIn as Address,
-  buyToken: path.tokenOut as Address,
+  sellToken: path.tokenIn,
+  buyToken: path.tokenOut,
   recipient: terms.recipient,
   funding: terms.funding,
   exactOut: false,
@@ -177,8 +177,8 @@ export const probePlanOf = (
     return {
       ...stepVenue(pool, venues),
       flags: (i === 0 ? 0 : StepFlag.fromRouter) | (last ? 0 : StepFlag.toRouter),
-      tokenIn: hop.tokenIn as Address,
-      tokenOut: hop.tokenOut as Address,
+      tokenIn: hop.tokenIn,
+      tokenOut: hop.tokenOut,
       amount: i === 0 ? amountIn : SHARE_ALL,
       limit: 0n
     }

@@ -4,6 +4,7 @@
  * several times more per log. Logs with an unexpected shape (another contract reusing a topic) decode
  * to nothing.
  */
+import { lowerHex } from "../../schema/Chain.js"
 import type { ChainEvent } from "./Events.js"
 import { layouts } from "./Layouts.js"
 import { positionOf, type RawLog, words } from "./LogWords.js"
@@ -15,7 +16,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
   const layout = layouts.get(log.topics[0] ?? "")
   if (layout === undefined || log.topics.length < layout.topics) return undefined
   if (layout.words !== undefined && words(log.data) !== layout.words) return undefined
-  const emitter = log.address.toLowerCase()
+  const emitter = lowerHex(log.address)
   if (layout.from !== undefined && !sources[layout.from].has(emitter)) return undefined
   return layout.read(log.topics, log.data, { at: positionOf(log, time), emitter })
 }

@@ -6,7 +6,7 @@
 import { toFunctionSelector } from "viem"
 import { usdcOf } from "../../layers/Deployment.js"
 import type { Venue } from "../../layers/Venues.js"
-import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
+import { type Hex, lowerHex, ZERO_ADDRESS } from "../../schema/Chain.js"
 import type { V2VenueEntry } from "../../schema/VenueFile.js"
 
 export interface Sources {
@@ -28,13 +28,13 @@ export const NATIVE: Hex = ZERO_ADDRESS
 /** Each venue's registry contract by family; launchpad ids are their venue ids. */
 export const sourcesFrom = (
   venues: ReadonlyArray<Venue>,
-  contracts: Readonly<Record<string, string>>
+  contracts: Readonly<Record<string, `0x${string}`>>
 ): Sources => {
   const registries = (family: Venue["family"], role: string) =>
     new Map(
       venues.flatMap((venue) => {
         const address = venue.contracts[role]
-        return venue.family === family && address !== undefined ? [[address.toLowerCase(), venue.id] as const] : []
+        return venue.family === family && address !== undefined ? [[lowerHex(address), venue.id] as const] : []
       })
     )
   return {
@@ -63,7 +63,7 @@ export const v2FeeRule = (entry: typeof V2VenueEntry.Type): V2FeeRule =>
     ? { _tag: "Fixed", feePips: entry.fee.fixed }
     : {
       _tag: "PerPair",
-      selector: toFunctionSelector(entry.fee.perPair.getter),
+      selector: lowerHex(toFunctionSelector(entry.fee.perPair.getter)),
       denominator: entry.fee.perPair.denominator
     }
 

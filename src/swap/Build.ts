@@ -90,7 +90,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   const { snapshot } = yield* (yield* TokenSearch).view
   const block = snapshot.state.block
   const launchpads = yield* (yield* Launchpads).constants
-  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell as Hex, record.buy as Hex], usdc)
+  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell, record.buy], usdc)
   const market = marketFromIndex(snapshot.state, curves)
   const repriced = repricePlan(record, market, usdc)
   if (repriced._tag === "Unpriced") {
@@ -107,7 +107,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
 
-  const sellToken = record.sell as Address
+  const sellToken = record.sell
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
   // The verdict's simulation and the wallet's reads are independent round trips: sent together.
   const [, wallet] = yield* Effect.all([

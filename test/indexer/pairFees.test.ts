@@ -12,8 +12,9 @@ import type { ChainEvent } from "../../src/indexer/Events.js"
 import { feePipsOf } from "../../src/indexer/PairFees.js"
 import type { V2FeeRule } from "../../src/indexer/Sources.js"
 import { emptyState } from "../../src/indexer/State.js"
+import { hexOf } from "../support/hex.js"
 
-const rule = (denominator: number) => ({ _tag: "PerPair", selector: "0x54cf2aeb", denominator } as const)
+const rule = (denominator: number) => ({ _tag: "PerPair", selector: hexOf("0x54cf2aeb"), denominator } as const)
 const word = (value: bigint) => `0x${value.toString(16).padStart(64, "0")}`
 
 describe("feePipsOf", () => {
@@ -34,19 +35,19 @@ describe("feePipsOf", () => {
 })
 
 describe("applying pairs of a per-pair venue", () => {
-  const fixedFactory = "0x00000000000000000000000000000000000000f1"
-  const v25Factory = "0x00000000000000000000000000000000000000f5"
+  const fixedFactory = hexOf("0x00000000000000000000000000000000000000f1")
+  const v25Factory = hexOf("0x00000000000000000000000000000000000000f5")
   const [fixedPair, read, unread] = [
-    "0x00000000000000000000000000000000000000c1",
-    "0x00000000000000000000000000000000000000c5",
-    "0x00000000000000000000000000000000000000c6"
-  ] as const
-  const token = "0x00000000000000000000000000000000000000b1"
+    hexOf("0x00000000000000000000000000000000000000c1"),
+    hexOf("0x00000000000000000000000000000000000000c5"),
+    hexOf("0x00000000000000000000000000000000000000c6")
+  ]
+  const token = hexOf("0x00000000000000000000000000000000000000b1")
 
   it("a pair keeps the fee read for it, a pair whose fee could not be read is left out", () => {
     const created = (pair: Hex, emitter: Hex): ChainEvent => ({
       _tag: "V2PairCreated",
-      at: { block: 2, time: 1_002, tx: "0xtx", logIndex: 0 },
+      at: { block: 2, time: 1_002, tx: hexOf("0x7478"), logIndex: 0 },
       emitter,
       token0: USDC_ADDRESS,
       token1: token,
@@ -55,7 +56,7 @@ describe("applying pairs of a per-pair venue", () => {
     const state = applyEvents(
       emptyState(1),
       [created(read, v25Factory), created(unread, v25Factory), created(fixedPair, fixedFactory)],
-      { number: 2, hash: "0x2", time: 1_002 },
+      { number: 2, hash: hexOf("0x2"), time: 1_002 },
       {
         sources: {
           v2Factories: new Map([[fixedFactory, "uniswap-v2"], [v25Factory, "pairfee-v2"]]),

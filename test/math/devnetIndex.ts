@@ -11,6 +11,7 @@ import type { Manifest } from "../../schema/Manifest.js"
 import type { IndexState } from "../../src/indexer/State.js"
 import type { Pool } from "../../src/math/PoolState.js"
 import { clientsFor, type DevnetClients, manifestAccount, poolByLabel, sharedManifest } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 
 type PublicClient = DevnetClients["public"]
@@ -56,7 +57,7 @@ export const devnetIndex = (): DevnetIndex => {
   return { manifest, client, holder, blockNumber, indexed, simulate }
 }
 
-export const lower = (address: string) => address.toLowerCase() as Hex
+export const lower = (address: string) => hexOf(address)
 /** The index keeps addresses as plain lower-case strings. */
 export const addr = (address: string) => address as Address
 

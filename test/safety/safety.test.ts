@@ -10,6 +10,7 @@ import { parseAbi } from "viem"
 import { getAmountIn } from "../../src/math/ConstantProduct.js"
 import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
 import { clientsFor, poolByLabel, sharedManifest, tokenAddress } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { bestPath, checkToken, E6, safetyRuntime, type Snapshot, snapshotOf } from "./safetyHarness.js"
 
 const manifest = sharedManifest()
@@ -66,7 +67,7 @@ describe("safety verdicts on the seeded market", () => {
     const maxTx = await read<bigint>("CAPPED", "maxTxAmount")
     // The true cap: the USDC whose v2 output is exactly maxTxAmount (the pair is the only route).
     const pool = poolByLabel(manifest, "v2:CAPPED/USDC")
-    const indexed = snapshot.market.pool(pool.id.toLowerCase())!
+    const indexed = snapshot.market.pool(hexOf(pool.id))!
     if (indexed.kind !== "v2") throw new Error("expected the v2 pair")
     const capped = tokenAddress(manifest, "CAPPED").toLowerCase()
     const [reserveUsdc, reserveToken] = indexed.token0 === capped
@@ -110,7 +111,7 @@ describe("safety verdicts on the seeded market", () => {
     expect(path.hops.map((hop) => hop.venue)).toEqual(["pairfee-v2"])
     const verdict = await runtime.runPromise(Effect.flatMap(SafetyCheck, (safety) =>
       safety.check({
-        token: WBTC.toLowerCase(),
+        token: hexOf(WBTC),
         path,
         amountInUsdc: 500n * E6,
         block: BigInt(snapshot.state.block),

@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { Deployment } from "../../layers/Deployment.js"
 import { checkedDeployment } from "../../layers/VenueChecks.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import type { VenueEntry, VenueFile } from "../../schema/VenueFile.js"
 import { checkedRouter } from "../../src/execution/RouterCheck.js"
 import { sharedManifest } from "../support/devnet.js"
@@ -31,7 +32,7 @@ const withVenue = (file: VenueFile, id: string, change: (entry: VenueEntry) => V
   venues: file.venues.map((entry) => entry.id === id ? change(entry) : entry) as unknown as VenueFile["venues"]
 })
 
-const WRONG_HASH = `0x${"ab".repeat(32)}`
+const WRONG_HASH: `0x${string}` = `0x${"ab".repeat(32)}`
 
 describe("start-up checks of the venue file", () => {
   it.effect("the devnet's own file passes", () =>
@@ -78,7 +79,7 @@ describe("start-up checks of the venue file", () => {
 
   it.effect("a venue contract without code refuses, naming the venue and its role", () =>
     Effect.gen(function*() {
-      const empty = "0x00000000000000000000000000000000000000e1"
+      const empty = lowerAddress("0x00000000000000000000000000000000000000e1")
       const file = withVenue(devnetFile(), "uniswap-v4", (entry) => ({ ...entry, quoter: empty }))
       expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${empty} has no code at the RPC`)
     }))

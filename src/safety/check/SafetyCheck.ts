@@ -140,7 +140,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token as Address, request.block)], {
+      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token, request.block)], {
         concurrency: "unbounded"
       }).pipe(
         Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),
