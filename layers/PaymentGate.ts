@@ -21,6 +21,7 @@ import { type Facilitator, inProcessFacilitator, remoteFacilitator, servingFacil
 import { makeGate } from "./payment/Gate.js"
 import type { PaymentGateShape } from "./payment/GateShape.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
+import { quickVerify } from "./payment/QuickVerify.js"
 import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSender } from "./payment/SettlementSender.js"
@@ -112,7 +113,10 @@ const inProcess: Build<ChainRpc | Scope.Scope> = (resolved, terms, ledger) =>
       headBlock: () => client.getBlockNumber({ cacheTime: 0 })
     }
     const book = exposureBook(settlement)
-    return { facilitator, broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope) }
+    return {
+      facilitator: { ...facilitator, verify: quickVerify(wallet, facilitator) },
+      broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope)
+    }
   })
 
 // A facilitator that does not settle this scheme on this network would refuse every payment: the

@@ -7,10 +7,9 @@
  * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
  * receipt as in `confirmed`.
  */
-import { eip3009ABI } from "@x402/evm"
 import { Effect, Scope } from "effect"
-import { encodeFunctionData, getAddress, type Hex, parseErc6492Signature, parseSignature } from "viem"
-import type { PaymentRejected, PaymentRequirements, SettlementReceipt } from "../../schema/Payment.js"
+import type { Hex } from "viem"
+import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { ExposureBook } from "./Exposure.js"
 import { FacilitatorUnavailable } from "./Facilitator.js"
@@ -18,39 +17,15 @@ import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { SentSettlement, SettlementCall, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
+import type { SentSettlement, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
+import { transferCall } from "./Transfer.js"
 
 export interface BroadcastChain {
   readonly sender: SettlementSender
   /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
   readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
   readonly headBlock: () => Promise<bigint>
-}
-
-/** The EIP-3009 call that moves the payment, as the x402 library sends it. */
-export const transferCall = (requirements: PaymentRequirements, verified: Verified): SettlementCall => {
-  const { authorization, signature: signed } = verified.payment.payload
-  const { signature } = parseErc6492Signature(signed as Hex)
-  const base = [
-    getAddress(authorization.from),
-    getAddress(authorization.to),
-    BigInt(authorization.value),
-    BigInt(authorization.validAfter),
-    BigInt(authorization.validBefore),
-    authorization.nonce as Hex
-  ] as const
-  const ecdsa = signature.length === 132 ? parseSignature(signature) : undefined
-  return {
-    to: getAddress(requirements.asset),
-    data: ecdsa === undefined
-      ? encodeFunctionData({ abi: eip3009ABI, functionName: "transferWithAuthorization", args: [...base, signature] })
-      : encodeFunctionData({
-        abi: eip3009ABI,
-        functionName: "transferWithAuthorization",
-        args: [...base, Number(ecdsa.v ?? BigInt(ecdsa.yParity + 27)), ecdsa.r, ecdsa.s]
-      })
-  }
 }
 
 export type Reject = (verified: Verified, refusal: Refusal, settlement?: SettlementReceipt) => PaymentRejected
@@ -123,7 +98,8 @@ export const broadcastSettlement = (
     const waitHere = book.overCap(verified.charge.price)
     // Sent (or maybe sent): the authorization is spent whatever happens next.
     yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    const sent = yield* Effect.tryPromise(() => chain.sender.send(transferCall(verified.requirements, verified))).pipe(
+    const sent = yield* Effect.tryPromise(() => chain.sender.send(transferCall(verified.requirements, verified.payment))).pipe(
+      Effect.withSpan("PaymentGate.signAndSend"),
       Effect.mapError(unreachable("broadcasting the settlement")),
       Effect.tapError(() => book.free(verified.payer, verified.key))
     )

@@ -67,12 +67,14 @@ export const makeGate = (
     const offered = requirements(charge)
     const payment = yield* Either.match(decodePayment(submitted), {
       onLeft: (refusal) => Effect.fail(rejected(charge, refusal)),
-      onRight: Effect.succeed
-    })
-    yield* refuse(charge)(checkPayment(terms, offered, payment))
+      onRight: (payment) => Effect.as(refuse(charge)(checkPayment(terms, offered, payment)), payment)
+    }).pipe(Effect.withSpan("PaymentGate.decode"))
     const key = authorizationKey(payment, offered)
     const expiresAtMs = Number(payment.payload.authorization.validBefore) * 1000 + CLAIM_SLACK_MS
-    const claim = yield* ledger.claim(key, expiresAtMs).pipe(Effect.mapError(unavailable))
+    const claim = yield* ledger.claim(key, expiresAtMs).pipe(
+      Effect.mapError(unavailable),
+      Effect.withSpan("PaymentGate.claim")
+    )
     if (claim._tag === "Taken") {
       return yield* rejected(charge, {
         reason: Reason.nonceUsed,
@@ -95,6 +97,7 @@ export const makeGate = (
     const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     yield* refuse(charge)(checkValidity(terms, payment, nowSec)).pipe(Effect.tapError(() => release(verified)))
     const verdict = yield* facilitator.verify(payment, offered).pipe(
+      Effect.withSpan("PaymentGate.facilitatorVerify"),
       Effect.mapError(unavailable),
       Effect.tapError(logFailure("verify")),
       Effect.tapError(() => release(verified))
@@ -141,7 +144,7 @@ export const makeGate = (
         Effect.acquireUseRelease(
           verify(charge, submitted),
           (verified) =>
-            Effect.flatMap(operation, (value) =>
+            Effect.flatMap(Effect.withSpan(operation, "PaymentGate.operation"), (value) =>
               // Once the operation has answered, settling runs to its end even if the caller goes away.
               Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
                 value,

@@ -13,12 +13,8 @@ import {
   TransactionReceiptNotFoundError
 } from "viem"
 import type { ChainWallet } from "../ChainRpc.js"
+import type { SettlementCall } from "./Transfer.js"
 
-/** A call the settlement key sends. */
-export interface SettlementCall {
-  readonly to: Hex
-  readonly data: Hex
-}
 
 interface Fees {
   readonly maxFeePerGas: bigint
