@@ -98,7 +98,9 @@ export const broadcastSettlement = (
     const waitHere = book.overCap(verified.charge.price)
     // Sent (or maybe sent): the authorization is spent whatever happens next.
     yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    const sent = yield* Effect.tryPromise(() => chain.sender.send(transferCall(verified.requirements, verified.payment))).pipe(
+    const sent = yield* Effect.tryPromise(() =>
+      chain.sender.send(transferCall(verified.requirements, verified.payment))
+    ).pipe(
       Effect.withSpan("PaymentGate.signAndSend"),
       Effect.mapError(unreachable("broadcasting the settlement")),
       Effect.tapError(() => book.free(verified.payer, verified.key))

@@ -9,7 +9,7 @@
  * for its settlement is the settlement mode's: until mined (`confirmed`, ./Confirmed.ts) or until sent
  * (`broadcast`, ./Broadcast.ts, which also admits a payer only without debt and one at a time).
  */
-import { Clock, Effect, Either, Exit, Option } from "effect"
+import { Clock, Effect, Either, Exit, Fiber, Option } from "effect"
 import { PaymentDemanded, type PaymentRejected } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { BroadcastSettlement, Reject } from "./Broadcast.js"
@@ -140,18 +140,31 @@ export const makeGate = (
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.
-      onSome: (submitted) =>
-        Effect.acquireUseRelease(
-          verify(charge, submitted),
-          (verified) =>
-            Effect.flatMap(Effect.withSpan(operation, "PaymentGate.operation"), (value) =>
-              // Once the operation has answered, settling runs to its end even if the caller goes away.
-              Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
-                value,
-                receipt: Option.some(receipt)
-              }))),
-          (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
-        ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
+      onSome: (submitted) => {
+        const answer = (verified: Verified, answered: Effect.Effect<A, E, R>) =>
+          Effect.flatMap(answered, (value) =>
+            // Once the operation has answered, settling runs to its end even if the caller goes away.
+            Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
+              value,
+              receipt: Option.some(receipt)
+            })))
+        const paid = (verifying: Effect.Effect<Verified, GateFailure>, answered: Effect.Effect<A, E, R>) =>
+          Effect.acquireUseRelease(
+            verifying,
+            (verified) => answer(verified, answered),
+            (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
+          ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
+        const operating = Effect.withSpan(operation, "PaymentGate.operation")
+        // A read may start beside the verification (in `broadcast`, where verifying is the wait); its
+        // answer waits for the verdict, and a refused payment interrupts it.
+        if (mode === undefined || charge.readOnly !== true) return paid(verify(charge, submitted), operating)
+        return Effect.flatMap(Effect.fork(operating), (started) =>
+          paid(
+            Effect.onExit(verify(charge, submitted), (exit) =>
+              Exit.isSuccess(exit) ? Effect.void : Fiber.interrupt(started)),
+            Fiber.join(started)
+          ))
+      }
     })
   }
 

@@ -6,7 +6,7 @@
  * an ERC-6492 wrapper, a failed simulation, a node error) is handed to the library's verify, so every
  * refusal keeps its reason and every node failure its answer; only the accepting path is shortened.
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import {
   getAddress,
   type Hex,
@@ -15,8 +15,8 @@ import {
   publicActions,
   recoverTypedDataAddress
 } from "viem"
-import type { ChainWallet } from "../ChainRpc.js"
 import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
+import type { ChainWallet } from "../ChainRpc.js"
 import type { Facilitator } from "./Facilitator.js"
 import { transferCall } from "./Transfer.js"
 
@@ -34,11 +34,17 @@ const authorizationTypes = {
 // The library refuses an authorization ending within 6 s; the gate's own window is checked before.
 const LIBRARY_MIN_VALIDITY_SEC = 6
 
-/** The payer's address if `payment` is a plain 65-byte signature by it, recovered without the node. */
+const plainSignature = (payment: PaymentPayload) => {
+  const signature = payment.payload.signature as Hex
+  return signature.length === 132 && parseErc6492Signature(signature).address === undefined
+}
+
+const isEoa = (code: Hex | undefined) => code === undefined || code === "0x"
+
+/** Whether the authorization's `from` signed it, recovered without the node. */
 const signedByKey = (payment: PaymentPayload, requirements: PaymentRequirements, chainId: number) =>
   Effect.promise(async () => {
     const signature = payment.payload.signature as Hex
-    if (signature.length !== 132 || parseErc6492Signature(signature).address !== undefined) return false
     const { authorization } = payment.payload
     const { name, version } = requirements.extra as { name?: string; version?: string }
     if (name === undefined || version === undefined) return false
@@ -69,37 +75,40 @@ export const quickVerify = (wallet: ChainWallet, library: Facilitator): Facilita
   // USDC's code does not go away: asked once, so a call never simulates against an empty address.
   const assetCode = new Map<string, Promise<boolean>>()
   const isContract = (asset: Hex) => {
-    const known = assetCode.get(asset) ?? client.getCode({ address: asset }).then((code) => code !== undefined && code !== "0x")
+    const known = assetCode.get(asset) ??
+      client.getCode({ address: asset }).then((code) => code !== undefined && code !== "0x")
     assetCode.set(asset, known)
     known.catch(() => assetCode.delete(asset))
     return known
   }
 
-  return (payment, requirements) => {
+  const quick: Facilitator["verify"] = (payment, requirements) => {
     const fallback = library.verify(payment, requirements)
     const from = getAddress(payment.payload.authorization.from)
     const nowSec = Math.floor(Date.now() / 1000)
     if (BigInt(payment.payload.authorization.validBefore) < BigInt(nowSec + LIBRARY_MIN_VALIDITY_SEC)) return fallback
+    if (!plainSignature(payment)) return fallback
+    const transfer = transferCall(requirements, payment)
+    // The reads go out first, so the node answers while the signature is recovered here.
+    const reads = Effect.tryPromise(() =>
+      Promise.all([
+        client.getCode({ address: from }),
+        isContract(getAddress(requirements.asset)),
+        client.call({ to: transfer.to, data: transfer.data })
+      ])
+    ).pipe(Effect.either, Effect.withSpan("PaymentVerify.reads"))
+    const signature = Effect.withSpan(signedByKey(payment, requirements, chainId), "PaymentVerify.signature")
     return Effect.flatMap(
-      Effect.withSpan(signedByKey(payment, requirements, chainId), "PaymentVerify.signature"),
-      (signed) => {
-        if (!signed) return fallback
-        const transfer = transferCall(requirements, payment)
-        const reads = Effect.tryPromise(() =>
-          Promise.all([
-            client.getCode({ address: from }),
-            isContract(getAddress(requirements.asset)),
-            client.call({ to: transfer.to, data: transfer.data })
-          ])
-        ).pipe(Effect.withSpan("PaymentVerify.reads"))
-        return Effect.matchEffect(reads, {
-          onFailure: () => fallback,
-          onSuccess: ([code, asset]) =>
-            (code === undefined || code === "0x") && asset
-              ? Effect.succeed({ isValid: true, payer: from })
-              : fallback
-        })
-      }
+      Effect.all([reads, signature], { concurrency: "unbounded" }),
+      ([read, signed]) =>
+        signed && Either.isRight(read) && isEoa(read.right[0]) && read.right[1]
+          ? Effect.succeed({ isValid: true, payer: from })
+          : fallback
     )
   }
+  // A field the library would refuse with its own reason (an address that does not parse) is its to answer.
+  return (payment, requirements) =>
+    Effect.suspend(() => quick(payment, requirements)).pipe(
+      Effect.catchAllDefect(() => library.verify(payment, requirements))
+    )
 }

@@ -15,7 +15,6 @@ import {
 import type { ChainWallet } from "../ChainRpc.js"
 import type { SettlementCall } from "./Transfer.js"
 
-
 interface Fees {
   readonly maxFeePerGas: bigint
   readonly maxPriorityFeePerGas: bigint
