@@ -73,15 +73,19 @@ export const broadcastSettlement = (
     yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(Effect.mapError(unavailable))
   })
 
-  // A settlement whose answer was served and then failed is the payer's debt.
-  const failed = (verified: Verified, transaction: string, reason: string) =>
-    Effect.tryPromise(() => chain.headBlock()).pipe(
+  // A settlement whose answer was served and then failed is the payer's debt, recorded under the last
+  // transaction sent for its nonce (a replacement, when the first one was stuck) and naming the first.
+  const failed = (verified: Verified, sent: SentSettlement, failure: string) => {
+    const transaction = sent.hashes.at(-1) ?? ""
+    const reason = sent.hashes.length > 1 ? `${failure}; it replaced ${sent.hashes[0]}` : failure
+    return Effect.tryPromise(() => chain.headBlock()).pipe(
       Effect.orElseSucceed(() => 0n),
       Effect.flatMap((sinceBlock) =>
         book.owe({ payer: verified.payer, value: verified.charge.price, transaction, reason, sinceBlock })
       ),
       Effect.zipRight(Effect.logWarning(`served settlement failed: ${transaction} (${reason})`))
     )
+  }
 
   const confirmation = (verified: Verified, sent: SentSettlement) =>
     Effect.tryPromise({
@@ -90,6 +94,10 @@ export const broadcastSettlement = (
     }).pipe(
       Effect.flatMap((receipt: TransactionReceipt) =>
         receipt.status === "success" ? Effect.succeed(receipt.transactionHash) : Effect.fail("reverted")
+      ),
+      // The answer named the first transaction; the one that landed replaced it (same nonce, higher fee).
+      Effect.tap((landed) =>
+        landed === sent.hashes[0] ? Effect.void : Effect.logInfo(`settlement ${sent.hashes[0]} replaced by ${landed}`)
       )
     )
 
@@ -123,7 +131,7 @@ export const broadcastSettlement = (
     }
     yield* book.open(verified.key, verified.charge.price, verified.expiresAtMs).pipe(Effect.ignore)
     yield* confirmation(verified, sent).pipe(
-      Effect.catchAll((reason) => failed(verified, transaction, reason)),
+      Effect.catchAll((reason) => failed(verified, sent, reason)),
       done,
       Effect.forkIn(scope)
     )
