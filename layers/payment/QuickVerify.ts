@@ -6,6 +6,7 @@
  * an ERC-6492 wrapper, a failed simulation, a node error) is handed to the library's verify, so every
  * refusal keeps its reason and every node failure its answer; only the accepting path is shortened.
  */
+import { authorizationTypes } from "@x402/evm"
 import { Effect, Either } from "effect"
 import {
   getAddress,
@@ -19,17 +20,6 @@ import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.j
 import type { ChainWallet } from "../ChainRpc.js"
 import type { Facilitator } from "./Facilitator.js"
 import { transferCall } from "./Transfer.js"
-
-const authorizationTypes = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" }
-  ]
-} as const
 
 // The library refuses an authorization ending within 6 s; the gate's own window is checked before.
 const LIBRARY_MIN_VALIDITY_SEC = 6
