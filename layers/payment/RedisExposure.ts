@@ -3,9 +3,10 @@
  * `REDIS_PREFIX`: a payer's one slot is a key set only if absent (so two replicas never hold two
  * unconfirmed settlements of one payer), a debt is a key every replica reads before admitting the
  * payer, and the unconfirmed settlements are one hash the cap is summed from. Every entry expires on
- * its own (a slot and an unconfirmed entry with their authorization, a debt with its refusal time), so
- * a replica that dies holding one blocks nobody for longer than that. The cap is checked, then
- * counted, in two steps: replicas serving at the same instant may pass it by a call each.
+ * its own (a slot's lease within seconds unless its replica renews it, an unconfirmed entry with its
+ * authorization, a debt with its refusal time), so a replica that dies holding one blocks nobody long.
+ * The cap is checked, then counted, in two steps: replicas serving at the same instant may pass it by a
+ * call each.
  */
 import { Clock, Effect } from "effect"
 import type { Redis } from "ioredis"
@@ -15,8 +16,15 @@ import { type Debt, type ExposureBook, type ExposureSettings, sum } from "./Expo
 // KEYS: slot; ARGV: key. Frees the slot only for the call that holds it.
 const FREE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`
 
+// KEYS: slot; ARGV: key, lease in ms. Extends the lease only while the call still holds the slot.
+const RENEW =
+  `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`
+
 // How often a call waiting for its payer's slot held on another replica looks again.
 const SLOT_POLL_MS = 20
+// A slot is leased, and renewed by its replica while the call holds it: a replica that dies holding one
+// keeps the payer waiting this long, not for the authorization's whole life.
+const SLOT_LEASE_MS = 5_000
 
 const failed = (action: string) => (cause: unknown) =>
   new LedgerUnavailable({
@@ -40,13 +48,23 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
   const lifetime = (expiresAtMs: number) =>
     Effect.map(Clock.currentTimeMillis, (nowMs) => Math.max(1, expiresAtMs - nowMs))
 
+  // Renews the lease until the slot is freed (or Redis stops answering): then the loop ends by itself.
+  const renew = (payer: string, key: string): Effect.Effect<void> =>
+    Effect.zipRight(
+      Effect.sleep(SLOT_LEASE_MS / 3),
+      command("renew the payer's slot", () => redis.eval(RENEW, 1, slot(payer), key, SLOT_LEASE_MS))
+    ).pipe(Effect.flatMap((renewed) => renewed === 1 ? renew(payer, key) : Effect.void), Effect.ignore)
+
   const take = (payer: string, key: string, expiresAtMs: number): Effect.Effect<void, LedgerUnavailable> =>
     Effect.flatMap(
       lifetime(expiresAtMs),
-      (ms) => command("take the payer's slot", () => redis.set(slot(payer), key, "PX", ms, "NX"))
+      (ms) =>
+        command("take the payer's slot", () => redis.set(slot(payer), key, "PX", Math.min(ms, SLOT_LEASE_MS), "NX"))
     ).pipe(
       Effect.flatMap((taken) =>
-        taken === "OK" ? Effect.void : Effect.zipRight(Effect.sleep(SLOT_POLL_MS), take(payer, key, expiresAtMs))
+        taken === "OK"
+          ? Effect.asVoid(Effect.forkDaemon(renew(payer, key)))
+          : Effect.zipRight(Effect.sleep(SLOT_POLL_MS), take(payer, key, expiresAtMs))
       )
     )
 
