@@ -27,8 +27,12 @@ export const V2Fee = Schema.Union(
   Schema.Struct({ fixed: FeePips }),
   Schema.Struct({
     perPair: Schema.Struct({
-      /** the pair's view function that returns its fee, e.g. `swapFee()` */
-      getter: Schema.String,
+      /** the pair's view function that returns its fee, as a signature without arguments, e.g. `swapFee()` */
+      getter: Schema.String.pipe(
+        Schema.pattern(/^[A-Za-z_$][A-Za-z0-9_$]*\(\)$/, {
+          message: () => "expected the signature of a view without arguments, such as swapFee()"
+        })
+      ),
       /** what the getter's value is out of, e.g. 10000 when it returns basis points */
       denominator: Schema.Int.pipe(Schema.positive())
     })

@@ -72,6 +72,7 @@ const nextBlock = (previous: IndexState, pick: () => number): IndexState => {
     sources,
     metadata: new Map(),
     senders: new Map(),
+    pairFees: new Map(),
     tradesSince: 0
   })
 }

@@ -32,7 +32,7 @@ const contractFailed = (error: unknown): boolean =>
     ) !== null
 
 /** The call's return data, or `undefined` when the contract failed it. */
-const call = (
+export const call = (
   rpc: Context.Tag.Service<typeof ChainRpc>,
   to: Hex,
   data: string

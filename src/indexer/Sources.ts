@@ -3,19 +3,19 @@
  * only those from the venue file's factories, pool managers and launchpads create index entries, each
  * pool recorded under its venue's id.
  */
+import { toFunctionSelector } from "viem"
 import { usdcOf } from "../../layers/Deployment.js"
 import type { Venue } from "../../layers/Venues.js"
 import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
 import type { V2VenueEntry } from "../../schema/VenueFile.js"
-import { V2_FEE_BPS } from "./Pools.js"
 
 export interface Sources {
   /** factory or pool-manager address → venue id */
   readonly v2Factories: ReadonlyMap<Hex, string>
   readonly v3Factories: ReadonlyMap<Hex, string>
   readonly v4Managers: ReadonlyMap<Hex, string>
-  /** v2 venue id → the fee its pairs charge, in basis points */
-  readonly v2FeeBps: ReadonlyMap<string, number>
+  /** v2 venue id → how its pairs charge */
+  readonly v2Fees: ReadonlyMap<string, V2FeeRule>
   /** launchpad address → launchpad id */
   readonly launchpads: ReadonlyMap<Hex, string>
   /** ERC-20 USDC: the unit of account, priced at $1. */
@@ -41,8 +41,8 @@ export const sourcesFrom = (
     v2Factories: registries("v2", "factory"),
     v3Factories: registries("v3", "factory"),
     v4Managers: registries("v4", "poolManager"),
-    v2FeeBps: new Map(
-      venues.flatMap((venue) => venue.entry.family === "v2" ? [[venue.id, v2FeeBps(venue.entry)]] : [])
+    v2Fees: new Map(
+      venues.flatMap((venue) => venue.entry.family === "v2" ? [[venue.id, v2FeeRule(venue.entry)]] : [])
     ),
     launchpads: registries("launchpad", "launchpad"),
     usdc: usdcOf({ contracts })
@@ -50,11 +50,22 @@ export const sourcesFrom = (
 }
 
 /**
- * A v2 venue's fee in basis points, the unit v2 pools carry (`UniswapV2Library`'s 997/1000 is 30). The
- * start-up checks refuse a fee that is not whole basis points and a per-pair fee, so both are exact here.
+ * A v2 venue's fee rule: one fee in pips for every pair, or each pair's own, read through the getter the
+ * venue file names (a "v2.5" fork fixes it when the pair is created, so it is read once, ./PairFees.ts).
  */
-export const v2FeeBps = (entry: typeof V2VenueEntry.Type): number =>
-  "fixed" in entry.fee ? entry.fee.fixed / 100 : V2_FEE_BPS
+export type V2FeeRule =
+  | { readonly _tag: "Fixed"; readonly feePips: number }
+  | { readonly _tag: "PerPair"; readonly selector: Hex; readonly denominator: number }
+export type PerPairFee = Extract<V2FeeRule, { readonly _tag: "PerPair" }>
+
+export const v2FeeRule = (entry: typeof V2VenueEntry.Type): V2FeeRule =>
+  "fixed" in entry.fee
+    ? { _tag: "Fixed", feePips: entry.fee.fixed }
+    : {
+      _tag: "PerPair",
+      selector: toFunctionSelector(entry.fee.perPair.getter),
+      denominator: entry.fee.perPair.denominator
+    }
 
 /** ERC-20 USDC or native USDC: one asset for pairing and pricing. */
 export const isUsdc = (sources: Sources, token: Hex): boolean => token === sources.usdc || token === NATIVE

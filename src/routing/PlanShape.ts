@@ -54,7 +54,6 @@ export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
   if (pool === undefined) return null
   switch (pool.kind) {
     case "v2":
-      return pool.feeBps
     case "v3":
     case "v4":
       return pool.kind === "v4" && pool.dynamicFee ? null : pool.feePips / 100

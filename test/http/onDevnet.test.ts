@@ -147,11 +147,13 @@ describe("GET /trade/v1/venues on the devnet", () => {
       "fork-v3",
       "launchpad",
       "lowfee-v2",
+      "pairfee-v2",
       "uniswap-v2",
       "uniswap-v3",
       "uniswap-v4"
     ])
     expect(byId["lowfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "lowFeeV2Factory")))
+    expect(byId["pairfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "pairFeeV2Factory")))
     expect(byId["fork-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "forkV3Factory")))
     expect(byId["launchpad"].contracts.launchpad).toBe(getAddress(contractAddress(manifest, "launchpad")))
     expect(byId["uniswap-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v2Factory")))

@@ -27,7 +27,7 @@ const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpadAddress, "launchpad"]]),
   usdc
 }
@@ -35,6 +35,7 @@ const context: ApplyContext = {
   sources,
   metadata: new Map([[token, { symbol: "TKN", name: "Token", decimals: 18, ok: true }]]),
   senders: new Map([["0xtx-mint", alice], ["0xtx-swap", bob]]),
+  pairFees: new Map(),
   tradesSince: 0
 }
 

@@ -18,7 +18,7 @@ const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map([[factory, "uniswap-v3"]]),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpad, "launchpad"]]),
   usdc: USDC_ADDRESS
 }

@@ -17,7 +17,7 @@ export const v2Pool = (
   token1: string,
   reserve0: bigint,
   reserve1: bigint,
-  feeBps = 30
+  feePips = 3000
 ): V2Pool => ({
   kind: "v2",
   id: address(id),
@@ -25,7 +25,7 @@ export const v2Pool = (
   token0,
   token1,
   createdBlock: 0,
-  feeBps,
+  feePips,
   reserve0,
   reserve1
 })

@@ -33,8 +33,15 @@ export const snapshotOf = (runtime: SafetyRuntime): Promise<Snapshot> =>
 
 const lower = (address: string) => address.toLowerCase()
 
-/** Route search's best single path from USDC to `token` for `amount` (direct or through hubs). */
-export const bestPath = (manifest: Manifest, market: Market, token: Address, amount: bigint): Path => {
+/** Route search's best single path from USDC to `token` for `amount` (direct or through hubs), on the
+ * venues `allowVenue` admits. */
+export const bestPath = (
+  manifest: Manifest,
+  market: Market,
+  token: Address,
+  amount: bigint,
+  allowVenue: (venue: string) => boolean = () => true
+): Path => {
   const usdc = lower(manifest.contracts["usdc"]!)
   const hubs = [
     usdc,
@@ -49,7 +56,7 @@ export const bestPath = (manifest: Manifest, market: Market, token: Address, amo
     hubs,
     maxHops: 2,
     maxSplits: 1,
-    allowVenue: () => true,
+    allowVenue,
     gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
   })
   const path = result.bestSingle?.legs[0]?.path ?? result.candidates[0]?.path

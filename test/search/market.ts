@@ -16,7 +16,7 @@ const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map(),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map(),
   usdc
 }
@@ -54,6 +54,7 @@ export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
     sources,
     metadata,
     senders: new Map(),
+    pairFees: new Map(),
     tradesSince: 0
   })
 }

@@ -1,7 +1,8 @@
 /**
  * Start-up checks of the venue file against the devnet chain: the devnet's own file passes; a wrong init
  * code hash, a fee tier the factory disagrees with, a Permit2 address holding other code and a contract
- * address without code each refuse the start with a message that names the entry, and so does a router
+ * address without code, a per-pair fee getter the venue's pairs lack and a fee denominator the pairs'
+ * fees do not fit each refuse the start with a message that names the entry, and so does a router
  * whose venue table is not the file's.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -86,12 +87,34 @@ describe("start-up checks of the venue file", () => {
     Effect.gen(function*() {
       const file = devnetFile()
       // The same venues, the two forks swapped: the router's index 4 is lowfee-v2, the file's fork-v3.
-      const [v2, v3, v4, launchpad, lowFee, fork] = file.venues
-      const swapped = { ...file, venues: [v2, v3, v4, launchpad, fork!, lowFee!] } as VenueFile
+      const [v2, v3, v4, launchpad, lowFee, fork, ...rest] = file.venues
+      const swapped = { ...file, venues: [v2, v3, v4, launchpad, fork!, lowFee!, ...rest] } as VenueFile
       expect(yield* startWith(swapped)).toContain(
         `router ${file.router}: venue fork-v3 (index 4) differs between the router and the venue file`
       )
       const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
-      expect(yield* startWith(fewer)).toContain(`router ${file.router}: the router has 6 venues, the venue file 4`)
+      expect(yield* startWith(fewer)).toContain(
+        `router ${file.router}: the router has ${file.venues.length} venues, the venue file 4`
+      )
+    }))
+
+  const perPair = (getter: string, denominator: number) =>
+    withVenue(devnetFile(), "pairfee-v2", (entry) => ({ ...entry, fee: { perPair: { getter, denominator } } }))
+
+  it.effect("a per-pair fee venue whose pairs lack the getter refuses, naming the venue and the getter", () =>
+    Effect.gen(function*() {
+      const message = yield* startWith(perPair("poolFee()", 10_000))
+      expect(message).toMatch(/venue pairfee-v2: the pair 0x[0-9a-fA-F]{40} does not answer the fee getter poolFee\(\)/)
+    }))
+
+  it.effect("a per-pair fee the file's denominator cannot hold, or cannot price exactly, refuses", () =>
+    Effect.gen(function*() {
+      // The venue's first pair (WETH/USDC) charges 25 out of 10000: not below a denominator of 25.
+      expect(yield* startWith(perPair("swapFee()", 25))).toMatch(
+        /venue pairfee-v2: the pair 0x[0-9a-fA-F]{40} reports a fee of 25 through swapFee\(\), not below the file's denominator 25/
+      )
+      expect(yield* startWith(perPair("swapFee()", 30_000))).toContain(
+        "venue pairfee-v2: fee denominator 30000 does not divide 1000000"
+      )
     }))
 })

@@ -71,7 +71,8 @@ describe("venues from the venue file", () => {
       ["uniswap-v4", "uniswap_v4", true],
       ["launchpad", "launchpad", true],
       ["lowfee-v2", "uniswap_v2", true],
-      ["fork-v3", "uniswap_v3", true]
+      ["fork-v3", "uniswap_v3", true],
+      ["pairfee-v2", "uniswap_v2", true]
     ])
   })
 

@@ -29,8 +29,8 @@ export const chainQuoter = (rpcUrl: string, contracts: Readonly<Record<string, s
           blockNumber
         })
         return zeroForOne
-          ? getAmountOut(amountIn, r0, r1, BigInt(pool.feeBps))
-          : getAmountOut(amountIn, r1, r0, BigInt(pool.feeBps))
+          ? getAmountOut(amountIn, r0, r1, BigInt(pool.feePips))
+          : getAmountOut(amountIn, r1, r0, BigInt(pool.feePips))
       }
       case "v3": {
         const [out] = await client.readContract({

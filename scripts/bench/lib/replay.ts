@@ -27,6 +27,7 @@ export const replay = (market: SyntheticMarket, batchBlocks: number): IndexState
       sources,
       metadata: market.metadata,
       senders: new Map(),
+      pairFees: new Map(),
       tradesSince: 0
     })
   }
