@@ -57,7 +57,12 @@ export const runOperation = <
     }
     const gate = yield* PaymentGate
     const paid = yield* gate.charge(
-      { price: price.value, resource: payment.resource, extensions: payment.extensions },
+      {
+        price: price.value,
+        resource: payment.resource,
+        extensions: payment.extensions,
+        readOnly: op.readOnly === true
+      },
       payment.submitted,
       answer({ charged: price.value })
     )
