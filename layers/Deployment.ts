@@ -43,8 +43,8 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
    * venue file `VENUES_FILE` (the manifest's own `venues` when that file does not exist); `RPC_URL`, when
-   * set, overrides the manifest's endpoint; `ROUTER_ADDRESS` the router of both (no router anywhere makes
-   * every plan non-executable).
+   * set, overrides the manifest's endpoint. The router is `ROUTER_ADDRESS`, else the venue file's `router`,
+   * else the manifest's `router` role (no router anywhere makes every plan non-executable).
    */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
@@ -62,14 +62,14 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
         })
       }
       const listed = { ...Deployment.make(manifest), venues }
-      const deployment = Option.match(config.routerAddress, {
-        onNone: () => listed,
-        onSome: (address) => ({
-          ...listed,
-          contracts: { ...listed.contracts, router: address as `0x${string}` },
-          venues: { ...venues, router: address }
-        })
-      })
+      // One router for the checks and for execution: the venue file's is deployed for its venues, while a
+      // manifest's `router` role may be one deployed for another file (the devnet's, before a venue was added).
+      const router = Option.getOrElse(config.routerAddress, () => venues.router ?? manifest.contracts["router"])
+      const deployment = router === undefined ? listed : {
+        ...listed,
+        contracts: { ...listed.contracts, router: router as `0x${string}` },
+        venues: { ...venues, router }
+      }
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,
         onSome: (rpcUrl) => ({ ...deployment, rpcUrl })
