@@ -22,8 +22,8 @@ export interface DeploymentShape {
   /** role → address; roles: `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`, `router`, hooks. */
   readonly contracts: Readonly<Record<string, `0x${string}`>>
   readonly tokenList: TokenList
-  /** The chain's venues (`VENUES_FILE`); without one the service knows no venue. */
-  readonly venues?: VenueFile
+  /** The chain's venues (`VENUES_FILE`, or the devnet manifest's own). */
+  readonly venues: VenueFile
 }
 
 /** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
@@ -31,14 +31,18 @@ export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string,
   (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly make = (manifest: Manifest): DeploymentShape => ({
-    rpcUrl: manifest.rpcUrl,
-    chainId: manifest.chainId,
-    startBlock: manifest.startBlock,
-    contracts: manifest.contracts as DeploymentShape["contracts"],
-    tokenList: manifest.tokenList,
-    ...(manifest.venues === undefined ? {} : { venues: manifest.venues })
-  })
+  /** From a manifest and its venue file; the devnet's manifest carries its own, so a missing one is a bug. */
+  static readonly make = (manifest: Manifest, venues = manifest.venues): DeploymentShape => {
+    if (venues === undefined) throw new VenueFileRefused({ message: "the manifest names no venue file" })
+    return {
+      rpcUrl: manifest.rpcUrl,
+      chainId: manifest.chainId,
+      startBlock: manifest.startBlock,
+      contracts: manifest.contracts as DeploymentShape["contracts"],
+      tokenList: manifest.tokenList,
+      venues
+    }
+  }
 
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
@@ -61,7 +65,7 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
           message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
         })
       }
-      const listed = { ...Deployment.make(manifest), venues }
+      const listed = Deployment.make(manifest, venues)
       // One router for the checks and for execution: the venue file's is deployed for its venues, while a
       // manifest's `router` role may be one deployed for another file (the devnet's, before a venue was added).
       const router = Option.getOrElse(config.routerAddress, () => venues.router ?? manifest.contracts["router"])

@@ -52,7 +52,20 @@ const overRpc = async () => {
     chainId: 5042,
     startBlock: market.info.startBlock,
     contracts: { v2Factory: market.info.factory, usdc: market.info.quote },
-    tokenList: { name: "bench", timestamp: "", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+    tokenList: { name: "bench", timestamp: "", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+    venues: {
+      chainId: 5042,
+      permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+      venues: [{
+        id: "uniswap-v2",
+        name: "Uniswap v2",
+        family: "v2" as const,
+        factory: market.info.factory,
+        // the init code hash of @uniswap/v2-core's UniswapV2Pair, which the market's factory deploys
+        pairInitCodeHash: "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f",
+        fee: { fixed: 3000 }
+      }] as const
+    }
   }
   try {
     const baseline = heapMb()

@@ -81,7 +81,20 @@ const deployment = Layer.succeed(Deployment, {
   chainId: 5042,
   startBlock: 1,
   contracts: { usdc: USDC_ADDRESS },
-  tokenList
+  tokenList,
+  // The benchmark publishes its pools directly: the venue's factory is never read.
+  venues: {
+    chainId: 5042,
+    permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+    venues: [{
+      id: "uniswap-v2",
+      name: "Uniswap v2",
+      family: "v2",
+      factory: "0x1111111111111111111111111111111111111111",
+      pairInitCodeHash: `0x${"00".repeat(32)}`,
+      fee: { fixed: 3000 }
+    }]
+  }
 })
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(

@@ -50,5 +50,18 @@ export const offlineDeployment = Layer.succeed(Deployment, {
   chainId: 5042,
   startBlock: 0,
   contracts: {},
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+  // A venue whose factory is never read: the chain does not answer.
+  venues: {
+    chainId: 5042,
+    permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+    venues: [{
+      id: "uniswap-v2",
+      name: "Uniswap v2",
+      family: "v2",
+      factory: "0x1111111111111111111111111111111111111111",
+      pairInitCodeHash: `0x${"00".repeat(32)}`,
+      fee: { fixed: 3000 }
+    }]
+  }
 })
