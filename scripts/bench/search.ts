@@ -25,6 +25,7 @@ import { VerdictBook } from "../../src/safety/VerdictBook.js"
 import { TokenSearch } from "../../src/search/TokenSearch.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, viewBasis } from "../../src/search/View.js"
+import { offlineVenueFile } from "../../test/support/http.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { random, sources, syntheticMarket } from "./lib/synthetic.js"
@@ -82,19 +83,8 @@ const deployment = Layer.succeed(Deployment, {
   startBlock: 1,
   contracts: { usdc: USDC_ADDRESS },
   tokenList,
-  // The benchmark publishes its pools directly: the venue's factory is never read.
-  venues: {
-    chainId: 5042,
-    permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
-    venues: [{
-      id: "uniswap-v2",
-      name: "Uniswap v2",
-      family: "v2",
-      factory: "0x1111111111111111111111111111111111111111",
-      pairInitCodeHash: `0x${"00".repeat(32)}`,
-      fee: { fixed: 3000 }
-    }]
-  }
+  // The benchmark publishes its pools directly: no venue contract is ever read.
+  venues: offlineVenueFile
 })
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(
