@@ -22,8 +22,8 @@ export interface DeploymentShape {
   /** role → address; roles: `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`, `router`, hooks. */
   readonly contracts: Readonly<Record<string, `0x${string}`>>
   readonly tokenList: TokenList
-  /** The chain's venues (`VENUES_FILE`); without one the service knows no venue. */
-  readonly venues?: VenueFile
+  /** The chain's venues (`VENUES_FILE`, or the devnet manifest's own). */
+  readonly venues: VenueFile
 }
 
 /** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
@@ -37,20 +37,24 @@ export const contractOf = (deployment: Pick<DeploymentShape, "contracts">, role:
 }
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly make = (manifest: Manifest): DeploymentShape => ({
-    rpcUrl: manifest.rpcUrl,
-    chainId: manifest.chainId,
-    startBlock: manifest.startBlock,
-    contracts: manifest.contracts,
-    tokenList: manifest.tokenList,
-    ...(manifest.venues === undefined ? {} : { venues: manifest.venues })
-  })
+  /** From a manifest and its venue file; the devnet's manifest carries its own, so a missing one is a bug. */
+  static readonly make = (manifest: Manifest, venues = manifest.venues): DeploymentShape => {
+    if (venues === undefined) throw new VenueFileRefused({ message: "the manifest names no venue file" })
+    return {
+      rpcUrl: manifest.rpcUrl,
+      chainId: manifest.chainId,
+      startBlock: manifest.startBlock,
+      contracts: manifest.contracts,
+      tokenList: manifest.tokenList,
+      venues
+    }
+  }
 
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
    * venue file `VENUES_FILE` (the manifest's own `venues` when that file does not exist); `RPC_URL`, when
-   * set, overrides the manifest's endpoint; `ROUTER_ADDRESS` the router of both (no router anywhere makes
-   * every plan non-executable).
+   * set, overrides the manifest's endpoint. The router is `ROUTER_ADDRESS`, else the venue file's `router`,
+   * else the manifest's `router` role (no router anywhere makes every plan non-executable).
    */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
@@ -67,11 +71,15 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
           message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
         })
       }
-      const listed = { ...Deployment.make(manifest), venues }
-      const deployment = Option.match(config.routerAddress, {
-        onNone: () => listed,
-        onSome: (router) => ({ ...listed, contracts: { ...listed.contracts, router }, venues: { ...venues, router } })
-      })
+      const listed = Deployment.make(manifest, venues)
+      // One router for the checks and for execution: the venue file's is deployed for its venues, while a
+      // manifest's `router` role may be one deployed for another file (the devnet's, before a venue was added).
+      const router = Option.getOrElse(config.routerAddress, () => venues.router ?? manifest.contracts["router"])
+      const deployment = router === undefined ? listed : {
+        ...listed,
+        contracts: { ...listed.contracts, router },
+        venues: { ...venues, router }
+      }
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,
         onSome: (rpcUrl) => ({ ...deployment, rpcUrl })

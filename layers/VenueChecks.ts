@@ -137,7 +137,6 @@ export const checkedDeployment = <E, R>(deployment: Layer.Layer<Deployment, E, R
     Deployment,
     Effect.gen(function*() {
       const shape = yield* Deployment
-      if (shape.venues === undefined) return shape
       const rpc = ChainRpc.make({ rpcUrl: shape.rpcUrl, chainId: shape.chainId })
       yield* checkVenueFile(rpc, shape.venues, shape).pipe(
         Effect.catchTag("RpcUnavailable", (error) =>

@@ -54,11 +54,11 @@ export class Venues extends Context.Tag("Venues")<Venues, {
   readonly byId: (id: string) => Venue | undefined
 }>() {
   static readonly make = (
-    file: VenueFile | undefined,
+    file: VenueFile,
     disabled: ReadonlyArray<string>
   ): Context.Tag.Service<Venues> => {
-    const router = file?.router
-    const all = (file?.venues ?? []).map((entry, index): Venue => ({
+    const router = file.router
+    const all = file.venues.map((entry, index): Venue => ({
       id: entry.id,
       kind: kindOf[entry.family],
       family: entry.family,

@@ -25,6 +25,7 @@ import { VerdictBook } from "../../src/safety/VerdictBook.js"
 import { TokenSearch } from "../../src/search/TokenSearch.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, viewBasis } from "../../src/search/View.js"
+import { offlineVenueFile } from "../../test/support/http.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { random, sources, syntheticMarket } from "./lib/synthetic.js"
@@ -86,7 +87,9 @@ const deployment = Layer.succeed(Deployment, {
   chainId: 5042,
   startBlock: 1,
   contracts: { usdc: USDC_ADDRESS },
-  tokenList
+  tokenList,
+  // The benchmark publishes its pools directly: no venue contract is ever read.
+  venues: offlineVenueFile
 })
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(

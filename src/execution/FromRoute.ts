@@ -12,7 +12,7 @@
  * launchpad curve, which has no exact output: the first swap exact-out, the rest forward as exactIn).
  * Legs run in order, so a hub token held by the router belongs to one leg at a time.
  */
-import { type Address, zeroAddress } from "viem"
+import type { Address } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
 import { registryOf } from "../../schema/VenueTable.js"
@@ -38,30 +38,6 @@ export interface PlanTerms {
  * venue i of the file by index i (schema/VenueFile.ts). A pure function of the file. */
 export const routerVenuesOf = (file: Pick<VenueFile, "venues">): RouterVenues =>
   new Map(file.venues.map((venue, index) => [venue.id, { index, family: venue.family, registry: registryOf(venue) }]))
-
-/** A deployment without a venue file: one venue per family, found by contract role, in the order the
- * devnet's router is deployed for (devnet/router.ts); a role not deployed has the zero address. */
-export const roleVenues = [
-  { id: "uniswap-v2", family: "v2", role: "v2Factory" },
-  { id: "uniswap-v3", family: "v3", role: "v3Factory" },
-  { id: "uniswap-v4", family: "v4", role: "v4PoolManager" },
-  { id: "launchpad", family: "launchpad", role: "launchpad" }
-] as const
-
-export const routerVenuesOfRoles = (contracts: Readonly<Record<string, Address>>): RouterVenues =>
-  new Map(
-    roleVenues.map((
-      venue,
-      index
-    ) => [venue.id, { index, family: venue.family, registry: contracts[venue.role] ?? zeroAddress }])
-  )
-
-/** The router's venues of a deployment: its venue file's, else (a manifest without one) its roles'. */
-export const routerVenuesOfDeployment = (deployment: {
-  readonly contracts: Readonly<Record<string, Address>>
-  readonly venues?: Pick<VenueFile, "venues">
-}): RouterVenues =>
-  deployment.venues === undefined ? routerVenuesOfRoles(deployment.contracts) : routerVenuesOf(deployment.venues)
 
 const BPS = 10_000n
 

@@ -16,8 +16,8 @@ export const checkedRouter = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =
     Deployment,
     Effect.gen(function*() {
       const shape = yield* Deployment
-      const router = shape.venues?.router
-      if (shape.venues === undefined || router === undefined) return shape
+      const router = shape.venues.router
+      if (router === undefined) return shape
       const client = createPublicClient({ transport: http(shape.rpcUrl) })
       const table = yield* Effect.tryPromise(() => readVenueTable(client, router)).pipe(
         Effect.tapError((cause) => Effect.logWarning(`router not checked: its venue table did not read (${cause})`)),

@@ -18,7 +18,7 @@ import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
 import { invalidField, NotExecutable, QuoteStale, SwapReverts } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
-import { routerPlanOf, routerVenuesOfDeployment } from "../execution/FromRoute.js"
+import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import { encodeExecuteWithPermit, type PermitSingle, planHashOf, planValue } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
 import { Launchpads } from "../indexer/Launchpads.js"
@@ -143,7 +143,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     },
     nativeAllowed: terms.approval === undefined,
     planFor: (funding) => ({
-      ...routerPlanOf(plan, market.pool, routerVenuesOfDeployment(deployment), {
+      ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.venues), {
         recipient: terms.recipient,
         funding,
         deadline,
