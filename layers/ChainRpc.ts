@@ -36,6 +36,14 @@ export interface NewHead {
   readonly timestamp: bigint
 }
 
+/**
+ * What the subscription reports: that the node accepted it (every block from then on is pushed), or a
+ * new head.
+ */
+export type HeadNews = { readonly _tag: "Subscribed" } | ({ readonly _tag: "Head" } & NewHead)
+
+const SUBSCRIBED: HeadNews = { _tag: "Subscribed" }
+
 /** A header as the `newHeads` subscription sends it: quantities in hex. */
 interface RpcHead {
   readonly number: `0x${string}` | null
@@ -49,12 +57,12 @@ const isRpcHead = (value: unknown): value is RpcHead =>
 
 /**
  * The raw `newHeads` subscription on a socket this stream owns: opened when the stream starts, closed
- * when it ends, heads emitted in the socket's order. (viem's socket is shared per URL by the whole
+ * when it ends, the node's acceptance first, then heads in the socket's order. (viem's socket is shared per URL by the whole
  * process and re-reads each announced block, handing blocks on out of order.) The stream fails when
  * the socket does; whoever follows it decides when to open another.
  */
-const newHeadsOf = (wsUrl: string): Stream.Stream<NewHead, RpcUnavailable> =>
-  Stream.asyncScoped<NewHead, RpcUnavailable>((emit) =>
+const newHeadsOf = (wsUrl: string): Stream.Stream<HeadNews, RpcUnavailable> =>
+  Stream.asyncScoped<HeadNews, RpcUnavailable>((emit) =>
     Effect.acquireRelease(
       Effect.sync(() => {
         const lost = (why: string) =>
@@ -64,6 +72,8 @@ const newHeadsOf = (wsUrl: string): Stream.Stream<NewHead, RpcUnavailable> =>
           socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] })))
         socket.on("message", (raw) => {
           let message: {
+            readonly id?: unknown
+            readonly result?: unknown
             readonly error?: { readonly message?: string }
             readonly params?: { readonly result?: unknown }
           }
@@ -75,11 +85,14 @@ const newHeadsOf = (wsUrl: string): Stream.Stream<NewHead, RpcUnavailable> =>
           if (message.error !== undefined) {
             return lost(message.error.message ?? "eth_subscribe refused")
           }
+          // The answer to `eth_subscribe` (id 1) carries the subscription's id: from now on the node pushes.
+          if (message.id === 1 && typeof message.result === "string") return void emit.single(SUBSCRIBED)
           const head = message.params?.result
           if (!isRpcHead(head) || head.number === null || head.hash === null) {
             return
           }
           void emit.single({
+            _tag: "Head",
             number: BigInt(head.number),
             hash: head.hash,
             parentHash: head.parentHash,
@@ -142,7 +155,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
   readonly wallet: (account: Account) => ChainWallet
   /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
-  readonly heads: Option.Option<Stream.Stream<NewHead, RpcUnavailable>>
+  readonly heads: Option.Option<Stream.Stream<HeadNews, RpcUnavailable>>
 }>() {
   static readonly make = (endpoint: ChainEndpoint): Context.Tag.Service<ChainRpc> => {
     const chain = arcChain(endpoint)

@@ -114,13 +114,18 @@ const failureToError = (
  * An answer given before the request body was read to its end (413, 404, 415, a body on GET…) closes
  * the connection: otherwise Node would read and discard the rest of the upload, however long it is,
  * to reach the next request on the socket. The parser may still be finishing the chunk that carried
- * the headers, so the check waits one turn before deciding.
+ * the headers, so an unfinished body is looked at again one turn later before deciding. A request
+ * read to its end (every bodiless one) is decided at once, without a turn.
  */
-const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
+const closingIfBodyUnread = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  return incoming.complete
-    ? Effect.succeed(false)
-    : Effect.zipRight(Effect.yieldNow(), Effect.sync(() => !incoming.complete))
+  return incoming.complete ? Effect.succeed(response) : Effect.zipRight(
+    Effect.yieldNow(),
+    Effect.sync(() => incoming.complete ? response : HttpServerResponse.setHeader(response, "connection", "close"))
+  )
 }
 
 /**
@@ -129,6 +134,23 @@ const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
  */
 const declaresBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["transfer-encoding"] !== undefined || (request.headers["content-length"] ?? "0") !== "0"
+
+/** What is answered without serving the request: a preflight, a declared body over the limit, no Host. */
+const answerBeforeServing = (
+  request: HttpServerRequest.HttpServerRequest,
+  route: Route | undefined,
+  maxBodyBytes: number
+): HttpServerResponse.HttpServerResponse | undefined => {
+  if (request.method === "OPTIONS" && route !== undefined) return preflight(route.methods)
+  if (Number(request.headers["content-length"] ?? "0") > maxBodyBytes) {
+    return errorResponse(tooLarge(Option.some(maxBodyBytes)))
+  }
+  // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
+  if (request.headers["host"] === undefined && NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1") {
+    return errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
+  }
+  return undefined
+}
 
 export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {
@@ -166,24 +188,15 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
                   )
               })
           })
-      return Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      // Plain combinators rather than a generator: this runs for every request, health checks included.
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const requestId = requestIdOf(request)
-        const declaredLength = Number(request.headers["content-length"] ?? "0")
         const route = routes.get(pathOf(request.url))
-        const response = request.method === "OPTIONS" && route !== undefined
-          ? preflight(route.methods)
-          : declaredLength > config.maxBodyBytes
-          ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
-          // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
-          : request.headers["host"] === undefined &&
-              NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1"
-          ? errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
-          : yield* serve(request, requestId, route)
-        const withHeaders = HttpServerResponse.setHeaders(response, edgeHeaders(requestId))
-        return (yield* closeIfBodyUnread(request))
-          ? HttpServerResponse.setHeader(withHeaders, "connection", "close")
-          : withHeaders
+        const early = answerBeforeServing(request, route, config.maxBodyBytes)
+        return Effect.flatMap(
+          early === undefined ? serve(request, requestId, route) : Effect.succeed(early),
+          (response) => closingIfBodyUnread(request, HttpServerResponse.setHeaders(response, edgeHeaders(requestId)))
+        )
       })
     }
   })
