@@ -115,14 +115,15 @@ const failureToError = (
  * the connection: otherwise Node would read and discard the rest of the upload, however long it is,
  * to reach the next request on the socket. The parser may still be finishing the chunk that carried
  * the headers, so an unfinished body is looked at again one turn later before deciding. A request
- * read to its end (every bodiless one) is decided at once, without a turn.
+ * without a body, or whose body was read to its end, is decided at once: the turn (a trip through the
+ * scheduler) was most of a health check's cost.
  */
 const closingIfBodyUnread = (
   request: HttpServerRequest.HttpServerRequest,
   response: HttpServerResponse.HttpServerResponse
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  return incoming.complete ? Effect.succeed(response) : Effect.zipRight(
+  return incoming.complete || !declaresBody(request) ? Effect.succeed(response) : Effect.zipRight(
     Effect.yieldNow(),
     Effect.sync(() => incoming.complete ? response : HttpServerResponse.setHeader(response, "connection", "close"))
   )

@@ -25,6 +25,17 @@ import { StartTime } from "./StartTime.js"
 /** How long health waits for the head read before it reports the newest head seen instead. */
 const HEAD_READ_BOUND = "1 second"
 
+// A report equal to the last one is returned as that same object: the interpreter encodes, and the
+// edge renders, an answer object once (./Run.ts, src/http/Serve.ts), and a monitor mostly sees the
+// report it saw a moment ago. Equal by content, so runtimes sharing this module cannot mix reports up.
+let last: { readonly text: string; readonly report: HealthResponse } | undefined
+const sameAsLast = (report: HealthResponse): HealthResponse => {
+  const text = JSON.stringify(report)
+  if (last?.text === text) return last.report
+  last = { text, report }
+  return report
+}
+
 // Untraced: monitors poll health often, the interpreter's `Operation.run` span (operation `health`)
 // already names each call, and every nested span copies the fiber's whole service context.
 export const health = Effect.fnUntraced(function*() {
@@ -77,7 +88,7 @@ export const health = Effect.fnUntraced(function*() {
     rulesVersion: RULES_VERSION,
     uptimeSec: Math.floor((now - started.millis) / 1000)
   }
-  return answer
+  return sameAsLast(answer)
 })
 
 /**
