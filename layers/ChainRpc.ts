@@ -86,7 +86,9 @@ const newHeadsOf = (wsUrl: string): Stream.Stream<HeadNews, RpcUnavailable> =>
             return lost(message.error.message ?? "eth_subscribe refused")
           }
           // The answer to `eth_subscribe` (id 1) carries the subscription's id: from now on the node pushes.
-          if (message.id === 1 && typeof message.result === "string") return void emit.single(SUBSCRIBED)
+          if (message.id === 1 && typeof message.result === "string") {
+            return void emit.single(SUBSCRIBED)
+          }
           const head = message.params?.result
           if (!isRpcHead(head) || head.number === null || head.hash === null) {
             return

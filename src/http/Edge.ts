@@ -13,9 +13,10 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
 import { judgeBody } from "../operations/Endpoint.js"
-import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
+import { exposedPaymentHeaders } from "../payment/HttpPayment.js"
+import { answerBeforeServing } from "./EarlyAnswer.js"
 import { errorResponse } from "./ErrorResponse.js"
-import { readJsonBody, tooLarge } from "./JsonBody.js"
+import { readJsonBody } from "./JsonBody.js"
 import { type Route, routesOf } from "./Routes.js"
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/
@@ -40,25 +41,6 @@ export const edgeHeaders = (requestId: string) => ({
 })
 
 const EXPOSED = [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
-
-/**
- * Request headers a browser agent sends beyond the safelisted ones: JSON bodies, the payment, its own
- * request id, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets on its paid retry.
- */
-const corsRequestHeaders = ["content-type", PAYMENT_SIGNATURE, "x-request-id", "access-control-expose-headers"]
-
-// Browsers cap the cache of a preflight (Chromium at 2 hours); one preflight per path for that long.
-const PREFLIGHT_MAX_AGE_SEC = 7_200
-
-const preflight = (methods: ReadonlyArray<string>) =>
-  HttpServerResponse.empty({
-    status: 204,
-    headers: {
-      "access-control-allow-methods": methods.join(", "),
-      "access-control-allow-headers": corsRequestHeaders.join(", "),
-      "access-control-max-age": String(PREFLIGHT_MAX_AGE_SEC)
-    }
-  })
 
 const isTradeError = Schema.is(TradeError)
 
@@ -135,23 +117,6 @@ const closingIfBodyUnread = (
  */
 const declaresBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["transfer-encoding"] !== undefined || (request.headers["content-length"] ?? "0") !== "0"
-
-/** What is answered without serving the request: a preflight, a declared body over the limit, no Host. */
-const answerBeforeServing = (
-  request: HttpServerRequest.HttpServerRequest,
-  route: Route | undefined,
-  maxBodyBytes: number
-): HttpServerResponse.HttpServerResponse | undefined => {
-  if (request.method === "OPTIONS" && route !== undefined) return preflight(route.methods)
-  if (Number(request.headers["content-length"] ?? "0") > maxBodyBytes) {
-    return errorResponse(tooLarge(Option.some(maxBodyBytes)))
-  }
-  // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
-  if (request.headers["host"] === undefined && NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1") {
-    return errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
-  }
-  return undefined
-}
 
 export const EdgeMiddleware = HttpApiBuilder.middleware(
   Effect.gen(function*() {

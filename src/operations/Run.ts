@@ -92,7 +92,8 @@ export const runOperation = <
           new OperationFailed({ error }))
       )).pipe(Effect.match({
         onFailure: gateOutcome,
-        onSuccess: (paid) => Outcome.Answered({ body: paid.value, receipt: paid.receipt })
+        onSuccess: (paid) =>
+          Outcome.Answered({ body: paid.value, receipt: paid.receipt })
       }))
   return Effect.matchEffect(admit(op, input), {
     onFailure: failed,

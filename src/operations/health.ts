@@ -28,11 +28,20 @@ const HEAD_READ_BOUND = "1 second"
 // A report equal to the last one is returned as that same object: the interpreter encodes, and the
 // edge renders, an answer object once (./Run.ts, src/http/Serve.ts), and a monitor mostly sees the
 // report it saw a moment ago. Equal by content, so runtimes sharing this module cannot mix reports up.
-let last: { readonly text: string; readonly report: HealthResponse } | undefined
+let last: HealthResponse | undefined
+
+/** Whether two JSON values (plain objects, arrays, primitives) are equal by content. */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+}
+
 const sameAsLast = (report: HealthResponse): HealthResponse => {
-  const text = JSON.stringify(report)
-  if (last?.text === text) return last.report
-  last = { text, report }
+  if (last !== undefined && sameJson(last, report)) return last
+  last = report
   return report
 }
 
