@@ -18,7 +18,7 @@ import {
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
-import { type HeadNews, newHeadsOf } from "./chain/NewHeads.js"
+import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { Deployment } from "./Deployment.js"
 
 export interface ChainEndpoint {
@@ -69,7 +69,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   /** A signing client for a local account (devnet bootstrap and tooling only: the service never signs trades). */
   readonly wallet: (account: Account) => ChainWallet
   /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
-  readonly heads: Option.Option<Stream.Stream<HeadNews, RpcUnavailable>>
+  readonly heads: Option.Option<Stream.Stream<NewHead, RpcUnavailable>>
 }>() {
   static readonly make = (endpoint: ChainEndpoint): Context.Tag.Service<ChainRpc> => {
     const chain = arcChain(endpoint)

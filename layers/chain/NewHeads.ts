@@ -14,14 +14,6 @@ export interface NewHead {
   readonly timestamp: bigint
 }
 
-/**
- * What the subscription reports: that the node accepted it (every block from then on is pushed), or a
- * new head.
- */
-export type HeadNews = { readonly _tag: "Subscribed" } | ({ readonly _tag: "Head" } & NewHead)
-
-const SUBSCRIBED: HeadNews = { _tag: "Subscribed" }
-
 /** A header as the `newHeads` subscription sends it: quantities in hex. */
 interface RpcHead {
   readonly number: `0x${string}` | null
@@ -35,12 +27,12 @@ const isRpcHead = (value: unknown): value is RpcHead =>
 
 /**
  * The raw `newHeads` subscription on a socket this stream owns: opened when the stream starts, closed
- * when it ends, the node's acceptance first, then heads in the socket's order. (viem's socket is shared per URL by the whole
+ * when it ends, heads emitted in the socket's order. (viem's socket is shared per URL by the whole
  * process and re-reads each announced block, handing blocks on out of order.) The stream fails when
  * the socket does; whoever follows it decides when to open another.
  */
-export const newHeadsOf = (wsUrl: string): Stream.Stream<HeadNews, RpcUnavailable> =>
-  Stream.asyncScoped<HeadNews, RpcUnavailable>((emit) =>
+export const newHeadsOf = (wsUrl: string): Stream.Stream<NewHead, RpcUnavailable> =>
+  Stream.asyncScoped<NewHead, RpcUnavailable>((emit) =>
     Effect.acquireRelease(
       Effect.sync(() => {
         const lost = (why: string) =>
@@ -50,8 +42,6 @@ export const newHeadsOf = (wsUrl: string): Stream.Stream<HeadNews, RpcUnavailabl
           socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] })))
         socket.on("message", (raw) => {
           let message: {
-            readonly id?: unknown
-            readonly result?: unknown
             readonly error?: { readonly message?: string }
             readonly params?: { readonly result?: unknown }
           }
@@ -63,16 +53,11 @@ export const newHeadsOf = (wsUrl: string): Stream.Stream<HeadNews, RpcUnavailabl
           if (message.error !== undefined) {
             return lost(message.error.message ?? "eth_subscribe refused")
           }
-          // The answer to `eth_subscribe` (id 1) carries the subscription's id: from now on the node pushes.
-          if (message.id === 1 && typeof message.result === "string") {
-            return void emit.single(SUBSCRIBED)
-          }
           const head = message.params?.result
           if (!isRpcHead(head) || head.number === null || head.hash === null) {
             return
           }
           void emit.single({
-            _tag: "Head",
             number: BigInt(head.number),
             hash: head.hash,
             parentHash: head.parentHash,

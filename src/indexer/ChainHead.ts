@@ -7,7 +7,6 @@
  *
  * `atArrival` is how an operation learns the head as of its arrival. A head pushed or polled earlier
  * may already be old: only a read sent after the request arrived proves the head at that moment.
- * `followsPushes` says when no read is needed for that: the node pushes each block it makes.
  * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
  * come at once, at most one head read is in flight and one waits behind it.
  */
@@ -34,15 +33,9 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
     // When each higher head was first seen, oldest first: how long the index has trailed the head.
     const firstSeen = yield* Ref.make<ReadonlyArray<{ readonly number: number; readonly at: number }>>([])
 
-    // Whether the node pushes every new block: since it accepted the subscription (null while there is
-    // none), and the newest moment a head was learned from (a read's sending, a push's arrival).
-    let subscribedAt: number | null = null
-    let learnedAt = -Infinity
-
     /** `header` seen from `source`, in an answer to a read sent at `sentAt` (ms). */
     const observe = (header: Header, source: HeadSource, sentAt: number) =>
       Effect.gen(function*() {
-        learnedAt = Math.max(learnedAt, sentAt)
         const at = yield* Clock.currentTimeMillis
         const [before, now] = yield* SubscriptionRef.modify(observed, (current) => {
           const next = nextObserved(current, { header, at, source }, sentAt)
@@ -128,22 +121,19 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
     // poll keeps the head moving meanwhile.
     const push = (pushed: NonNullable<Option.Option.Value<typeof rpc.heads>>) =>
       pushed.pipe(
-        Stream.runForEach((news) =>
-          Effect.flatMap(Clock.currentTimeMillis, (at) => {
-            if (news._tag === "Subscribed") return Effect.sync(() => void (subscribedAt = at))
-            return observe(
+        Stream.runForEach((head) =>
+          Effect.flatMap(Clock.currentTimeMillis, (at) =>
+            observe(
               {
-                number: Number(news.number),
-                hash: news.hash.toLowerCase(),
-                parentHash: news.parentHash.toLowerCase(),
-                time: Number(news.timestamp)
+                number: Number(head.number),
+                hash: head.hash.toLowerCase(),
+                parentHash: head.parentHash.toLowerCase(),
+                time: Number(head.timestamp)
               },
               "pushed",
               at
-            )
-          })
+            ))
         ),
-        Effect.ensuring(Effect.sync(() => void (subscribedAt = null))),
         Effect.catchAll((error) => Effect.logDebug(`newHeads: ${error.hint ?? error.message}; polling meanwhile`)),
         Effect.repeat(Schedule.exponential("500 millis").pipe(Schedule.union(Schedule.spaced("10 seconds"))))
       )
@@ -156,12 +146,6 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       atArrival,
       /** Waits for that read at most `bound`, whatever it answers (health reports what it knows then). */
       headWithin,
-      /**
-       * Whether the newest head observed is the chain's head now, without a read: the node has accepted
-       * the subscription, so it pushes every block, and a head has been learned since (a block made
-       * before the subscription took effect is then known too).
-       */
-      followsPushes: Effect.sync(() => subscribedAt !== null && learnedAt >= subscribedAt),
       /** The last poll's outcome: whether the chain answers, and how fast. */
       probe: Ref.get(probe),
       /** Every new head (another block than the last one seen), for the indexer. */

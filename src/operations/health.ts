@@ -1,14 +1,10 @@
 /**
  * `health`: whether the service can answer from a current view of the chain (see
- * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`) and the chain's head as of the call.
- *
- * The head it reports is never one the chain may already have left:
- * - while the node pushes heads (the `newHeads` subscription is accepted and a head has been learned
- *   since), the newest head seen is the head: every block the node makes is pushed as it is made, so
- *   health reads no head of its own and costs the node nothing, however often it is asked;
- * - otherwise the head is read when the call arrives, a read shared with every concurrent caller and
- *   operation (at most one in flight), so health costs the node at most one head read at a time;
- * - when the last poll failed it reports the newest head seen without asking.
+ * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`) and the chain's head as of the call. The head
+ * is read when the call arrives, a read shared with every concurrent caller and operation (at most one
+ * in flight), so however often health is asked it costs the node at most one head read at a time; when
+ * the last poll failed it reports the newest head seen without asking. A pushed head is not enough: the
+ * node's push of a block can land after a client has the block's receipt (test/freshness/atHead.test.ts).
  */
 import { Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -50,9 +46,9 @@ const sameAsLast = (report: HealthResponse): HealthResponse => {
 export const health = Effect.fnUntraced(function*() {
   const config = yield* AppConfig
   const chainHead = yield* ChainHead
-  // Without pushes, a block made a moment ago may not be known yet: the head as of this call is read
-  // (shared with concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
-  if (!(yield* chainHead.followsPushes) && (yield* chainHead.probe)?.ok !== false) {
+  // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
+  // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
+  if ((yield* chainHead.probe)?.ok !== false) {
     yield* chainHead.headWithin(HEAD_READ_BOUND)
   }
   const { bounds, freshness: current, input } = yield* currentFreshness

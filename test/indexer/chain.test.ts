@@ -111,7 +111,7 @@ describe("newHeads", () => {
     const received = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const pushed = yield* Queue.unbounded<bigint>()
       yield* Option.getOrThrow(rpc.heads).pipe(
-        Stream.runForEach((news) => news._tag === "Head" ? Queue.offer(pushed, news.number) : Effect.void),
+        Stream.runForEach((head) => Queue.offer(pushed, head.number)),
         Effect.forkScoped
       )
       // The subscription opens in the background: single blocks until one is pushed show it is live.
