@@ -109,7 +109,7 @@ const program = Effect.gen(function*() {
       PORT: String(port),
       RPC_URL: counter.url,
       // Pushed heads come from the node itself, as under `npm start` (the counting proxy forwards plain
-      // JSON-RPC calls only); `EDGE_WS=off` measures the service without them (health reads at arrival).
+      // JSON-RPC calls only); `EDGE_WS=off` measures the service without them.
       WS_URL: WS_URL === "off" ? "off" : websocketOf(devnet.manifest.rpcUrl),
       MANIFEST_PATH: devnet.manifestPath,
       DATA_DIR: join(work, "data")
