@@ -43,7 +43,7 @@ const PIPS = 1_000_000
 const checkFeeGetter = Effect.fn("VenueChecks.v2FeeGetter")(
   function*(rpc: Rpc, entry: typeof V2VenueEntry.Type, getter: string, denominator: number, pair: Address) {
     // A getter the pair lacks reverts; an answer is read only when it is one word.
-    const answer = yield* call(rpc, pair, toFunctionSelector(getter)).pipe(Effect.orElseSucceed(() => "0x" as Hex))
+    const answer = yield* call(rpc, pair, toFunctionSelector(getter)).pipe(Effect.orElseSucceed((): Hex => "0x"))
     if (answer.length !== 66) {
       return yield* refuse(`venue ${entry.id}: the pair ${pair} does not answer the fee getter ${getter}`)
     }
@@ -72,9 +72,9 @@ export const checkV2 = Effect.fn("VenueChecks.v2")(function*(rpc: Rpc, entry: ty
   const token1 = addressOf(yield* call(rpc, pair, data("token1")))
   const salt = keccak256(encodePacked(["address", "address"], [token0, token1]))
   const expected = getCreate2Address({
-    from: entry.factory as Address,
+    from: entry.factory,
     salt,
-    bytecodeHash: entry.pairInitCodeHash as Hex
+    bytecodeHash: entry.pairInitCodeHash
   })
   if (expected.toLowerCase() !== pair.toLowerCase()) {
     return yield* refuse(

@@ -19,13 +19,13 @@ import {
 import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
 import type { ChainWallet } from "../ChainRpc.js"
 import type { Facilitator } from "./Facilitator.js"
-import { transferCall } from "./Transfer.js"
+import { checkedHex, transferCall } from "./Transfer.js"
 
 // The library refuses an authorization ending within 6 s; the gate's own window is checked before.
 const LIBRARY_MIN_VALIDITY_SEC = 6
 
 const plainSignature = (payment: PaymentPayload) => {
-  const signature = payment.payload.signature as Hex
+  const signature = checkedHex(payment.payload.signature)
   return signature.length === 132 && parseErc6492Signature(signature).address === undefined
 }
 
@@ -34,7 +34,7 @@ const isEoa = (code: Hex | undefined) => code === undefined || code === "0x"
 /** Whether the authorization's `from` signed it, recovered without the node. */
 const signedByKey = (payment: PaymentPayload, requirements: PaymentRequirements, chainId: number) =>
   Effect.promise(async () => {
-    const signature = payment.payload.signature as Hex
+    const signature = checkedHex(payment.payload.signature)
     const { authorization } = payment.payload
     const { name, version } = requirements.extra as { name?: string; version?: string }
     if (name === undefined || version === undefined) return false
@@ -49,7 +49,7 @@ const signedByKey = (payment: PaymentPayload, requirements: PaymentRequirements,
           value: BigInt(authorization.value),
           validAfter: BigInt(authorization.validAfter),
           validBefore: BigInt(authorization.validBefore),
-          nonce: authorization.nonce as Hex
+          nonce: checkedHex(authorization.nonce)
         },
         signature
       })
