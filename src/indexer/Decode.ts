@@ -4,12 +4,26 @@
  * more per log. Logs with an unexpected shape (another contract reusing a topic) decode to nothing.
  * One case per event kind, so each word offset can be read against the layouts in `Events.ts`.
  */
-import type { ChainEvent } from "./Events.js"
+import type { Hex } from "../../schema/Chain.js"
+import type { ChainEvent, LogPosition } from "./Events.js"
 import { topics } from "./Events.js"
 import { address, decodeTokenCreated, int, positionOf, type RawLog, topicWord, uint, word, words } from "./LogWords.js"
 import type { Sources } from "./Sources.js"
 
 export type { RawLog } from "./LogWords.js"
+
+/** Uniswap's Swap fields, which a fork's Swap event begins with (it may append its own). */
+const v3Swap = (at: LogPosition, emitter: Hex, data: Hex, recipient: Hex): ChainEvent => ({
+  _tag: "V3Swap",
+  at,
+  emitter,
+  amount0: int(word(data, 0)),
+  amount1: int(word(data, 1)),
+  sqrtPriceX96: uint(word(data, 2)),
+  liquidity: uint(word(data, 3)),
+  tick: Number(int(word(data, 4))),
+  recipient: address(recipient)
+})
 
 export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEvent | undefined => {
   const [topic0, topic1, topic2, topic3] = log.topics
@@ -43,18 +57,7 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
         recipient: address(topic2)
       }
     case topics.V3Swap:
-      if (n !== 5 || topic2 === undefined) return undefined
-      return {
-        _tag: "V3Swap",
-        at,
-        emitter,
-        amount0: int(word(data, 0)),
-        amount1: int(word(data, 1)),
-        sqrtPriceX96: uint(word(data, 2)),
-        liquidity: uint(word(data, 3)),
-        tick: Number(int(word(data, 4))),
-        recipient: address(topic2)
-      }
+      return n === 5 && topic2 !== undefined ? v3Swap(at, emitter, data, topic2) : undefined
     case topics.V3Mint:
       if (n !== 4 || topic3 === undefined) return undefined
       return {
@@ -162,7 +165,10 @@ export const decodeLog = (log: RawLog, sources: Sources, time: number): ChainEve
     case topics.Graduated:
       if (!sources.launchpads.has(emitter) || topic2 === undefined) return undefined
       return { _tag: "Graduated", at, emitter, token: address(topic1!), pool: address(topic2) }
-    default:
-      return undefined
+    default: {
+      // A v3 fork's own Swap event, named in its venue entry.
+      const words = topic0 === undefined ? undefined : sources.forkV3Swaps.get(topic0)
+      return words !== undefined && n === words && topic2 !== undefined ? v3Swap(at, emitter, data, topic2) : undefined
+    }
   }
 }
