@@ -1,7 +1,7 @@
 /**
  * Deploys the protocols of the devnet: USDC at Arc's address, canonical Permit2, the real Uniswap v2,
  * v3 and v4 contracts with their periphery, the project's hooks at CREATE2-mined addresses and the
- * launchpad, then the fork venues (./forkVenues.ts). Returns every address by manifest role.
+ * launchpad, then the fork venues (./forkVenues.ts, ./pancakeVenue.ts). Returns every address by manifest role.
  */
 import { Effect } from "effect"
 import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, keccak256, zeroAddress } from "viem"
@@ -17,6 +17,7 @@ import {
   PERMIT2_SALT,
   permit2Artifact
 } from "./npmArtifacts.js"
+import { deployPancakeV3 } from "./pancakeVenue.js"
 import type { Tx } from "./Tx.js"
 
 /** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The
@@ -49,7 +50,10 @@ export type Protocol = Readonly<
     | "forkV3Factory"
     | "forkV3PositionManager"
     | "forkV3Quoter"
-    | "forkV3SwapRouter",
+    | "forkV3SwapRouter"
+    | "pancakeV3Factory"
+    | "pancakeV3PoolDeployer"
+    | "pancakeV3Liquidity",
     Address
   >
 >
@@ -126,6 +130,7 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
   ])
   // Last, so that no canonical contract's address moves because of them.
   const forks = yield* deployForkVenues(tx, deployer)
+  const pancake = yield* deployPancakeV3(tx, deployer)
 
   return {
     usdc: USDC_ADDRESS,
@@ -143,7 +148,8 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
     dynamicFeeHook,
     swapFeeHook,
     launchpad,
-    ...forks
+    ...forks,
+    ...pancake
   } satisfies Protocol
 })
 

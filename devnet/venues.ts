@@ -12,6 +12,7 @@ import { VenueFile } from "../schema/VenueFile.js"
 import { loadArtifact } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import { FORK_V3_EXTRA_TIER } from "./forkVenues.js"
+import { pancakeV3Entry } from "./pancakeVenue.js"
 import type { Protocol } from "./protocol.js"
 
 /** Uniswap v3's fee tiers with their tick spacings; the devnet enables 0.01 % as mainnet governance did. */
@@ -74,7 +75,8 @@ export const devnetVenueFile = (protocol: Protocol, chainId: number): VenueFile 
       factory: getAddress(protocol.forkV3Factory),
       poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
       feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
-    }
+    },
+    pancakeV3Entry(protocol)
   ]
 })
 

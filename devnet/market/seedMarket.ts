@@ -14,6 +14,7 @@ import { fundHolders } from "./holders.js"
 import { launchSteps } from "./launch.js"
 import { seedV2 } from "./seedV2.js"
 import { seedV3 } from "./seedV3.js"
+import { seedPancakeV3 } from "./seedPancakeV3.js"
 import { seedV4 } from "./seedV4.js"
 import { runSteps } from "./steps.js"
 
@@ -23,6 +24,8 @@ const seedPool = (market: Market, spec: PoolSpec) => {
       return seedV2(market, spec.pair, spec.usd, spec.fork === true)
     case "v3":
       return seedV3(market, spec.pair, spec.fee, spec.positions, spec.fork === true)
+    case "pancake-v3":
+      return seedPancakeV3(market, spec.pair, spec.fee, spec.positions)
     case "v4":
       return seedV4(market, spec.pair, spec.fee, spec.tickSpacing, spec.hook, spec.positions)
   }

@@ -26,6 +26,13 @@ export type PoolSpec =
     readonly positions: ReadonlyArray<PositionSpec>
   }
   | {
+    /** PancakeSwap v3 (devnet/pancakeVenue.ts): 100, 500, 2500, 10000 */
+    readonly venue: "pancake-v3"
+    readonly pair: readonly [string, string]
+    readonly fee: number
+    readonly positions: ReadonlyArray<PositionSpec>
+  }
+  | {
     readonly venue: "v4"
     readonly pair: readonly [string, string]
     /** hundredths of a bip, or "dynamic" (set by the hook per swap) */
@@ -98,5 +105,8 @@ export const poolSpecs: ReadonlyArray<PoolSpec> = [
   // Fork venues on the deep pairs, so that a large order splits across forks
   { venue: "v2", fork: true, pair: ["WETH", "USDC"], usd: 1_500_000 },
   { venue: "v2", fork: true, pair: ["WBTC", "USDC"], usd: 400_000 },
-  { venue: "v3", fork: true, pair: ["WETH", "USDC"], fee: 2500, positions: [{ usd: 1_200_000, range: 20 }] }
+  { venue: "v3", fork: true, pair: ["WETH", "USDC"], fee: 2500, positions: [{ usd: 1_200_000, range: 20 }] },
+  // PancakeSwap v3, its pools made by a separate pool deployer
+  { venue: "pancake-v3", pair: ["WETH", "USDC"], fee: 500, positions: [{ usd: 1_000_000, range: 15 }] },
+  { venue: "pancake-v3", pair: ["WBTC", "USDC"], fee: 2500, positions: full(300_000) }
 ]
