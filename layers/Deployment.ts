@@ -30,15 +30,24 @@ export interface DeploymentShape {
 export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, string>> }): `0x${string}` =>
   (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
 
+/** The venue file names the chain's Permit2, which need not be at the canonical address: permits, their
+ * typed data and allowance reads all use the `permit2` role, so it is the file's, whatever else said. */
+const withVenueFile = (shape: DeploymentShape, venues: VenueFile | undefined): DeploymentShape =>
+  venues === undefined ? shape : {
+    ...shape,
+    contracts: { ...shape.contracts, permit2: venues.permit2 as `0x${string}` },
+    venues
+  }
+
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly make = (manifest: Manifest): DeploymentShape => ({
-    rpcUrl: manifest.rpcUrl,
-    chainId: manifest.chainId,
-    startBlock: manifest.startBlock,
-    contracts: manifest.contracts as DeploymentShape["contracts"],
-    tokenList: manifest.tokenList,
-    ...(manifest.venues === undefined ? {} : { venues: manifest.venues })
-  })
+  static readonly make = (manifest: Manifest): DeploymentShape =>
+    withVenueFile({
+      rpcUrl: manifest.rpcUrl,
+      chainId: manifest.chainId,
+      startBlock: manifest.startBlock,
+      contracts: manifest.contracts as DeploymentShape["contracts"],
+      tokenList: manifest.tokenList
+    }, manifest.venues)
 
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
@@ -61,7 +70,7 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
           message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
         })
       }
-      const listed = { ...Deployment.make(manifest), venues }
+      const listed = withVenueFile(Deployment.make(manifest), venues)
       const deployment = Option.match(config.routerAddress, {
         onNone: () => listed,
         onSome: (address) => ({
