@@ -18,7 +18,9 @@ const VenueId = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: () => "expected a lower-case venue id such as sushiswap-v2" })
 )
 const CallbackName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, { message: () => "expected a function name such as pancakeV3SwapCallback" })
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+    message: () => "expected a function name such as pancakeV3SwapCallback"
+  })
 )
 /** Uniswap v3's Swap event; a fork's may append fields. */
 export const UNISWAP_V3_SWAP_EVENT = "Swap(address,address,int256,int256,uint160,uint128,int24)"

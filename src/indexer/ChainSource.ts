@@ -134,7 +134,10 @@ export const logs = (
           Effect.gen(function*() {
             yield* sizer.refused(to - from + 1)
             const size = yield* sizer.current
-            const parts = yield* Effect.forEach(chunks(from, to, size), ([start, end]) => logs(start, end, sizer, topics))
+            const parts = yield* Effect.forEach(
+              chunks(from, to, size),
+              ([start, end]) => logs(start, end, sizer, topics)
+            )
             return parts.flat()
           })
       )

@@ -99,7 +99,9 @@ export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
 export const fetchRange = (engine: Engine, from: number, to: number) =>
   Effect.gen(function*() {
     yield* engine.progress.fetched(from)
-    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer, logTopics(engine.sources)), header(to)], { concurrency: 2 })
+    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer, logTopics(engine.sources)), header(to)], {
+      concurrency: 2
+    })
     if (end === undefined) {
       // The chain got shorter since the head was read: the next head sorts it out.
       return yield* new RpcUnavailable({
