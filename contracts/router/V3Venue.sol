@@ -19,7 +19,10 @@ abstract contract V3Venue is RouterBase {
         _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;
-        (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg, venue.swapCallback);
+        bytes4 callbackName = venue.swapCallback;
+        if (callbackName != bytes4(0)) tV3CallbackName = callbackName;
+        (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg);
+        if (callbackName != bytes4(0)) tV3CallbackName = bytes4(0);
         if (deltaIn < 0 || deltaOut > 0) revert BadDelta(leg.index);
         paidIn = uint256(deltaIn);
         out = uint256(-deltaOut);
@@ -27,12 +30,11 @@ abstract contract V3Venue is RouterBase {
     }
 
     /// @return deltaIn deltaOut the pool's balance changes in the input and output token
-    function _callPool(address pool, bool zeroForOne, Leg memory leg, bytes4 callbackName)
+    function _callPool(address pool, bool zeroForOne, Leg memory leg)
         private
         returns (int256 deltaIn, int256 deltaOut)
     {
         tCallback = pool;
-        if (callbackName != bytes4(0)) tV3CallbackName = callbackName;
         (int256 amount0, int256 amount1) = IUniswapV3PoolSwap(pool).swap(
             leg.to,
             zeroForOne,
@@ -42,7 +44,6 @@ abstract contract V3Venue is RouterBase {
             leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg)
         );
         tCallback = address(0);
-        if (callbackName != bytes4(0)) tV3CallbackName = bytes4(0);
         (deltaIn, deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
     }
 
