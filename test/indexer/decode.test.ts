@@ -99,6 +99,33 @@ describe("decodeLog", () => {
     })
   })
 
+  it("a v3 fork's own Swap event (PancakeSwap's, two fields longer) decodes only when its venue names it", () => {
+    const event = eventOf("PancakeV3Pool", "Swap")
+    const log = logOf(pool, event, {
+      sender: factory,
+      recipient: launchpad,
+      amount0: 5n,
+      amount1: -7n,
+      sqrtPriceX96: 2n ** 96n,
+      liquidity: 10n ** 18n,
+      tick: -3,
+      protocolFeesToken0: 11n,
+      protocolFeesToken1: 0n
+    })
+    const named: Sources = { ...sources, forkV3Swaps: new Map([[toEventSelector(event), 7]]) }
+    expect(decodeLog(log, named, 0)).toMatchObject({
+      _tag: "V3Swap",
+      amount0: 5n,
+      amount1: -7n,
+      sqrtPriceX96: 2n ** 96n,
+      liquidity: 10n ** 18n,
+      tick: -3,
+      recipient: launchpad
+    })
+    expect(decodeLog(log, sources, 0)).toBeUndefined()
+    expect(decodeLog({ ...log, data: log.data.slice(0, -64) }, named, 0)).toBeUndefined()
+  })
+
   it("v3 mint and burn become signed liquidity changes over indexed ticks", () => {
     const mint = decodeLog(
       logOf(pool, eventOf("UniswapV3Pool", "Mint"), {
