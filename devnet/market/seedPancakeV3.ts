@@ -10,6 +10,7 @@ import { approve, type Market, type SeededPool, token } from "./context.js"
 import type { PositionSpec } from "./data/pools.js"
 import { openingPrice, position, sorted } from "./positions.js"
 import { registerPool } from "./registerPool.js"
+import { v3PoolRecord } from "./seedV3.js"
 
 const helperOf = (market: Market) => ({
   address: market.protocol.pancakeV3Liquidity,
@@ -40,20 +41,7 @@ export const seedPancakeV3 = Effect.fn("seedPancakeV3")(function*(
     const { ticks, liquidity } = position(market, pair, sqrtPriceX96, spacing, spec)
     yield* market.tx.write(market.deployer, helper, "mint", [address, ticks[0], ticks[1], liquidity])
   }
-  market.pools.push({
-    label: `pancake-v3:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
-    pair: pairLabels,
-    usd: positions.reduce((sum, p) => sum + p.usd, 0),
-    venue: "v3",
-    address,
-    id: address,
-    token0: pair.token0,
-    token1: pair.token1,
-    fee,
-    tickSpacing: spacing,
-    hooks: null,
-    key: null
-  })
+  market.pools.push(v3PoolRecord("pancake-v3", pairLabels, positions, pair, address, fee, spacing))
 })
 
 /** An exact-input swap, as a wallet trading the pool straight would do it. */

@@ -9,11 +9,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { decodeErrorResult, encodeFunctionData } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { concentratedDepth } from "../../src/math/Depth.js"
-import { quoteHop } from "../../src/math/Hop.js"
 import type { ConcentratedPool } from "../../src/math/PoolState.js"
 import { findRevertData } from "../router/support.js"
 import { contractAddress, poolByLabel } from "../support/devnet.js"
-import { devnetIndex, sizes } from "./devnetIndex.js"
+import { devnetIndex, expectExactQuotes, sizes } from "./devnetIndex.js"
 
 const { blockNumber, client, holder, indexed, manifest } = devnetIndex()
 const helperAbi = loadArtifact("PancakeV3Liquidity").abi
@@ -53,16 +52,7 @@ describe("PancakeSwap v3 pools against their own swaps", () => {
         // Up to most of what the pool absorbs before its price moves 30 %.
         const max = (concentratedDepth(pool, BigInt(pool.feePips), zeroForOne, 3000n) * 9n) / 10n
         for (const amount of sizes(n * 2 + 11, 5, 10n, max)) {
-          const exactIn = quoteHop({ pool, tokenIn, side: "exactIn", amount })
-          if (exactIn._tag !== "Quoted") throw new Error(`exactIn not quoted: ${exactIn._tag}`)
-          expect(exactIn.amountOut).toBe(await swapOut(label, zeroForOne, amount))
-          if (exactIn.amountOut < 2n) continue
-          const target = exactIn.amountOut / 2n + 1n
-          const exactOut = quoteHop({ pool, tokenIn, side: "exactOut", amount: target })
-          if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
-          expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
-          expect(await swapOut(label, zeroForOne, exactOut.amountIn)).toBe(exactOut.amountOut)
-          expect(await swapOut(label, zeroForOne, exactOut.amountIn - 1n)).toBeLessThan(target)
+          await expectExactQuotes(pool, tokenIn, amount, (amountIn) => swapOut(label, zeroForOne, amountIn))
         }
       }
     })

@@ -92,6 +92,8 @@ describe("start-up checks of the venue file", () => {
         `router ${file.router}: venue fork-v3 (index 4) differs between the router and the venue file`
       )
       const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
-      expect(yield* startWith(fewer)).toContain(`router ${file.router}: the router has ${file.venues.length} venues, the venue file 4`)
+      expect(yield* startWith(fewer)).toContain(
+        `router ${file.router}: the router has ${file.venues.length} venues, the venue file 4`
+      )
     }))
 })
