@@ -25,7 +25,8 @@ const CallbackName = Schema.String.pipe(
 /** Uniswap v3's Swap event; a fork's may append fields. */
 export const UNISWAP_V3_SWAP_EVENT = "Swap(address,address,int256,int256,uint160,uint128,int24)"
 const V3SwapEvent = Schema.String.pipe(
-  Schema.pattern(/^Swap\(address,address,int256,int256,uint160,uint128,int24(,[a-z0-9]+)*\)$/, {
+  // Appended fields one word each (the index counts data words): static types only.
+  Schema.pattern(/^Swap\(address,address,int256,int256,uint160,uint128,int24(,(u?int\d+|address|bool|bytes\d+))*\)$/, {
     message: () => `expected a Swap event signature that begins as ${UNISWAP_V3_SWAP_EVENT.slice(0, -1)}`
   })
 )
