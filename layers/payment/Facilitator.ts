@@ -118,6 +118,10 @@ export const inProcessFacilitator = (
   }
 }
 
+/** The payer a refusal names, when it names one. */
+const payerOf = (refusal: { readonly payer?: string | undefined }) =>
+  refusal.payer === undefined ? {} : { payer: refusal.payer }
+
 /**
  * Remote: an HTTP facilitator at `url`. A refusal it sends with an error status is still a verdict;
  * anything else that goes wrong (no answer, a timeout, a malformed answer) is the facilitator failing.
@@ -127,6 +131,21 @@ export const remoteFacilitator = (url: string, timeoutMs: number): Facilitator =
   const client = new HTTPFacilitatorClient({ url, timeoutMs })
   const unavailable = (action: string) => (error: unknown) =>
     new FacilitatorUnavailable({ message: `x402 facilitator ${action} failed: ${firstLine(error)}` })
+  /** The facilitator's answer to `action`; the library throws `Refusal` for a refusal, whose verdict it carries. */
+  const answer = <A, R>(
+    action: string,
+    call: () => Promise<A>,
+    Refusal: new(...args: never) => R,
+    verdict: (refusal: R) => A
+  ) =>
+    Effect.tryPromise({
+      try: () =>
+        call().catch((error: unknown) => {
+          if (error instanceof Refusal) return verdict(error)
+          throw error
+        }),
+      catch: unavailable(action)
+    })
   return {
     kind: "remote",
     supported: Effect.tryPromise({
@@ -134,32 +153,18 @@ export const remoteFacilitator = (url: string, timeoutMs: number): Facilitator =
       catch: unavailable("/supported")
     }),
     verify: (payment, requirements) =>
-      Effect.tryPromise({
-        try: () =>
-          client.verify(...library(payment, requirements)).catch((error: unknown) => {
-            if (error instanceof VerifyError) {
-              return { isValid: false, invalidReason: error.invalidReason ?? "verification_failed", payer: error.payer }
-            }
-            throw error
-          }) as Promise<VerifyResponse>,
-        catch: unavailable("verify")
-      }),
+      answer("verify", () => client.verify(...library(payment, requirements)), VerifyError, (error) => ({
+        isValid: false,
+        invalidReason: error.invalidReason ?? "verification_failed",
+        ...payerOf(error)
+      })),
     settle: (payment, requirements) =>
-      Effect.tryPromise({
-        try: () =>
-          client.settle(...library(payment, requirements)).catch((error: unknown) => {
-            if (error instanceof SettleError) {
-              return {
-                success: false,
-                errorReason: error.errorReason ?? "settlement_failed",
-                transaction: error.transaction,
-                network: error.network,
-                payer: error.payer
-              }
-            }
-            throw error
-          }) as Promise<SettleResponse>,
-        catch: unavailable("settle")
-      })
+      answer("settle", () => client.settle(...library(payment, requirements)), SettleError, (error) => ({
+        success: false,
+        errorReason: error.errorReason ?? "settlement_failed",
+        transaction: error.transaction,
+        network: error.network,
+        ...payerOf(error)
+      }))
   }
 }

@@ -129,6 +129,9 @@ export type ChainEvent =
   | Graduated
   | Transfer
 
+/** What every event carries beside its own fields: where it happened and which contract emitted it. */
+export type EventHead = Omit<At<string>, "_tag">
+
 /** topic0 of every event the index reads; the `eth_getLogs` filter asks for exactly these. */
 export const topics = {
   PairCreated: toEventSelector("PairCreated(address,address,address,uint256)"),

@@ -1,8 +1,9 @@
 /**
- * Following the head: up to a reorg window of blocks after the tip, each checked against its parent,
+ * Following the head, once the pipeline (./Pipeline.ts) has caught up to the reorg window: steps until
+ * the tip is the head, each up to a reorg window of blocks after the tip, checked against its parent and
  * applied one by one so each has its own rollback point (the engine and its invariants: ./Steps.ts).
  */
-import { Effect, Ref } from "effect"
+import { Effect, Option, Ref, Stream } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import { applyEvents } from "./Apply.js"
 import { blockLogs, blockSenders, type Header, headers, logs } from "./ChainSource.js"
@@ -26,7 +27,7 @@ import {
  * the logs of the range, whose block hashes must be those headers' (else the chain moved in between and
  * the step is simply retried). Blocks are applied one by one so each has its own rollback point.
  */
-export const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
+const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
   Effect.gen(function*() {
     const tip = yield* Ref.get(engine.tip)
     const from = tip.state.block + 1
@@ -78,3 +79,36 @@ export const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     yield* publish(engine, next, head)
     return { kind: "blocks", indexed: last.number, logs: raw.length } satisfies Applied
   })
+
+/** Steps until the tip is the head; a step that cannot progress ends it until the next head. */
+export const follow = (engine: Engine, head: Header) => {
+  const info: HeadInfo = { number: head.number, time: head.time }
+  return Stream.repeatEffectOption(
+    Effect.gen(function*() {
+      const tip = yield* Ref.get(engine.tip)
+      if (tip.state.block >= head.number) {
+        const replaced = tip.state.hash !== null &&
+          (tip.state.block > head.number || tip.state.hash !== head.hash) &&
+          !(yield* tipOnChain(tip))
+        if (!replaced) {
+          // Already there (a restart on an idle chain): readers learn the head without a new block.
+          yield* publishIfBehind(engine, tip, info)
+          return yield* Effect.fail(Option.none())
+        }
+        return yield* rollback(engine, info)
+      }
+      const applied = yield* followStep(engine, info, head)
+      if (applied.kind === "idle") return yield* Effect.fail(Option.none())
+      return applied
+    }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))
+  )
+}
+
+const publishIfBehind = (engine: Engine, tip: Tip, head: HeadInfo) =>
+  Effect.flatMap(
+    engine.index.snapshot,
+    (published) =>
+      published.state === tip.state && published.head === head.number && !published.catchingUp
+        ? Effect.void
+        : publish(engine, tip, head)
+  )

@@ -5,7 +5,7 @@
 import { Schema } from "effect"
 import { decodeAbiParameters } from "viem"
 import type { Hex } from "../../schema/Chain.js"
-import type { ChainEvent, LogPosition } from "./Events.js"
+import type { ChainEvent, EventHead, LogPosition } from "./Events.js"
 
 /** A log as the JSON-RPC answers it. */
 export interface RawLog {
@@ -57,23 +57,14 @@ const tokenCreatedData = [{ type: "string" }, { type: "string" }, { type: "uint2
 
 /** A launchpad's `TokenCreated`: name and symbol are dynamic strings, the one layout sliced by viem. */
 export const decodeTokenCreated = (
-  log: RawLog,
-  at: LogPosition,
-  emitter: Hex,
+  data: string,
   tokenTopic: string,
-  creatorTopic: string
+  creatorTopic: string,
+  head: EventHead
 ): ChainEvent | undefined => {
   try {
-    const [name, symbol] = decodeAbiParameters(tokenCreatedData, log.data as `0x${string}`)
-    return {
-      _tag: "TokenCreated",
-      at,
-      emitter,
-      token: address(tokenTopic),
-      creator: address(creatorTopic),
-      name,
-      symbol
-    }
+    const [name, symbol] = decodeAbiParameters(tokenCreatedData, data as `0x${string}`)
+    return { _tag: "TokenCreated", ...head, token: address(tokenTopic), creator: address(creatorTopic), name, symbol }
   } catch {
     return undefined
   }

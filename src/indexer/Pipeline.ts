@@ -15,18 +15,8 @@ import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { Header } from "./ChainSource.js"
-import { followStep } from "./Follow.js"
-import {
-  type Applied,
-  applyRange,
-  type Engine,
-  fetchRange,
-  type HeadInfo,
-  publish,
-  rollback,
-  type Tip,
-  tipOnChain
-} from "./Steps.js"
+import { follow } from "./Follow.js"
+import { type Applied, applyRange, type Engine, fetchRange, type HeadInfo, rollback, tipOnChain } from "./Steps.js"
 
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>
@@ -40,39 +30,6 @@ const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
         Stream.mapEffect(([from, to]) => fetchRange(engine, from, to), { concurrency: engine.settings.prefetch }),
         Stream.mapEffect((range) => applyRange(engine, range, head))
       )))
-
-/** Steps until the tip is the head; a step that cannot progress ends it until the next head. */
-const follow = (engine: Engine, head: Header) => {
-  const info: HeadInfo = { number: head.number, time: head.time }
-  return Stream.repeatEffectOption(
-    Effect.gen(function*() {
-      const tip = yield* Ref.get(engine.tip)
-      if (tip.state.block >= head.number) {
-        const replaced = tip.state.hash !== null &&
-          (tip.state.block > head.number || tip.state.hash !== head.hash) &&
-          !(yield* tipOnChain(tip))
-        if (!replaced) {
-          // Already there (a restart on an idle chain): readers learn the head without a new block.
-          yield* publishIfBehind(engine, tip, info)
-          return yield* Effect.fail(Option.none())
-        }
-        return yield* rollback(engine, info)
-      }
-      const applied = yield* followStep(engine, info, head)
-      if (applied.kind === "idle") return yield* Effect.fail(Option.none())
-      return applied
-    }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))
-  )
-}
-
-const publishIfBehind = (engine: Engine, tip: Tip, head: HeadInfo) =>
-  Effect.flatMap(
-    engine.index.snapshot,
-    (published) =>
-      published.state === tip.state && published.head === head.number && !published.catchingUp
-        ? Effect.void
-        : publish(engine, tip, head)
-  )
 
 const syncTo = (engine: Engine, head: Header) =>
   Stream.unwrap(Effect.gen(function*() {

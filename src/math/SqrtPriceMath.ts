@@ -42,25 +42,21 @@ export const getNextSqrtPriceFromAmount1RoundingDown = (
   return sqrtPriceX96 - quotient
 }
 
-export const getNextSqrtPriceFromInput = (
+/**
+ * Next sqrt-price after a swap's input (`exactIn`, Uniswap's `getNextSqrtPriceFromInput`) or its output
+ * (`getNextSqrtPriceFromOutput`): the amount counts in token0 when it is the input of a zeroForOne swap
+ * or the output of the other direction, in token1 otherwise.
+ */
+export const getNextSqrtPriceFromAmount = (
   sqrtPriceX96: bigint,
   liquidity: bigint,
-  amountIn: bigint,
-  zeroForOne: boolean
+  amount: bigint,
+  zeroForOne: boolean,
+  exactIn: boolean
 ): bigint =>
-  zeroForOne
-    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPriceX96, liquidity, amountIn, true)
-    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPriceX96, liquidity, amountIn, true)
-
-export const getNextSqrtPriceFromOutput = (
-  sqrtPriceX96: bigint,
-  liquidity: bigint,
-  amountOut: bigint,
-  zeroForOne: boolean
-): bigint =>
-  zeroForOne
-    ? getNextSqrtPriceFromAmount1RoundingDown(sqrtPriceX96, liquidity, amountOut, false)
-    : getNextSqrtPriceFromAmount0RoundingUp(sqrtPriceX96, liquidity, amountOut, false)
+  zeroForOne === exactIn
+    ? getNextSqrtPriceFromAmount0RoundingUp(sqrtPriceX96, liquidity, amount, exactIn)
+    : getNextSqrtPriceFromAmount1RoundingDown(sqrtPriceX96, liquidity, amount, exactIn)
 
 /** token0 between two sqrt-prices for `liquidity`: L·(√b − √a)/(√a·√b). */
 export const getAmount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {

@@ -5,12 +5,7 @@
  * (hundredths of a basis point, 1e6 = 100%).
  */
 import { mulDiv, mulDivRoundingUp } from "./FullMath.js"
-import {
-  getAmount0Delta,
-  getAmount1Delta,
-  getNextSqrtPriceFromInput,
-  getNextSqrtPriceFromOutput
-} from "./SqrtPriceMath.js"
+import { getAmount0Delta, getAmount1Delta, getNextSqrtPriceFromAmount } from "./SqrtPriceMath.js"
 
 export const MAX_FEE_PIPS = 1_000_000n
 
@@ -42,14 +37,14 @@ export const computeSwapStep = (
       : getAmount1Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, true)
     sqrtPriceNextX96 = remainingLessFee >= amountIn
       ? sqrtPriceTargetX96
-      : getNextSqrtPriceFromInput(sqrtPriceCurrentX96, liquidity, remainingLessFee, zeroForOne)
+      : getNextSqrtPriceFromAmount(sqrtPriceCurrentX96, liquidity, remainingLessFee, zeroForOne, exactIn)
   } else {
     amountOut = zeroForOne
       ? getAmount1Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, false)
       : getAmount0Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, false)
     sqrtPriceNextX96 = -amountRemaining >= amountOut
       ? sqrtPriceTargetX96
-      : getNextSqrtPriceFromOutput(sqrtPriceCurrentX96, liquidity, -amountRemaining, zeroForOne)
+      : getNextSqrtPriceFromAmount(sqrtPriceCurrentX96, liquidity, -amountRemaining, zeroForOne, exactIn)
   }
 
   const reachedTarget = sqrtPriceNextX96 === sqrtPriceTargetX96

@@ -33,6 +33,19 @@ export const sideOf = (view: SearchView, address: Hex) => {
   }
 }
 
+/** One side of the trade, as `sideOf` finds it. */
+export type TradeSide = NonNullable<ReturnType<typeof sideOf>>
+
+export interface ResolvedRequest {
+  readonly sellToken: Hex
+  readonly buyToken: Hex
+  readonly sell: TradeSide
+  readonly buy: TradeSide
+  /** Input (exactIn) or output (exactOut), in base units. */
+  readonly amount: bigint
+  readonly view: SearchView
+}
+
 export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(function*(request: QuoteRequest) {
   const usdc = usdcOf(yield* Deployment)
   const venues = yield* Venues
@@ -52,7 +65,8 @@ export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(function*(r
   const amount = yield* request.side === "exactIn"
     ? rawAmount(request.amount, sell.decimals, sell.symbol)
     : rawAmount(request.amount, buy.decimals, buy.symbol)
-  return { sellToken, buyToken, sell, buy, amount, view }
+  const resolved: ResolvedRequest = { sellToken, buyToken, sell, buy, amount, view }
+  return resolved
 })
 
 /** The operation table's pre-payment check of a quote request. */

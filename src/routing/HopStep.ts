@@ -1,12 +1,19 @@
 /**
  * One hop of a path run, either direction (./Path.ts forward, ./ExactOut.ts backwards): the hop's pool
- * priced from indexed state or, where indexed state cannot price it, by the simulated amount.
+ * priced from indexed state or, where indexed state cannot price it, by the simulated amount; and the
+ * walk of a path's hops in that direction.
  */
 import type { HopQuote, HopRequest, RoutablePool, SimulationReason } from "../math/Hop.js"
-import type { HopFill, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import type { HopFill, HopPricing, Path, PathHop, PathRun, Side } from "./PathTypes.js"
 
 /** Prices one hop: a full quote, or (for the least input on the way back) just the amount to send. */
 export type PriceHop = (request: HopRequest) => bigint | HopQuote
+
+/** How a path is walked: in which direction, and what prices each hop. */
+export interface Walk extends HopPricing {
+  readonly side: Side
+  readonly price: PriceHop
+}
 
 /** A priced hop: its fill, the pool as the hop leaves it, and the amount the next hop in the walk gets. */
 export interface SteppedHop {
@@ -23,18 +30,11 @@ type Stop = Extract<PathRun, { _tag: "NeedsSimulation" | "Unfillable" }>
 const simulable = (reason: SimulationReason) => reason !== "fee_on_transfer_input"
 
 /** `amount` is the hop's input (exactIn) or output (exactOut). */
-export const stepHop = (
-  hop: PathHop,
-  side: Side,
-  amount: bigint,
-  price: PriceHop,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): SteppedHop | Stop => {
-  const pool = pools(hop.poolId)
+export const stepHop = (hop: PathHop, amount: bigint, walk: Walk): SteppedHop | Stop => {
+  const { side, taxes } = walk
+  const pool = walk.pools(hop.poolId)
   if (pool === undefined) return { _tag: "Unfillable", hop, reason: "unknown_pool" }
-  const quote = price({
+  const quote = walk.price({
     pool,
     tokenIn: hop.tokenIn,
     side,
@@ -50,7 +50,7 @@ export const stepHop = (
     return { _tag: "Stepped", fill, poolAfter: quote.poolAfter, next }
   }
   if (quote._tag === "Unfillable") return { _tag: "Unfillable", hop, reason: quote.reason }
-  const other = simulable(quote.reason) ? simulated.get(hop.poolId, hop.tokenIn, side, amount) : undefined
+  const other = simulable(quote.reason) ? walk.simulated.get(hop.poolId, hop.tokenIn, side, amount) : undefined
   if (other === undefined) return { _tag: "NeedsSimulation", hop, reason: quote.reason, pending: { hop, side, amount } }
   if (other === 0n) return { _tag: "Unfillable", hop, reason: "insufficient_liquidity" }
   // The pool's state after a hooked swap is not known: a plan never sends two flows through it.
@@ -69,4 +69,30 @@ const stepped = (
   const [amountIn, amountOut] = side === "exactIn" ? [amount, other] : [other, amount]
   const fill: HopFill = simulated ? { hop, amountIn, amountOut, simulated } : { hop, amountIn, amountOut }
   return { _tag: "Stepped", fill, poolAfter, next: other }
+}
+
+/** A path walked to its far end: fills in path order, pools as each step left them in walk order. */
+export interface WalkedPath {
+  readonly _tag: "Walked"
+  readonly fills: ReadonlyArray<HopFill>
+  readonly poolsAfter: ReadonlyArray<RoutablePool>
+  /** The amount at the far end: the output (exactIn) or the input (exactOut). */
+  readonly end: bigint
+}
+
+/** Steps every hop of `path`, forward from its input (exactIn) or back from its output (exactOut). */
+export const walkPath = (path: Path, amount: bigint, walk: Walk): WalkedPath | Stop => {
+  const fills: Array<HopFill> = []
+  const poolsAfter: Array<RoutablePool> = []
+  const last = path.hops.length - 1
+  let next = amount
+  for (let i = 0; i <= last; i++) {
+    const step = stepHop(path.hops[walk.side === "exactIn" ? i : last - i]!, next, walk)
+    if (step._tag !== "Stepped") return step
+    fills.push(step.fill)
+    poolsAfter.push(step.poolAfter)
+    next = step.next
+  }
+  if (walk.side === "exactOut") fills.reverse()
+  return { _tag: "Walked", fills, poolsAfter, end: next }
 }

@@ -9,10 +9,10 @@
  * every pool (the hop output's buy tax) and, because the router holds tokens between hops, into every
  * later pool again (that token's sell tax).
  */
-import { quoteHop, type RoutablePool } from "../math/Hop.js"
+import { quoteHop } from "../math/Hop.js"
 import { chainBackward, leastInput } from "./ExactOut.js"
-import { stepHop } from "./HopStep.js"
-import type { HopFill, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
+import { walkPath } from "./HopStep.js"
+import type { HopPricing, Path, PathHop, PathRun, PoolLookup, Side, SimulatedHops, TransferTaxes } from "./PathTypes.js"
 
 export type {
   HopFill,
@@ -37,24 +37,10 @@ export const noTaxes: TransferTaxes = { buyBps: () => 0n, sellBps: () => 0n }
 
 export const noSimulatedHops: SimulatedHops = { get: () => undefined }
 
-const forward = (
-  path: Path,
-  amountIn: bigint,
-  pools: PoolLookup,
-  taxes: TransferTaxes,
-  simulated: SimulatedHops
-): PathRun => {
-  let amount = amountIn
-  const fills: Array<HopFill> = []
-  const poolsAfter: Array<RoutablePool> = []
-  for (const hop of path.hops) {
-    const step = stepHop(hop, "exactIn", amount, quoteHop, pools, taxes, simulated)
-    if (step._tag !== "Stepped") return step
-    fills.push(step.fill)
-    poolsAfter.push(step.poolAfter)
-    amount = step.next
-  }
-  return { _tag: "Filled", amountIn, amountOut: amount, fills, poolsAfter }
+const forward = (path: Path, amountIn: bigint, pricing: HopPricing): PathRun => {
+  const walk = walkPath(path, amountIn, { ...pricing, side: "exactIn", price: quoteHop })
+  if (walk._tag !== "Walked") return walk
+  return { _tag: "Filled", amountIn, amountOut: walk.end, fills: walk.fills, poolsAfter: walk.poolsAfter }
 }
 
 /** `simulated` prices the hops indexed state cannot; without it such a path answers `NeedsSimulation`. */
@@ -67,12 +53,13 @@ export const runPath = (
   simulated: SimulatedHops = noSimulatedHops
 ): PathRun => {
   if (amount <= 0n) return { _tag: "Unfillable", hop: null, reason: "zero_amount" }
-  if (side === "exactIn") return forward(path, amount, pools, taxes, simulated)
-  if (path.hops.every((hop) => hop.kind !== "curve")) return chainBackward(path, amount, pools, taxes, simulated)
+  const pricing: HopPricing = { pools, taxes, simulated }
+  if (side === "exactIn") return forward(path, amount, pricing)
+  if (path.hops.every((hop) => hop.kind !== "curve")) return chainBackward(path, amount, pricing)
   // The launchpad has no exact-output trade: a path through it buys with the least input that delivers.
-  const least = leastInput(path, amount, pools, taxes, simulated)
+  const least = leastInput(path, amount, pricing)
   if ("_tag" in least) return least
-  if (least.fills === undefined) return forward(path, least.input, pools, taxes, simulated)
+  if (least.fills === undefined) return forward(path, least.input, pricing)
   // A hook that takes its cut on the unspecified side makes exact-in and exact-out swaps of one pool
   // disagree, so the exact-output amounts found on the way back are what the router asks for.
   return { _tag: "Filled", amountIn: least.input, amountOut: amount, fills: least.fills, poolsAfter: [] }

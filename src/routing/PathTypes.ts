@@ -71,3 +71,10 @@ export type PathRun =
   | { readonly _tag: "Unfillable"; readonly hop: PathHop | null; readonly reason: UnfillableReason | "unknown_pool" }
 
 export type PoolLookup = (id: Hex) => RoutablePool | undefined
+
+/** What a path's hops are priced from: the pools' state, transfer taxes, and the hops priced by simulation. */
+export interface HopPricing {
+  readonly pools: PoolLookup
+  readonly taxes: TransferTaxes
+  readonly simulated: SimulatedHops
+}

@@ -1,0 +1,76 @@
+/**
+ * A quote's second step: the route request (the venues the caller allows, the hubs, gas at the block's
+ * price netted in the token the order optimises) and route search over the index, hooked pools priced
+ * through their venue's quoter. No plan is an error that says why (./NoRoute.ts).
+ */
+import { Effect } from "effect"
+import { Deployment } from "../../../layers/Deployment.js"
+import { Venues } from "../../../layers/Venues.js"
+import { PRICE_SCALE } from "../../pricing/Usd.js"
+import { listedHubs } from "../../routing/Candidates.js"
+import { findRoute, type RouteRequest, type RouteResult } from "../../routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas } from "../../routing/Gas.js"
+import { marketFromIndex } from "../../routing/Market.js"
+import type { Plan } from "../../routing/Plan.js"
+import { GasPrice } from "../GasPrice.js"
+import { HookedPools } from "../HookedPools.js"
+import { noRoute } from "./NoRoute.js"
+import type { Sides } from "./Sides.js"
+
+/** A route search that found a plan. */
+export interface PricedRoutes extends RouteResult {
+  readonly best: Plan
+}
+
+export interface Routed extends Sides {
+  readonly search: RouteRequest
+  readonly gasPriceWei: bigint
+  /** Priced without transfer taxes: the safety check measures them next (./Judge.ts). */
+  readonly untaxed: PricedRoutes
+}
+
+/** Route search for `search`, the paths through hooked pools priced by simulation at `block`. */
+export const priceRoutes = (search: RouteRequest, block: number) =>
+  Effect.flatMap(HookedPools, (hooked) => hooked.price(search, findRoute(search), block))
+
+const routeRequest = Effect.fn("Quote.routeRequest")(function*(sides: Sides, gasPriceWei: bigint) {
+  const deployment = yield* Deployment
+  const venues = yield* Venues
+  const { request } = sides
+  const named = request.venues ?? []
+  const excluded = new Set(request.excludeVenues ?? [])
+  const objectivePrice = sides.price(request.side === "exactIn" ? sides.buyToken : sides.sellToken)
+  const search: RouteRequest = {
+    market: marketFromIndex(sides.view.snapshot.state, sides.curves),
+    tokenIn: sides.sellToken,
+    tokenOut: sides.buyToken,
+    side: request.side,
+    amount: sides.amount,
+    hubs: [...new Set([sides.usdc, ...listedHubs(deployment.tokenList.tokens, deployment.chainId)])],
+    maxHops: request.maxHops,
+    maxSplits: request.maxSplits,
+    // Operator-disabled venues are skipped unless the caller names them; then the plan may use them but
+    // is not executable (spec rule 3).
+    allowVenue: (id) =>
+      (named.length === 0 || named.includes(id)) && !excluded.has(id) &&
+      (venues.byId(id)?.enabled !== false || named.includes(id)),
+    gas: {
+      perHop: defaultHopGas,
+      perPath: defaultPathGas,
+      gasPriceWei,
+      tokenPrice: objectivePrice === undefined || objectivePrice === 0n
+        ? null
+        : { tokenRaw: PRICE_SCALE, usdcRaw: objectivePrice }
+    }
+  }
+  return search
+})
+
+export const route = Effect.fn("Quote.route")(function*(sides: Sides) {
+  const gasPriceWei = yield* (yield* GasPrice).at(sides.block)
+  const search = yield* routeRequest(sides, gasPriceWei)
+  const untaxed = yield* priceRoutes(search, sides.block)
+  if (untaxed.best === null) return yield* noRoute(sides, untaxed, search.market)
+  const routed: Routed = { ...sides, search, gasPriceWei, untaxed: { ...untaxed, best: untaxed.best } }
+  return routed
+})
