@@ -43,6 +43,8 @@ export type ArtifactName =
   | "UniswapV2Pair"
   | "UniswapV2Fork20Factory"
   | "UniswapV2Fork20Pair"
+  | "UniswapV25Factory"
+  | "UniswapV25Pair"
   | "UniswapV3Factory"
   | "UniswapV3Pool"
 

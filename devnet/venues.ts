@@ -12,6 +12,7 @@ import { VenueFile } from "../schema/VenueFile.js"
 import { loadArtifact } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import { FORK_V3_EXTRA_TIER } from "./forkVenues.js"
+import { PAIR_FEE_V2 } from "./pairFeeVenue.js"
 import { pancakeV3Entry } from "./pancakeVenue.js"
 import type { Protocol } from "./protocol.js"
 
@@ -75,6 +76,14 @@ export const devnetVenueFile = (protocol: Protocol, chainId: number): VenueFile 
       factory: getAddress(protocol.forkV3Factory),
       poolInitCodeHash: keccak256(loadArtifact("UniswapV3Pool").bytecode),
       feeTiers: [...V3_FEE_TIERS, FORK_V3_EXTRA_TIER]
+    },
+    {
+      id: PAIR_FEE_V2.id,
+      name: "Pair-fee v2.5 (fee fixed per pair)",
+      family: "v2",
+      factory: getAddress(protocol.pairFeeV2Factory),
+      pairInitCodeHash: keccak256(loadArtifact("UniswapV25Pair").bytecode),
+      fee: { perPair: PAIR_FEE_V2.feeRule }
     },
     pancakeV3Entry(protocol)
   ]

@@ -5,7 +5,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { USDC_ADDRESS } from "../schema/Chain.js"
+import { type Address, lowerAddress, USDC_ADDRESS } from "../schema/Chain.js"
 import { Manifest, type TokenList } from "../schema/Manifest.js"
 import { VenueFile } from "../schema/VenueFile.js"
 import { AppConfig } from "./AppConfig.js"
@@ -22,38 +22,43 @@ export interface DeploymentShape {
   /** role → address; roles: `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`, `router`, hooks. */
   readonly contracts: Readonly<Record<string, `0x${string}`>>
   readonly tokenList: TokenList
-  /** The chain's venues (`VENUES_FILE`); without one the service knows no venue. */
-  readonly venues?: VenueFile
+  /** The chain's venues (`VENUES_FILE`, or the devnet manifest's own). */
+  readonly venues: VenueFile
 }
 
 /** The chain's USDC (the `usdc` role, else Arc's predeploy), lower-case as the index keys tokens. */
-export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, string>> }): `0x${string}` =>
-  (deployment.contracts["usdc"] ?? USDC_ADDRESS).toLowerCase() as `0x${string}`
+export const usdcOf = (deployment: { readonly contracts: Readonly<Record<string, `0x${string}`>> }): Address =>
+  lowerAddress(deployment.contracts["usdc"] ?? USDC_ADDRESS)
 
-/** The venue file names the chain's Permit2, which need not be at the canonical address: permits, their
- * typed data and allowance reads all use the `permit2` role, so it is the file's, whatever else said. */
-const withVenueFile = (shape: DeploymentShape, venues: VenueFile | undefined): DeploymentShape =>
-  venues === undefined ? shape : {
-    ...shape,
-    contracts: { ...shape.contracts, permit2: venues.permit2 as `0x${string}` },
-    venues
-  }
+/** The contract of `role`, lower-case as the service compares addresses; undefined when none is listed. */
+export const contractOf = (deployment: Pick<DeploymentShape, "contracts">, role: string): Address | undefined => {
+  const listed = deployment.contracts[role]
+  return listed === undefined ? undefined : lowerAddress(listed)
+}
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  static readonly make = (manifest: Manifest): DeploymentShape =>
-    withVenueFile({
+  /**
+   * From a manifest and its venue file; the devnet's manifest carries its own, so a missing one is a bug.
+   * The file names the chain's Permit2, which need not be at the canonical address: permits, their typed
+   * data and allowance reads all use the `permit2` role, so it is the file's, whatever the manifest says.
+   */
+  static readonly make = (manifest: Manifest, venues = manifest.venues): DeploymentShape => {
+    if (venues === undefined) throw new VenueFileRefused({ message: "the manifest names no venue file" })
+    return {
       rpcUrl: manifest.rpcUrl,
       chainId: manifest.chainId,
       startBlock: manifest.startBlock,
-      contracts: manifest.contracts as DeploymentShape["contracts"],
-      tokenList: manifest.tokenList
-    }, manifest.venues)
+      contracts: { ...manifest.contracts, permit2: venues.permit2 },
+      tokenList: manifest.tokenList,
+      venues
+    }
+  }
 
   /**
    * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
    * venue file `VENUES_FILE` (the manifest's own `venues` when that file does not exist); `RPC_URL`, when
-   * set, overrides the manifest's endpoint; `ROUTER_ADDRESS` the router of both (no router anywhere makes
-   * every plan non-executable).
+   * set, overrides the manifest's endpoint. The router is `ROUTER_ADDRESS`, else the venue file's `router`,
+   * else the manifest's `router` role (no router anywhere makes every plan non-executable).
    */
   static readonly layerManifestFile = Layer.effect(
     Deployment,
@@ -70,15 +75,15 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
           message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
         })
       }
-      const listed = withVenueFile(Deployment.make(manifest), venues)
-      const deployment = Option.match(config.routerAddress, {
-        onNone: () => listed,
-        onSome: (address) => ({
-          ...listed,
-          contracts: { ...listed.contracts, router: address as `0x${string}` },
-          venues: { ...venues, router: address }
-        })
-      })
+      const listed = Deployment.make(manifest, venues)
+      // One router for the checks and for execution: the venue file's is deployed for its venues, while a
+      // manifest's `router` role may be one deployed for another file (the devnet's, before a venue was added).
+      const router = Option.getOrElse(config.routerAddress, () => venues.router ?? manifest.contracts["router"])
+      const deployment = router === undefined ? listed : {
+        ...listed,
+        contracts: { ...listed.contracts, router },
+        venues: { ...venues, router }
+      }
       return Option.match(config.rpcUrl, {
         onNone: () => deployment,
         onSome: (rpcUrl) => ({ ...deployment, rpcUrl })

@@ -21,10 +21,13 @@ import { type Facilitator, inProcessFacilitator, remoteFacilitator, servingFacil
 import { makeGate } from "./payment/Gate.js"
 import type { PaymentGateShape } from "./payment/GateShape.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
+import { quickVerify } from "./payment/QuickVerify.js"
+import { redisExposureBook } from "./payment/RedisExposure.js"
 import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSender } from "./payment/SettlementSender.js"
 import { settlementSigner } from "./payment/SettlementSigner.js"
+import { redisClient } from "./Redis.js"
 
 export { PaymentDemanded, PaymentRejected, SettlementPending } from "../schema/Payment.js"
 export type { ExposureSnapshot } from "./payment/Exposure.js"
@@ -73,7 +76,12 @@ const gate = <R>(build: Build<R>) =>
 
 const transfer = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)")
 
-const inProcess: Build<ChainRpc | Scope.Scope> = (resolved, terms, ledger) =>
+const failedToConnect = (cause: unknown) =>
+  new PaymentConfigError({
+    message: `the exposure book's Redis did not answer: ${cause instanceof Error ? cause.message : String(cause)}`
+  })
+
+const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, ledger) =>
   Effect.gen(function*() {
     if (resolved.facilitator._tag !== "InProcess") {
       return yield* new PaymentConfigError({
@@ -111,8 +119,14 @@ const inProcess: Build<ChainRpc | Scope.Scope> = (resolved, terms, ledger) =>
       },
       headBlock: () => client.getBlockNumber({ cacheTime: 0 })
     }
-    const book = exposureBook(settlement)
-    return { facilitator, broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope) }
+    const { redis } = yield* AppConfig
+    const book = redis.url._tag === "Some"
+      ? redisExposureBook(yield* redisClient(redis.url.value, failedToConnect), redis.prefix, settlement)
+      : exposureBook(settlement)
+    return {
+      facilitator: { ...facilitator, verify: quickVerify(wallet, facilitator) },
+      broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope)
+    }
   })
 
 // A facilitator that does not settle this scheme on this network would refuse every payment: the

@@ -3,7 +3,8 @@
  * would price pools that do not exist or miss the ones that do, so the service refuses to start, naming
  * the entry. Checked: every contract has code; Permit2 is Permit2 (its EIP-712 domain separator is the
  * one Permit2 computes for this chain and address); each v3 fee tier's tick spacing is the factory's;
- * each init code hash puts a pool the factory created at its CREATE2 address.
+ * each init code hash puts a pool the factory created at its CREATE2 address; a per-pair v2 fee's getter
+ * answers on that pair (./V2VenueCheck.ts).
  */
 import { Effect, Layer, Schema } from "effect"
 import {
@@ -11,7 +12,6 @@ import {
   decodeAbiParameters,
   encodeAbiParameters,
   encodeFunctionData,
-  encodePacked,
   getCreate2Address,
   type Hex,
   keccak256,
@@ -20,17 +20,14 @@ import {
 } from "viem"
 import { RpcHex } from "../schema/Chain.js"
 import type { RpcUnavailable } from "../schema/Errors.js"
-import type { V2VenueEntry, V3VenueEntry, VenueFile } from "../schema/VenueFile.js"
+import type { V3VenueEntry, VenueFile } from "../schema/VenueFile.js"
 import { ChainRpc } from "./ChainRpc.js"
 import { Deployment, VenueFileRefused } from "./Deployment.js"
+import { checkV2 } from "./V2VenueCheck.js"
 import { contractsOf } from "./Venues.js"
 
 const abi = parseAbi([
   "function DOMAIN_SEPARATOR() view returns (bytes32)",
-  "function allPairsLength() view returns (uint256)",
-  "function allPairs(uint256) view returns (address)",
-  "function token0() view returns (address)",
-  "function token1() view returns (address)",
   "function feeAmountTickSpacing(uint24) view returns (int24)"
 ])
 type Read = (typeof abi)[number]["name"]
@@ -67,36 +64,9 @@ export const permit2DomainSeparator = (chainId: number, address: Address): Hex =
 
 const checkPermit2 = Effect.fn("VenueChecks.permit2")(function*(rpc: Rpc, file: VenueFile) {
   yield* hasCode(rpc, "permit2", "Permit2", file.permit2)
-  const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed(() => "0x" as Hex))
-  if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2 as Address)) {
+  const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed((): Hex => "0x"))
+  if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2)) {
     return yield* refuse(`permit2: the code at ${file.permit2} is not Permit2 (its domain separator is not Permit2's)`)
-  }
-})
-
-const checkV2 = Effect.fn("VenueChecks.v2")(function*(rpc: Rpc, entry: typeof V2VenueEntry.Type) {
-  if (!("fixed" in entry.fee)) {
-    return yield* refuse(`venue ${entry.id}: a per-pair fee (${entry.fee.perPair.getter}) is not supported yet`)
-  }
-  if (entry.fee.fixed % 100 !== 0) {
-    return yield* refuse(`venue ${entry.id}: fee ${entry.fee.fixed} is not a whole number of basis points`)
-  }
-  if (word(yield* call(rpc, entry.factory, "allPairsLength")) === 0n) {
-    return yield* Effect.logWarning(`venue ${entry.id}: the factory has no pair yet; pairInitCodeHash unchecked`)
-  }
-  const pair = addressOf(yield* call(rpc, entry.factory, "allPairs", [0n]))
-  const token0 = addressOf(yield* call(rpc, pair, "token0"))
-  const token1 = addressOf(yield* call(rpc, pair, "token1"))
-  const salt = keccak256(encodePacked(["address", "address"], [token0, token1]))
-  const expected = getCreate2Address({
-    from: entry.factory as Address,
-    salt,
-    bytecodeHash: entry.pairInitCodeHash as Hex
-  })
-  if (expected.toLowerCase() !== pair.toLowerCase()) {
-    return yield* refuse(
-      `venue ${entry.id}: pairInitCodeHash ${entry.pairInitCodeHash} is wrong: the factory's pair ${pair} ` +
-        `is not at its CREATE2 address ${expected}`
-    )
   }
 })
 
@@ -128,8 +98,8 @@ const checkV3 = Effect.fn("VenueChecks.v3")(function*(rpc: Rpc, entry: typeof V3
     [{ type: "address" }, { type: "address" }, { type: "uint24" }],
     [addressOf(token0 ?? "0x"), addressOf(token1 ?? "0x"), Number(word(fee ?? "0x"))]
   ))
-  const deployer = (entry.poolDeployer ?? entry.factory) as Address
-  const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash as Hex })
+  const deployer = entry.poolDeployer ?? entry.factory
+  const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash })
   if (expected.toLowerCase() !== pool.toLowerCase()) {
     return yield* refuse(
       `venue ${entry.id}: poolInitCodeHash ${entry.poolInitCodeHash} is wrong: the factory's pool ${pool} ` +
@@ -167,7 +137,6 @@ export const checkedDeployment = <E, R>(deployment: Layer.Layer<Deployment, E, R
     Deployment,
     Effect.gen(function*() {
       const shape = yield* Deployment
-      if (shape.venues === undefined) return shape
       const rpc = ChainRpc.make({ rpcUrl: shape.rpcUrl, chainId: shape.chainId })
       yield* checkVenueFile(rpc, shape.venues, shape).pipe(
         Effect.catchTag("RpcUnavailable", (error) =>

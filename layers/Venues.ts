@@ -37,7 +37,7 @@ export interface Venue {
 
 /** role → address of an entry's own contracts. */
 export const contractsOf = (entry: VenueEntry): Record<string, `0x${string}`> => {
-  const roles: Record<string, string | undefined> = entry.family === "v2"
+  const roles: Record<string, `0x${string}` | undefined> = entry.family === "v2"
     ? { factory: entry.factory }
     : entry.family === "v3"
     ? { factory: entry.factory, poolDeployer: entry.poolDeployer }
@@ -45,7 +45,7 @@ export const contractsOf = (entry: VenueEntry): Record<string, `0x${string}`> =>
     ? { poolManager: entry.poolManager, stateView: entry.stateView, quoter: entry.quoter }
     : { launchpad: entry.launchpad }
   return Object.fromEntries(
-    Object.entries(roles).flatMap(([role, address]) => address === undefined ? [] : [[role, address as `0x${string}`]])
+    Object.entries(roles).flatMap(([role, address]) => address === undefined ? [] : [[role, address]])
   )
 }
 
@@ -54,11 +54,11 @@ export class Venues extends Context.Tag("Venues")<Venues, {
   readonly byId: (id: string) => Venue | undefined
 }>() {
   static readonly make = (
-    file: VenueFile | undefined,
+    file: VenueFile,
     disabled: ReadonlyArray<string>
   ): Context.Tag.Service<Venues> => {
-    const router = file?.router as `0x${string}` | undefined
-    const all = (file?.venues ?? []).map((entry, index): Venue => ({
+    const router = file.router
+    const all = file.venues.map((entry, index): Venue => ({
       id: entry.id,
       kind: kindOf[entry.family],
       family: entry.family,

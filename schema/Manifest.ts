@@ -3,6 +3,7 @@
  * The service reads the same file to learn its contract addresses and token list on the devnet.
  */
 import { Schema } from "effect"
+import { asWritten } from "./Chain.js"
 import { HexString } from "./Primitives.js"
 import { VenueFile } from "./VenueFile.js"
 
@@ -56,7 +57,7 @@ export const Manifest = Schema.Struct({
   /** Block the bootstrap started deploying at; an indexer may start here. */
   startBlock: Schema.optionalWith(Schema.Number, { default: () => 0 }),
   /** role → address, e.g. `usdc`, `permit2`, `v2Factory`, `v3Factory`, `v4PoolManager`, `launchpad`. */
-  contracts: Schema.Record({ key: Schema.String, value: HexString }),
+  contracts: Schema.Record({ key: Schema.String, value: HexString.pipe(asWritten) }),
   tokenList: TokenList,
   accounts: Schema.Array(ManifestAccount),
   /** symbol-ish label → token address, for tests and humans. */

@@ -3,24 +3,29 @@
  */
 import { Schema } from "effect"
 import { getAddress } from "viem"
+import { USDC_ADDRESS } from "./Chain.js"
 
-/** Any-case `0x` address on input, EIP-55 checksummed on output. */
+const ChecksummedText = Schema.TemplateLiteral("0x", Schema.String).pipe(Schema.brand("Checksummed"))
+
+/** An address in its EIP-55 form, as a request holds it and an answer is built with it. */
+export const checksummed = (address: string): Address => ChecksummedText.make(getAddress(address))
+
+/**
+ * An address on the wire: any case accepted, EIP-55 checksummed once decoded and in answers. Where the
+ * service compares or keys it, `lowerAddress` (schema/Chain.ts) gives the chain's lower-case `Address`.
+ */
 export const Address = Schema.transform(
   Schema.String.pipe(
     Schema.pattern(/^0x[0-9a-fA-F]{40}$/, {
       message: () => "expected a 0x-prefixed 20-byte hex address"
     })
   ),
-  Schema.String.pipe(Schema.brand("Address")),
-  {
-    strict: true,
-    decode: (hex) => getAddress(hex) as string & import("effect").Brand.Brand<"Address">,
-    encode: (address) => getAddress(address)
-  }
+  ChecksummedText,
+  { strict: true, decode: (hex) => getAddress(hex), encode: (address) => getAddress(address) }
 ).annotations({
   identifier: "Address",
   description: "EVM address; any case accepted, EIP-55 checksummed in answers",
-  examples: ["0x3600000000000000000000000000000000000000" as never]
+  examples: [checksummed(USDC_ADDRESS)]
 })
 export type Address = typeof Address.Type
 

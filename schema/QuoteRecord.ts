@@ -4,6 +4,7 @@
  * in base units (strings when encoded); addresses lower-case hex.
  */
 import { Schema } from "effect"
+import { Address, Hex } from "./Chain.js"
 import { QuoteRequest } from "./QuoteRequest.js"
 import { ReceiptResponse } from "./Receipt.js"
 import { SafetyVerdict } from "./Token.js"
@@ -14,9 +15,9 @@ export const StoredEdge = Schema.Struct({
   path: Schema.NonNegativeInt,
   venue: Schema.String,
   kind: Schema.Literal("v2", "v3", "v4", "curve"),
-  poolId: Schema.String,
-  tokenIn: Schema.String,
-  tokenOut: Schema.String,
+  poolId: Hex,
+  tokenIn: Hex,
+  tokenOut: Hex,
   amountIn: Schema.BigInt,
   amountOut: Schema.BigInt
 })
@@ -40,8 +41,8 @@ export const BuiltSwap = Schema.Struct({
   builtAtMs: Schema.Number,
   /** The block the swap was simulated at: the router's fills for the quote are searched from here. */
   block: Schema.NonNegativeInt,
-  taker: Schema.String,
-  recipient: Schema.String,
+  taker: Address,
+  recipient: Address,
   minAmountOut: Schema.BigInt,
   amountOutSimulated: Schema.BigInt,
   /** The router's `planHash` of every plan built for this taker and recipient (the latest last, at most
@@ -77,13 +78,13 @@ export type IssuedPermit = typeof IssuedPermit.Type
 
 /** A `swap` that asked for a permit signature: `swap/tx` finishes it once. */
 export const PermitRound = Schema.Struct({
-  taker: Schema.String,
-  recipient: Schema.String,
+  taker: Address,
+  recipient: Address,
   permit: IssuedPermit,
   /** Calldata of the swap as `execute(plan)`: `swap/tx` wraps the same plan with the signed permit. */
-  executeData: Schema.String,
+  executeData: Hex,
   /** The approvals that came before the placeholder, returned again with the final swap. */
-  approvals: Schema.Array(Schema.Struct({ to: Schema.String, data: Schema.String, gas: Schema.BigInt })),
+  approvals: Schema.Array(Schema.Struct({ to: Address, data: Hex, gas: Schema.BigInt })),
   swapGas: Schema.BigInt,
   amountOutSimulated: Schema.BigInt,
   /** Failed `swap/tx` calls in this round (5 allowed). */
@@ -115,8 +116,8 @@ export const QuoteRecord = Schema.Struct({
   network: Schema.String,
   /** The request as decoded (defaults filled in): a replacement quote repeats it. */
   request: Schema.typeSchema(QuoteRequest),
-  sell: Schema.String,
-  buy: Schema.String,
+  sell: Address,
+  buy: Address,
   side: Schema.Literal("exactIn", "exactOut"),
   plan: Schema.Struct({
     type: Schema.Literal("direct", "two_hop", "split", "graph"),

@@ -7,12 +7,15 @@
  * (`Step.venue`), so the file and the router's venue table must agree, which start-up checks.
  */
 import { Schema } from "effect"
+import { asWritten } from "./Chain.js"
 
 const EvmAddress = Schema.String.pipe(
-  Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { message: () => "expected a 0x-prefixed 20-byte hex address" })
+  Schema.pattern(/^0x[0-9a-fA-F]{40}$/, { message: () => "expected a 0x-prefixed 20-byte hex address" }),
+  asWritten
 )
 const Bytes32 = Schema.String.pipe(
-  Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "expected a 0x-prefixed 32-byte hex value" })
+  Schema.pattern(/^0x[0-9a-fA-F]{64}$/, { message: () => "expected a 0x-prefixed 32-byte hex value" }),
+  asWritten
 )
 const VenueId = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: () => "expected a lower-case venue id such as sushiswap-v2" })
@@ -40,8 +43,12 @@ export const V2Fee = Schema.Union(
   Schema.Struct({ fixed: FeePips }),
   Schema.Struct({
     perPair: Schema.Struct({
-      /** the pair's view function that returns its fee, e.g. `swapFee()` */
-      getter: Schema.String,
+      /** the pair's view function that returns its fee, as a signature without arguments, e.g. `swapFee()` */
+      getter: Schema.String.pipe(
+        Schema.pattern(/^[A-Za-z_$][A-Za-z0-9_$]*\(\)$/, {
+          message: () => "expected the signature of a view without arguments, such as swapFee()"
+        })
+      ),
       /** what the getter's value is out of, e.g. 10000 when it returns basis points */
       denominator: Schema.Int.pipe(Schema.positive())
     })

@@ -28,11 +28,11 @@ export const registryOf = (venue: VenueEntry): Address => {
   switch (venue.family) {
     case "v2":
     case "v3":
-      return venue.factory as Address
+      return venue.factory
     case "v4":
-      return venue.poolManager as Address
+      return venue.poolManager
     case "launchpad":
-      return venue.launchpad as Address
+      return venue.launchpad
   }
 }
 
@@ -52,7 +52,7 @@ export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
   const base = { family: FamilyCode[venue.family], registry: registryOf(venue) }
   switch (venue.family) {
     case "v2": {
-      const pools = { deployer: venue.factory as Address, initCodeHash: venue.pairInitCodeHash as Hex }
+      const pools = { deployer: venue.factory, initCodeHash: venue.pairInitCodeHash }
       return "fixed" in venue.fee
         ? { ...base, ...noPools, ...pools, fee: venue.fee.fixed }
         : {
@@ -67,8 +67,8 @@ export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
       return {
         ...base,
         ...noPools,
-        deployer: (venue.poolDeployer ?? venue.factory) as Address,
-        initCodeHash: venue.poolInitCodeHash as Hex,
+        deployer: venue.poolDeployer ?? venue.factory,
+        initCodeHash: venue.poolInitCodeHash,
         ...(venue.swapCallback === undefined ? {} : { swapCallback: v3CallbackSelector(venue.swapCallback) })
       }
     case "v4":

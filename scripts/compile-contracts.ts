@@ -2,8 +2,8 @@
  * Builds build/contracts/<Name>.json ({ contractName, abi, bytecode, deployedBytecode }) for the devnet:
  * the project's contracts/**.sol and two Uniswap v4-core test routers, compiled offline by the bundled
  * solc-js, plus protocol artifacts that npm packages ship prebuilt (their bytecode must stay the audited
- * one, and v2/v3 need compilers solc-js does not bundle), plus a test fork of Uniswap v2 with another fee
- * (./compile-v2-fork.ts).
+ * one, and v2/v3 need compilers solc-js does not bundle), plus two forks of Uniswap v2 built from its sources
+ * (./compile-v2-fork.ts): one with another fee, one whose pairs each fix their fee at creation.
  *
  * The build is skipped when build/contracts/.hash matches: a digest of every source the compiler read,
  * the prebuilt artifacts, the solc version and the settings. It also lists the files the import callback
@@ -12,7 +12,8 @@
 import { createHash } from "node:crypto"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { compileV2Fork, v2ForkSources } from "./compile-v2-fork.js"
+import { compileV2Variant, v2ForkSources } from "./compile-v2-fork.js"
+import { v25ForkSources } from "./v25-fork-sources.js"
 
 const root = resolve(import.meta.dirname, "..")
 const outDir = join(root, "build", "contracts")
@@ -82,7 +83,9 @@ const readNpm = (path: string): string => readFileSync(join(nodeModules, path), 
 const digestOf = (sources: Record<string, string>, imports: ReadonlyArray<string>): string => {
   const hash = createHash("sha256")
   const solcVersion = JSON.parse(readNpm("solc/package.json")).version as string
-  hash.update(JSON.stringify({ solcVersion, settings, npmEntries, prebuilt, v2Fork: v2ForkSources() }))
+  hash.update(
+    JSON.stringify({ solcVersion, settings, npmEntries, prebuilt, v2Fork: v2ForkSources(), v25Fork: v25ForkSources() })
+  )
   for (const [name, content] of Object.entries(sources)) hash.update(`\0${name}\0${content}`)
   for (const path of [...imports, ...Object.values(prebuilt)]) hash.update(`\0${path}\0${readNpm(path)}`)
   return hash.digest("hex")
@@ -172,7 +175,11 @@ const main = async (): Promise<void> => {
     return
   }
   const { artifacts, imports } = await compile(sources)
-  artifacts.push(...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)), ...compileV2Fork())
+  artifacts.push(
+    ...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)),
+    ...compileV2Variant(v2ForkSources(), "UniswapV2Fork20"),
+    ...compileV2Variant(v25ForkSources(), "UniswapV25")
+  )
   const names = artifacts.map((a) => a.contractName)
   const clash = names.find((name, i) => names.indexOf(name) !== i)
   if (clash !== undefined) throw new Error(`two contracts are named ${clash}; artifact names must be unique`)

@@ -21,7 +21,7 @@ import { runSteps } from "./steps.js"
 const seedPool = (market: Market, spec: PoolSpec) => {
   switch (spec.venue) {
     case "v2":
-      return seedV2(market, spec.pair, spec.usd, spec.fork === true)
+      return seedV2(market, spec)
     case "v3":
       return seedV3(market, spec.pair, spec.fee, spec.positions, spec.fork === true)
     case "pancake-v3":

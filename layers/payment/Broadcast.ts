@@ -7,10 +7,9 @@
  * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
  * receipt as in `confirmed`.
  */
-import { eip3009ABI } from "@x402/evm"
 import { Effect, Scope } from "effect"
-import { encodeFunctionData, getAddress, type Hex, parseErc6492Signature, parseSignature } from "viem"
-import type { PaymentRejected, PaymentRequirements, SettlementReceipt } from "../../schema/Payment.js"
+import type { Hex } from "viem"
+import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { ExposureBook } from "./Exposure.js"
 import { FacilitatorUnavailable } from "./Facilitator.js"
@@ -18,39 +17,15 @@ import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { SentSettlement, SettlementCall, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
+import type { SentSettlement, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
+import { checkedHex, transferCall } from "./Transfer.js"
 
 export interface BroadcastChain {
   readonly sender: SettlementSender
   /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
   readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
   readonly headBlock: () => Promise<bigint>
-}
-
-/** The EIP-3009 call that moves the payment, as the x402 library sends it. */
-export const transferCall = (requirements: PaymentRequirements, verified: Verified): SettlementCall => {
-  const { authorization, signature: signed } = verified.payment.payload
-  const { signature } = parseErc6492Signature(signed as Hex)
-  const base = [
-    getAddress(authorization.from),
-    getAddress(authorization.to),
-    BigInt(authorization.value),
-    BigInt(authorization.validAfter),
-    BigInt(authorization.validBefore),
-    authorization.nonce as Hex
-  ] as const
-  const ecdsa = signature.length === 132 ? parseSignature(signature) : undefined
-  return {
-    to: getAddress(requirements.asset),
-    data: ecdsa === undefined
-      ? encodeFunctionData({ abi: eip3009ABI, functionName: "transferWithAuthorization", args: [...base, signature] })
-      : encodeFunctionData({
-        abi: eip3009ABI,
-        functionName: "transferWithAuthorization",
-        args: [...base, Number(ecdsa.v ?? BigInt(ecdsa.yParity + 27)), ecdsa.r, ecdsa.s]
-      })
-  }
 }
 
 export type Reject = (verified: Verified, refusal: Refusal, settlement?: SettlementReceipt) => PaymentRejected
@@ -79,9 +54,9 @@ export const broadcastSettlement = (
 
   /** Refuses an indebted payer, unless its debt is paid; then waits for the payer's one slot. */
   const admit = Effect.fn("PaymentGate.admit")(function*(verified: Verified) {
-    const debt = yield* book.debtOf(verified.payer)
+    const debt = yield* book.debtOf(verified.payer).pipe(Effect.mapError(unavailable))
     if (debt !== undefined) {
-      const paid = yield* Effect.tryPromise(() => chain.paidSince(verified.payer as Hex, debt.sinceBlock)).pipe(
+      const paid = yield* Effect.tryPromise(() => chain.paidSince(checkedHex(verified.payer), debt.sinceBlock)).pipe(
         Effect.mapError(unreachable("reading the payer's transfers"))
       )
       if (paid < debt.value) {
@@ -93,20 +68,24 @@ export const broadcastSettlement = (
             `${new Date(debt.untilMs).toISOString()}`
         }, receiptOf(verified, debt.transaction, false))
       }
-      yield* book.forgive(verified.payer)
+      yield* book.forgive(verified.payer).pipe(Effect.mapError(unavailable))
     }
-    yield* book.take(verified.payer, verified.key)
+    yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(Effect.mapError(unavailable))
   })
 
-  // A settlement whose answer was served and then failed is the payer's debt.
-  const failed = (verified: Verified, transaction: string, reason: string) =>
-    Effect.tryPromise(() => chain.headBlock()).pipe(
+  // A settlement whose answer was served and then failed is the payer's debt, recorded under the last
+  // transaction sent for its nonce (a replacement, when the first one was stuck) and naming the first.
+  const failed = (verified: Verified, sent: SentSettlement, failure: string) => {
+    const transaction = sent.hashes.at(-1) ?? ""
+    const reason = sent.hashes.length > 1 ? `${failure}; it replaced ${sent.hashes[0]}` : failure
+    return Effect.tryPromise(() => chain.headBlock()).pipe(
       Effect.orElseSucceed(() => 0n),
       Effect.flatMap((sinceBlock) =>
         book.owe({ payer: verified.payer, value: verified.charge.price, transaction, reason, sinceBlock })
       ),
       Effect.zipRight(Effect.logWarning(`served settlement failed: ${transaction} (${reason})`))
     )
+  }
 
   const confirmation = (verified: Verified, sent: SentSettlement) =>
     Effect.tryPromise({
@@ -115,15 +94,23 @@ export const broadcastSettlement = (
     }).pipe(
       Effect.flatMap((receipt: TransactionReceipt) =>
         receipt.status === "success" ? Effect.succeed(receipt.transactionHash) : Effect.fail("reverted")
+      ),
+      // The answer named the first transaction; the one that landed replaced it (same nonce, higher fee).
+      Effect.tap((landed) =>
+        landed === sent.hashes[0] ? Effect.void : Effect.logInfo(`settlement ${sent.hashes[0]} replaced by ${landed}`)
       )
     )
 
   /** Sends the settlement and answers with its transaction; confirms it in the background. */
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
-    const waitHere = book.overCap(verified.charge.price)
+    // Redis not answering the cap: settle as in `confirmed`, the safe side.
+    const waitHere = yield* book.overCap(verified.charge.price).pipe(Effect.orElseSucceed(() => true))
     // Sent (or maybe sent): the authorization is spent whatever happens next.
     yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    const sent = yield* Effect.tryPromise(() => chain.sender.send(transferCall(verified.requirements, verified))).pipe(
+    const sent = yield* Effect.tryPromise(() =>
+      chain.sender.send(transferCall(verified.requirements, verified.payment))
+    ).pipe(
+      Effect.withSpan("PaymentGate.signAndSend"),
       Effect.mapError(unreachable("broadcasting the settlement")),
       Effect.tapError(() => book.free(verified.payer, verified.key))
     )
@@ -142,9 +129,9 @@ export const broadcastSettlement = (
       const settlement = receiptOf(verified, landed.right, true)
       return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
-    yield* book.open(verified.key, verified.charge.price)
+    yield* book.open(verified.key, verified.charge.price, verified.expiresAtMs).pipe(Effect.ignore)
     yield* confirmation(verified, sent).pipe(
-      Effect.catchAll((reason) => failed(verified, transaction, reason)),
+      Effect.catchAll((reason) => failed(verified, sent, reason)),
       done,
       Effect.forkIn(scope)
     )

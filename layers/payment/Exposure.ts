@@ -5,9 +5,12 @@
  * payment is verified against a chain that already holds the one before), and the debts of payers whose
  * settlement failed after they were served (refused until paid or until the refusal time has passed).
  *
- * Kept in this process: with replicas each bounds its own share (docs/payments.md says what that means).
+ * This file keeps it in the process (one replica); with `REDIS_URL` set ./RedisExposure.ts keeps it in
+ * Redis, so replicas share one book: one slot per payer across them all, and a debt found by one refuses
+ * the payer on every other.
  */
 import { Clock, Deferred, Effect, FiberId } from "effect"
+import type { LedgerUnavailable } from "./AuthorizationLedger.js"
 
 /** A served call whose settlement failed: what the payer owes and since when. */
 export interface Debt {
@@ -31,19 +34,40 @@ export const nothingUnconfirmed: ExposureSnapshot = {
   debts: { count: 0, value: 0n }
 }
 
-const sum = (values: Iterable<bigint>) => {
+/** The book, wherever it is kept; a book in Redis fails `LedgerUnavailable` when Redis does not answer. */
+export interface ExposureBook {
+  /** Holds the payer's one slot for the authorization `key` (until `expiresAtMs` at most), waiting while another call holds it. */
+  readonly take: (payer: string, key: string, expiresAtMs: number) => Effect.Effect<void, LedgerUnavailable>
+  /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
+  readonly free: (payer: string, key: string) => Effect.Effect<void>
+  /** Whether serving `value` more unconfirmed would pass the cap. */
+  readonly overCap: (value: bigint) => Effect.Effect<boolean, LedgerUnavailable>
+  readonly open: (key: string, value: bigint, expiresAtMs: number) => Effect.Effect<void, LedgerUnavailable>
+  readonly close: (key: string) => Effect.Effect<void>
+  readonly owe: (debt: Omit<Debt, "untilMs">) => Effect.Effect<void>
+  /** The payer's debt while it still refuses the payer. */
+  readonly debtOf: (payer: string) => Effect.Effect<Debt | undefined, LedgerUnavailable>
+  readonly forgive: (payer: string) => Effect.Effect<void, LedgerUnavailable>
+  readonly snapshot: Effect.Effect<ExposureSnapshot>
+}
+
+export const sum = (values: Iterable<bigint>) => {
   let total = 0n
   for (const value of values) total += value
   return total
 }
 
-export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readonly debtRefusalSec: number }) => {
+export interface ExposureSettings {
+  readonly unconfirmedCap: bigint
+  readonly debtRefusalSec: number
+}
+
+export const exposureBook = (settings: ExposureSettings): ExposureBook => {
   const slots = new Map<string, { readonly key: string; readonly done: Deferred.Deferred<void> }>()
   const unconfirmed = new Map<string, bigint>()
   const debts = new Map<string, Debt>()
   const payerOf = (payer: string) => payer.toLowerCase()
 
-  /** Holds the payer's one slot for the authorization `key`, waiting while another call holds it. */
   const take = (payer: string, key: string): Effect.Effect<void> =>
     Effect.suspend(() => {
       const held = slots.get(payerOf(payer))
@@ -54,7 +78,6 @@ export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readon
       return Effect.zipRight(Deferred.await(held.done), take(payer, key))
     })
 
-  /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
   const free = (payer: string, key: string): Effect.Effect<void> =>
     Effect.suspend(() => {
       const held = slots.get(payerOf(payer))
@@ -64,11 +87,10 @@ export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readon
     })
 
   return {
-    take,
+    take: (payer, key) => take(payer, key),
     free,
-    /** Whether serving `value` more unconfirmed would pass the cap. */
-    overCap: (value: bigint) => sum(unconfirmed.values()) + value > settings.unconfirmedCap,
-    open: (key: string, value: bigint) => Effect.sync(() => void unconfirmed.set(key, value)),
+    overCap: (value) => Effect.sync(() => sum(unconfirmed.values()) + value > settings.unconfirmedCap),
+    open: (key, value) => Effect.sync(() => void unconfirmed.set(key, value)),
     close: (key: string) => Effect.sync(() => void unconfirmed.delete(key)),
     owe: (debt: Omit<Debt, "untilMs">) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
@@ -81,7 +103,6 @@ export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readon
             untilMs: nowMs + settings.debtRefusalSec * 1000
           })
         })),
-    /** The payer's debt while it still refuses the payer. */
     debtOf: (payer: string) =>
       Effect.map(Clock.currentTimeMillis, (nowMs) => {
         const debt = debts.get(payerOf(payer))
@@ -98,5 +119,3 @@ export const exposureBook = (settings: { readonly unconfirmedCap: bigint; readon
     })
   }
 }
-
-export type ExposureBook = ReturnType<typeof exposureBook>

@@ -9,7 +9,7 @@
  * for its settlement is the settlement mode's: until mined (`confirmed`, ./Confirmed.ts) or until sent
  * (`broadcast`, ./Broadcast.ts, which also admits a payer only without debt and one at a time).
  */
-import { Clock, Effect, Either, Exit, Option } from "effect"
+import { Clock, Effect, Either, Exit, Fiber, Option } from "effect"
 import { PaymentDemanded, type PaymentRejected } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { BroadcastSettlement, Reject } from "./Broadcast.js"
@@ -67,12 +67,14 @@ export const makeGate = (
     const offered = requirements(charge)
     const payment = yield* Either.match(decodePayment(submitted), {
       onLeft: (refusal) => Effect.fail(rejected(charge, refusal)),
-      onRight: Effect.succeed
-    })
-    yield* refuse(charge)(checkPayment(terms, offered, payment))
+      onRight: (payment) => Effect.as(refuse(charge)(checkPayment(terms, offered, payment)), payment)
+    }).pipe(Effect.withSpan("PaymentGate.decode"))
     const key = authorizationKey(payment, offered)
     const expiresAtMs = Number(payment.payload.authorization.validBefore) * 1000 + CLAIM_SLACK_MS
-    const claim = yield* ledger.claim(key, expiresAtMs).pipe(Effect.mapError(unavailable))
+    const claim = yield* ledger.claim(key, expiresAtMs).pipe(
+      Effect.mapError(unavailable),
+      Effect.withSpan("PaymentGate.claim")
+    )
     if (claim._tag === "Taken") {
       return yield* rejected(charge, {
         reason: Reason.nonceUsed,
@@ -95,6 +97,7 @@ export const makeGate = (
     const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     yield* refuse(charge)(checkValidity(terms, payment, nowSec)).pipe(Effect.tapError(() => release(verified)))
     const verdict = yield* facilitator.verify(payment, offered).pipe(
+      Effect.withSpan("PaymentGate.facilitatorVerify"),
       Effect.mapError(unavailable),
       Effect.tapError(logFailure("verify")),
       Effect.tapError(() => release(verified))
@@ -137,18 +140,31 @@ export const makeGate = (
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.
-      onSome: (submitted) =>
-        Effect.acquireUseRelease(
-          verify(charge, submitted),
-          (verified) =>
-            Effect.flatMap(operation, (value) =>
-              // Once the operation has answered, settling runs to its end even if the caller goes away.
-              Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
-                value,
-                receipt: Option.some(receipt)
-              }))),
-          (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
-        ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
+      onSome: (submitted) => {
+        const answer = (verified: Verified, answered: Effect.Effect<A, E, R>) =>
+          Effect.flatMap(answered, (value) =>
+            // Once the operation has answered, settling runs to its end even if the caller goes away.
+            Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
+              value,
+              receipt: Option.some(receipt)
+            })))
+        const paid = (verifying: Effect.Effect<Verified, GateFailure>, answered: Effect.Effect<A, E, R>) =>
+          Effect.acquireUseRelease(
+            verifying,
+            (verified) => answer(verified, answered),
+            (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
+          ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
+        const operating = Effect.withSpan(operation, "PaymentGate.operation")
+        // A read may start beside the verification (in `broadcast`, where verifying is the wait); its
+        // answer waits for the verdict, and a refused payment interrupts it.
+        if (mode === undefined || charge.readOnly !== true) return paid(verify(charge, submitted), operating)
+        return Effect.flatMap(Effect.fork(operating), (started) =>
+          paid(
+            Effect.onExit(verify(charge, submitted), (exit) =>
+              Exit.isSuccess(exit) ? Effect.void : Fiber.interrupt(started)),
+            Fiber.join(started)
+          ))
+      }
     })
   }
 

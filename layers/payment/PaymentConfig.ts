@@ -5,6 +5,7 @@
  * devnet's entry points name its treasury for both (devnet/accounts.ts `devnetPaymentSettings`).
  */
 import { Effect, Option, Redacted, Schema } from "effect"
+import { isAddress } from "viem"
 import type { AppConfig } from "../AppConfig.js"
 
 export class PaymentConfigError extends Schema.TaggedError<PaymentConfigError>()("PaymentConfigError", {
@@ -53,7 +54,6 @@ export interface SettlementSettings {
 const broadcastByDefault: ReadonlySet<string> = new Set(["devnet", "arc"])
 
 const hexKey = /^0x[0-9a-fA-F]{64}$/
-const hexAddress = /^0x[0-9a-fA-F]{40}$/
 
 const refuse = (message: string) => Effect.fail(new PaymentConfigError({ message }))
 
@@ -84,8 +84,8 @@ export const paymentSettings = (profile: string, settings: AppConfig["payment"])
     })
     const payTo = yield* Option.match(settings.payTo, {
       onSome: (address) =>
-        hexAddress.test(address)
-          ? Effect.succeed(address as `0x${string}`)
+        isAddress(address, { strict: false })
+          ? Effect.succeed(address)
           : refuse(`PAY_TO is not an address: ${address}`),
       onNone: () => refuse("PAY_TO (the fee recipient) is not set")
     })

@@ -31,6 +31,11 @@ export interface Charge {
   readonly maxTimeoutSeconds?: number
   /** x402 extensions the offer advertises (the `bazaar` discovery extension), by identifier. */
   readonly extensions?: Readonly<Record<string, unknown>>
+  /**
+   * The operation only reads: it may start while the payment is verified. Its answer is withheld, and
+   * nothing is charged, unless the payment verifies; a verification that fails interrupts it.
+   */
+  readonly readOnly?: boolean
 }
 
 /** The terms with their addresses checksummed, as every offer spells them; done once per gate. */

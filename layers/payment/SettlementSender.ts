@@ -13,12 +13,7 @@ import {
   TransactionReceiptNotFoundError
 } from "viem"
 import type { ChainWallet } from "../ChainRpc.js"
-
-/** A call the settlement key sends. */
-export interface SettlementCall {
-  readonly to: Hex
-  readonly data: Hex
-}
+import type { SettlementCall } from "./Transfer.js"
 
 interface Fees {
   readonly maxFeePerGas: bigint

@@ -4,7 +4,7 @@
  * single-payment ceiling, about to expire) cost no RPC call and never reach the operation.
  */
 import { Either, ParseResult, Schema } from "effect"
-import { isAddressEqual } from "viem"
+import { isAddress, isAddressEqual } from "viem"
 import { PaymentPayload, type PaymentRequirements } from "../../schema/Payment.js"
 import { Reason } from "./Reasons.js"
 import type { PaymentTerms } from "./Requirements.js"
@@ -41,13 +41,8 @@ export const decodePayment = (submitted: SubmittedPayment): Either.Either<Paymen
     ))
 }
 
-const sameAddress = (a: string, b: string) => {
-  try {
-    return isAddressEqual(a as `0x${string}`, b as `0x${string}`)
-  } catch {
-    return false
-  }
-}
+const sameAddress = (a: string, b: string) =>
+  isAddress(a, { strict: false }) && isAddress(b, { strict: false }) && isAddressEqual(a, b)
 
 const sameExtra = (accepted: PaymentRequirements["extra"], offered: PaymentRequirements["extra"]) =>
   Object.keys(offered).every((key) => accepted[key] === offered[key])

@@ -9,9 +9,11 @@
  * - fuzz: the test suite's generators (`test/support/fuzz.ts`) for many more cases, counting answers
  *   at 500 or above, without `X-Request-Id`, and errors without the envelope.
  *
- * `EDGE_SECONDS` (5) per measurement, `EDGE_ROUNDS` (2), `EDGE_PROBES` (a word of the requests to
- * measure, e.g. `health`; all by default); `EDGE_CPU_PROF=<dir>` writes a CPU profile of
- * the service and of the minimal HttpApi server and prints where their time went.
+ * `EDGE_SECONDS` (5) per measurement after `EDGE_WARMUP_SECONDS` (2) of untimed load on each server,
+ * `EDGE_ROUNDS` (2), `EDGE_PROBES` (a word of the requests to
+ * measure, e.g. `health`; all by default); `EDGE_WS=off` runs the service without pushed heads;
+ * `EDGE_CPU_PROF=<dir>` writes a CPU profile of the service and of the minimal HttpApi server and
+ * prints where their time went.
  */
 import { Effect, Layer, Option } from "effect"
 import fc from "fast-check"
@@ -20,6 +22,7 @@ import { tmpdir } from "node:os"
 import { extname, join, resolve } from "node:path"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { Devnet, devnetDefaults } from "../../devnet/Devnet.js"
+import { websocketOf } from "../../layers/ChainRpc.js"
 import { httpCase, httpViolation, rawCase, rawViolation } from "../../test/support/fuzz.js"
 import { mainThreadProfile, summarise } from "./lib/cpuProfile.js"
 import {
@@ -39,12 +42,14 @@ import { figure, ms } from "./lib/report.js"
 const CONNECTIONS = 64
 const SECONDS = Number(process.env["EDGE_SECONDS"] ?? 5)
 const ROUNDS = Number(process.env["EDGE_ROUNDS"] ?? 2)
+const WARMUP_SECONDS = Number(process.env["EDGE_WARMUP_SECONDS"] ?? 2)
 // A word of a request's label measures only the requests it names, e.g. `EDGE_PROBES=health`.
 const PROBES = probes.filter((probe) => probe.label.includes(process.env["EDGE_PROBES"] ?? ""))
 const PROFILE_DIR = process.env["EDGE_CPU_PROF"] === undefined ? undefined : resolve(process.env["EDGE_CPU_PROF"])
 const FUZZ_HTTP = Number(process.env["EDGE_FUZZ_HTTP"] ?? 10_000)
 const FUZZ_RAW = Number(process.env["EDGE_FUZZ_RAW"] ?? 3_000)
 const SEED = Number(process.env["EDGE_FUZZ_SEED"] ?? 8402)
+const WS_URL = process.env["EDGE_WS"]
 
 const work = mkdtempSync(join(tmpdir(), "bench-edge-"))
 if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true })
@@ -103,6 +108,9 @@ const program = Effect.gen(function*() {
       ...devnetPaymentSettings(),
       PORT: String(port),
       RPC_URL: counter.url,
+      // Pushed heads come from the node itself, as under `npm start` (the counting proxy forwards plain
+      // JSON-RPC calls only); `EDGE_WS=off` measures the service without them.
+      WS_URL: WS_URL === "off" ? "off" : websocketOf(devnet.manifest.rpcUrl),
       MANIFEST_PATH: devnet.manifestPath,
       DATA_DIR: join(work, "data")
     }
@@ -128,6 +136,10 @@ const program = Effect.gen(function*() {
   })
   figure("service CPU while idle, first 3 s after ready", yield* idleShare)
   figure("service CPU while idle, 3 s later", yield* idleShare)
+  // Untimed load first, so no server is measured while its code is still being compiled by the JIT.
+  for (const probe of PROBES) {
+    for (const served of servers) yield* Effect.promise(() => measure(served, probe, CONNECTIONS, WARMUP_SECONDS))
+  }
 
   const results = new Map<string, Array<Measured>>()
   for (let round = 1; round <= ROUNDS; round++) {

@@ -15,6 +15,7 @@
 import { Effect, HashMap } from "effect"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Indexer } from "../../src/indexer/Indexer.js"
+import { offlineVenueFile } from "../../test/support/http.js"
 import { realMarket } from "./lib/market.js"
 import { replay } from "./lib/replay.js"
 import { figure, heapMb, ms, percentile } from "./lib/report.js"
@@ -52,7 +53,16 @@ const overRpc = async () => {
     chainId: 5042,
     startBlock: market.info.startBlock,
     contracts: { v2Factory: market.info.factory, usdc: market.info.quote },
-    tokenList: { name: "bench", timestamp: "", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+    tokenList: { name: "bench", timestamp: "", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+    venues: {
+      ...offlineVenueFile,
+      venues: [{
+        ...offlineVenueFile.venues[0],
+        factory: market.info.factory,
+        // the init code hash of @uniswap/v2-core's UniswapV2Pair, which the market's factory deploys
+        pairInitCodeHash: "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f"
+      }] as const
+    }
   }
   try {
     const baseline = heapMb()

@@ -24,6 +24,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
 import { figure, latency, ms } from "./lib/report.js"
+import { reportStages, resetStages, stageTracer } from "./lib/stages.js"
 
 const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
@@ -31,6 +32,21 @@ const PAYERS = 16
 const CALLS = 30
 const blockTime = Number(process.env["DEVNET_BLOCK_TIME"] ?? "0.5")
 const work = mkdtempSync(join(tmpdir(), "bench-payment-modes-"))
+// The spans of a paid call, outermost first; indented ones run inside the one above.
+const STAGES = [
+  ["Operation.run", "in the service (decoded request to answer)"],
+  ["PaymentGate.verify", "verify"],
+  ["PaymentGate.decode", "  decode + check the header"],
+  ["PaymentGate.claim", "  claim the authorization"],
+  ["PaymentGate.admit", "  admit the payer (debt, one slot)"],
+  ["PaymentGate.facilitatorVerify", "  signature + simulation"],
+  ["PaymentVerify.signature", "    signature, recovered locally"],
+  ["PaymentVerify.reads", "    payer code + simulation, together"],
+  ["PaymentGate.operation", "operation (search)"],
+  ["PaymentGate.settle", "settle: sent + receipt"],
+  ["PaymentGate.settleBroadcast", "settle: sent"],
+  ["PaymentGate.signAndSend", "  sign + eth_sendRawTransaction"]
+] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const serve = (mode: string) =>
@@ -48,7 +64,8 @@ const serve = (mode: string) =>
       SETTLEMENT_MODE: mode,
       DATA_DIR: join(work, `data-${mode}`),
       SAFETY_SCAN: "false"
-    }))
+    })),
+    Layer.provide(stageTracer)
   )
 
 const run = async (mode: string) => {
@@ -116,11 +133,13 @@ const run = async (mode: string) => {
     for (let i = 0; i < CALLS + 3; i++) {
       const header = await sign(payers[i % PAYERS]!)
       await settledAll()
+      if (i === 3) resetStages()
       const took = await timedCall({ "payment-signature": header }, 200)
       if (i >= 3) fresh.push(took)
     }
     const paid = latency("paid search, payer with nothing unconfirmed", fresh)
     figure("  payment adds (p50 paid - p50 unpaid)", ms(paid.p50 - floor.p50))
+    reportStages(STAGES)
 
     const repeat: Array<number> = []
     const one = payers[0]!

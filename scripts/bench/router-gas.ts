@@ -75,6 +75,17 @@ const cases: ReadonlyArray<Case> = [
       { name: "Universal Router (Permit2)", to: universalRouter, data: urExecute([ur.v2([USDC, WETH], usdcIn)]) }
     ]
   },
+  // The v2 forks: no venue router can trade them (Router02 has Uniswap's init code hash built in). The
+  // v2.5 pair's fee is read from the pair by the router; the 0.2 % fork's is the venue table's.
+  ...[["lowfee-v2", "fixed 0.2 %"], ["pairfee-v2", "the pair's own 0.25 %"]].map(([venue, fee]): Case => ({
+    name: `single ${venue} (1,000 USDC -> WETH, ${fee})`,
+    buy: WETH,
+    contenders: [Funding.approval, Funding.permit2].map((funding) => ({
+      name: funding === Funding.approval ? "router, approval" : "router, Permit2",
+      to: router,
+      data: ours(funding, USDC, WETH, usdcIn, [step(`${venue}:WETH/USDC`, USDC, usdcIn)])
+    }))
+  })),
   {
     name: "single v3 (0.3 WETH -> USDC, 0.05 %)",
     buy: USDC,

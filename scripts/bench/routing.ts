@@ -17,6 +17,7 @@ import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
 import { noTaxes, runPath } from "../../src/routing/Path.js"
 import { bruteForce } from "../../test/routing/fixtures.js"
+import { addressOf, hexOf } from "../../test/support/hex.js"
 import { benchDevnet } from "./lib/devnet.js"
 import { chainQuoter } from "./lib/quoters.js"
 import { replay } from "./lib/replay.js"
@@ -41,8 +42,8 @@ const [USDC, WETH, WBTC, DEGEN, ORBIT] = ["USDC", "WETH", "WBTC", "DEGEN", "ORBI
   string
 ]
 const hubs = [
-  USDC,
-  ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => t.address.toLowerCase())
+  hexOf(USDC),
+  ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => addressOf(t.address))
 ]
 const E6 = 10n ** 6n
 const E18 = 10n ** 18n
@@ -62,8 +63,8 @@ const request = (
   maxSplits = 3
 ): RouteRequest => ({
   market: marketFromIndex(state),
-  tokenIn: from,
-  tokenOut: to,
+  tokenIn: hexOf(from),
+  tokenOut: hexOf(to),
   side,
   amount,
   hubs,

@@ -20,6 +20,7 @@ import { AppServices } from "../../src/App.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { marketFromIndex } from "../../src/routing/Market.js"
 import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
+import { addressOf } from "../../test/support/hex.js"
 import { benchDevnet } from "./lib/devnet.js"
 import { probePaths } from "./lib/probePaths.js"
 import { figure, ms, percentile } from "./lib/report.js"
@@ -79,14 +80,14 @@ const variants = [
 const E6 = 10n ** 6n
 const pathTo = probePaths(market, manifest)
 const labels = ["DEGEN", "ORBIT", "TAX", "HONEY", "THIN", "ZAP", "BLOOM", "LAUNCH_GRAD"]
-const paths = new Map(labels.map((label) => [label, pathTo(manifest.tokens![label]!.toLowerCase())]))
+const paths = new Map(labels.map((label) => [label, pathTo(addressOf(manifest.tokens![label]!))]))
 const capped = manifest.tokens!["CAPPED"]!.toLowerCase()
 const cappedPath = pathTo(capped)
 const pick = random(7)
 
 const check = (label: string, amountInUsdc: bigint) =>
   Effect.runPromise(safety.check({
-    token: manifest.tokens![label]!.toLowerCase(),
+    token: addressOf(manifest.tokens![label]!),
     path: label === "CAPPED" ? cappedPath : paths.get(label)!,
     amountInUsdc,
     block: BigInt(state.block),
@@ -116,7 +117,7 @@ const compare = async (runs: number, label: () => string, name: string) => {
     for (const [v, { check }] of variants.entries()) {
       const started = performance.now()
       await Effect.runPromise(check.check({
-        token: manifest.tokens![token]!.toLowerCase(),
+        token: addressOf(manifest.tokens![token]!),
         path: pathOf(token),
         amountInUsdc,
         block: BigInt(state.block),

@@ -12,7 +12,7 @@ import { NodeContext } from "@effect/platform-node"
 import { Effect, HashMap, Layer, ManagedRuntime } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { type Hex, lowerHex, USDC_ADDRESS } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { AtHead } from "../../src/indexer/AtHead.js"
@@ -25,6 +25,7 @@ import { VerdictBook } from "../../src/safety/VerdictBook.js"
 import { TokenSearch } from "../../src/search/TokenSearch.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, viewBasis } from "../../src/search/View.js"
+import { offlineVenueFile } from "../../test/support/http.js"
 import { replay } from "./lib/replay.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { random, sources, syntheticMarket } from "./lib/synthetic.js"
@@ -59,7 +60,7 @@ const nextBlock = (previous: IndexState, pick: () => number): IndexState => {
     const id = poolIds[Math.floor(pick() * poolIds.length)]!
     const pool = HashMap.unsafeGet(previous.pools, id)
     if (pool.kind !== "v2") continue
-    const at = { block, time: previous.time + 1, tx: `0x${block}${i}`, logIndex: i }
+    const at = { block, time: previous.time + 1, tx: lowerHex(`0x${block}${i}`), logIndex: i }
     events.push({
       _tag: "V2Sync",
       at,
@@ -68,10 +69,15 @@ const nextBlock = (previous: IndexState, pick: () => number): IndexState => {
       reserve1: (pool.reserve1 * 999n) / 1_000n
     })
   }
-  return applyEvents(previous, events, { number: block, hash: `0x${block.toString(16)}`, time: previous.time + 1 }, {
+  return applyEvents(previous, events, {
+    number: block,
+    hash: lowerHex(`0x${block.toString(16)}`),
+    time: previous.time + 1
+  }, {
     sources,
     metadata: new Map(),
     senders: new Map(),
+    pairFees: new Map(),
     tradesSince: 0
   })
 }
@@ -81,7 +87,9 @@ const deployment = Layer.succeed(Deployment, {
   chainId: 5042,
   startBlock: 1,
   contracts: { usdc: USDC_ADDRESS },
-  tokenList
+  tokenList,
+  // The benchmark publishes its pools directly: no venue contract is ever read.
+  venues: offlineVenueFile
 })
 const runtime = ManagedRuntime.make(
   Layer.mergeAll(TokenSearch.Default, VerdictBook.Default).pipe(

@@ -12,7 +12,7 @@
  * launchpad curve, which has no exact output: the first swap exact-out, the rest forward as exactIn).
  * Legs run in order, so a hub token held by the router belongs to one leg at a time.
  */
-import { type Address, zeroAddress } from "viem"
+import type { Address } from "viem"
 import type { Hex } from "../../schema/Chain.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
 import { registryOf } from "../../schema/VenueTable.js"
@@ -39,30 +39,6 @@ export interface PlanTerms {
 export const routerVenuesOf = (file: Pick<VenueFile, "venues">): RouterVenues =>
   new Map(file.venues.map((venue, index) => [venue.id, { index, family: venue.family, registry: registryOf(venue) }]))
 
-/** A deployment without a venue file: one venue per family, found by contract role, in the order the
- * devnet's router is deployed for (devnet/router.ts); a role not deployed has the zero address. */
-export const roleVenues = [
-  { id: "uniswap-v2", family: "v2", role: "v2Factory" },
-  { id: "uniswap-v3", family: "v3", role: "v3Factory" },
-  { id: "uniswap-v4", family: "v4", role: "v4PoolManager" },
-  { id: "launchpad", family: "launchpad", role: "launchpad" }
-] as const
-
-export const routerVenuesOfRoles = (contracts: Readonly<Record<string, Address>>): RouterVenues =>
-  new Map(
-    roleVenues.map((
-      venue,
-      index
-    ) => [venue.id, { index, family: venue.family, registry: contracts[venue.role] ?? zeroAddress }])
-  )
-
-/** The router's venues of a deployment: its venue file's, else (a manifest without one) its roles'. */
-export const routerVenuesOfDeployment = (deployment: {
-  readonly contracts: Readonly<Record<string, Address>>
-  readonly venues?: Pick<VenueFile, "venues">
-}): RouterVenues =>
-  deployment.venues === undefined ? routerVenuesOfRoles(deployment.contracts) : routerVenuesOf(deployment.venues)
-
 const BPS = 10_000n
 
 const lessSlippage = (amount: bigint, bps: bigint) => (amount * (BPS - bps)) / BPS
@@ -81,7 +57,7 @@ const stepOf = (fill: HopFill, poolOf: PoolOf, venues: RouterVenues) => {
   if (pool === undefined) throw new UnknownPlanPool(fill.hop.poolId)
   return {
     pool,
-    step: { ...stepVenue(pool, venues), tokenIn: fill.hop.tokenIn as Address, tokenOut: fill.hop.tokenOut as Address }
+    step: { ...stepVenue(pool, venues), tokenIn: fill.hop.tokenIn, tokenOut: fill.hop.tokenOut }
   }
 }
 
@@ -138,8 +114,8 @@ const legSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
 /** The router plan that executes `plan` (a single path, a split or a graph flow alike). */
 export const routerPlanOf = (plan: Plan, poolOf: PoolOf, venues: RouterVenues, terms: PlanTerms): RouterPlan => ({
   quoteTag: quoteTag(terms.quoteId),
-  sellToken: plan.tokenIn as Address,
-  buyToken: plan.tokenOut as Address,
+  sellToken: plan.tokenIn,
+  buyToken: plan.tokenOut,
   recipient: terms.recipient,
   funding: terms.funding,
   exactOut: plan.side === "exactOut",
@@ -162,8 +138,8 @@ export const probePlanOf = (
   terms: Omit<PlanTerms, "slippageBps">
 ): RouterPlan => ({
   quoteTag: quoteTag(terms.quoteId),
-  sellToken: path.tokenIn as Address,
-  buyToken: path.tokenOut as Address,
+  sellToken: path.tokenIn,
+  buyToken: path.tokenOut,
   recipient: terms.recipient,
   funding: terms.funding,
   exactOut: false,
@@ -177,8 +153,8 @@ export const probePlanOf = (
     return {
       ...stepVenue(pool, venues),
       flags: (i === 0 ? 0 : StepFlag.fromRouter) | (last ? 0 : StepFlag.toRouter),
-      tokenIn: hop.tokenIn as Address,
-      tokenOut: hop.tokenOut as Address,
+      tokenIn: hop.tokenIn,
+      tokenOut: hop.tokenOut,
       amount: i === 0 ? amountIn : SHARE_ALL,
       limit: 0n
     }

@@ -6,7 +6,7 @@
  * venue file's own checks do (layers/VenueChecks.ts).
  */
 import { Effect, Layer } from "effect"
-import { type Address, createPublicClient, http } from "viem"
+import { createPublicClient, http } from "viem"
 import { Deployment, VenueFileRefused } from "../../layers/Deployment.js"
 import { venueTableMismatch } from "../../schema/VenueTable.js"
 import { readVenueTable } from "./DeployedVenueTable.js"
@@ -16,10 +16,10 @@ export const checkedRouter = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =
     Deployment,
     Effect.gen(function*() {
       const shape = yield* Deployment
-      const router = shape.venues?.router
-      if (shape.venues === undefined || router === undefined) return shape
+      const router = shape.venues.router
+      if (router === undefined) return shape
       const client = createPublicClient({ transport: http(shape.rpcUrl) })
-      const table = yield* Effect.tryPromise(() => readVenueTable(client, router as Address)).pipe(
+      const table = yield* Effect.tryPromise(() => readVenueTable(client, router)).pipe(
         Effect.tapError((cause) => Effect.logWarning(`router not checked: its venue table did not read (${cause})`)),
         Effect.option
       )

@@ -43,16 +43,16 @@ export const stepVenue = (
   const index = venue.index
   switch (pool.kind) {
     case "v2":
-      return { venue: index, pool: pool.id as Address, fee: 0, tickSpacing: 0, hooks: zeroAddress }
+      return { venue: index, pool: pool.id, fee: 0, tickSpacing: 0, hooks: zeroAddress }
     case "v3":
-      return { venue: index, pool: pool.id as Address, fee: pool.feePips, tickSpacing: 0, hooks: zeroAddress }
+      return { venue: index, pool: pool.id, fee: pool.feePips, tickSpacing: 0, hooks: zeroAddress }
     case "v4":
       return {
         venue: index,
         pool: venue.registry,
         fee: pool.dynamicFee ? DYNAMIC_FEE_FLAG : pool.feePips,
         tickSpacing: pool.tickSpacing,
-        hooks: (pool.hooks ?? zeroAddress) as Address
+        hooks: pool.hooks ?? zeroAddress
       }
     case "curve":
       return { venue: index, pool: venue.registry, fee: 0, tickSpacing: 0, hooks: zeroAddress }

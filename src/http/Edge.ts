@@ -13,9 +13,10 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
 import { judgeBody } from "../operations/Endpoint.js"
-import { exposedPaymentHeaders, PAYMENT_SIGNATURE } from "../payment/HttpPayment.js"
+import { exposedPaymentHeaders } from "../payment/HttpPayment.js"
+import { answerBeforeServing } from "./EarlyAnswer.js"
 import { errorResponse } from "./ErrorResponse.js"
-import { readJsonBody, tooLarge } from "./JsonBody.js"
+import { readJsonBody } from "./JsonBody.js"
 import { type Route, routesOf } from "./Routes.js"
 
 const saneRequestId = /^[A-Za-z0-9._:-]{1,128}$/
@@ -40,25 +41,6 @@ export const edgeHeaders = (requestId: string) => ({
 })
 
 const EXPOSED = [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
-
-/**
- * Request headers a browser agent sends beyond the safelisted ones: JSON bodies, the payment, its own
- * request id, and `Access-Control-Expose-Headers`, which `@x402/fetch` sets on its paid retry.
- */
-const corsRequestHeaders = ["content-type", PAYMENT_SIGNATURE, "x-request-id", "access-control-expose-headers"]
-
-// Browsers cap the cache of a preflight (Chromium at 2 hours); one preflight per path for that long.
-const PREFLIGHT_MAX_AGE_SEC = 7_200
-
-const preflight = (methods: ReadonlyArray<string>) =>
-  HttpServerResponse.empty({
-    status: 204,
-    headers: {
-      "access-control-allow-methods": methods.join(", "),
-      "access-control-allow-headers": corsRequestHeaders.join(", "),
-      "access-control-max-age": String(PREFLIGHT_MAX_AGE_SEC)
-    }
-  })
 
 const isTradeError = Schema.is(TradeError)
 
@@ -114,13 +96,19 @@ const failureToError = (
  * An answer given before the request body was read to its end (413, 404, 415, a body on GET…) closes
  * the connection: otherwise Node would read and discard the rest of the upload, however long it is,
  * to reach the next request on the socket. The parser may still be finishing the chunk that carried
- * the headers, so the check waits one turn before deciding.
+ * the headers, so an unfinished body is looked at again one turn later before deciding. A request
+ * without a body, or whose body was read to its end, is decided at once: the turn (a trip through the
+ * scheduler) was most of a health check's cost.
  */
-const closeIfBodyUnread = (request: HttpServerRequest.HttpServerRequest) => {
+const closingIfBodyUnread = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  return incoming.complete
-    ? Effect.succeed(false)
-    : Effect.zipRight(Effect.yieldNow(), Effect.sync(() => !incoming.complete))
+  return incoming.complete || !declaresBody(request) ? Effect.succeed(response) : Effect.zipRight(
+    Effect.yieldNow(),
+    Effect.sync(() => incoming.complete ? response : HttpServerResponse.setHeader(response, "connection", "close"))
+  )
 }
 
 /**
@@ -166,24 +154,15 @@ export const EdgeMiddleware = HttpApiBuilder.middleware(
                   )
               })
           })
-      return Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      // Plain combinators rather than a generator: this runs for every request, health checks included.
+      return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const requestId = requestIdOf(request)
-        const declaredLength = Number(request.headers["content-length"] ?? "0")
         const route = routes.get(pathOf(request.url))
-        const response = request.method === "OPTIONS" && route !== undefined
-          ? preflight(route.methods)
-          : declaredLength > config.maxBodyBytes
-          ? errorResponse(tooLarge(Option.some(config.maxBodyBytes)))
-          // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own check would answer without an envelope.
-          : request.headers["host"] === undefined &&
-              NodeHttpServerRequest.toIncomingMessage(request).httpVersion === "1.1"
-          ? errorResponse(invalidRequest("the request has no Host header", [], "HTTP/1.1 requests must send Host"))
-          : yield* serve(request, requestId, route)
-        const withHeaders = HttpServerResponse.setHeaders(response, edgeHeaders(requestId))
-        return (yield* closeIfBodyUnread(request))
-          ? HttpServerResponse.setHeader(withHeaders, "connection", "close")
-          : withHeaders
+        const early = answerBeforeServing(request, route, config.maxBodyBytes)
+        return Effect.flatMap(
+          early === undefined ? serve(request, requestId, route) : Effect.succeed(early),
+          (response) => closingIfBodyUnread(request, HttpServerResponse.setHeaders(response, edgeHeaders(requestId)))
+        )
       })
     }
   })

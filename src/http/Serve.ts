@@ -4,9 +4,9 @@
  * is written as a status, headers and a JSON body.
  */
 import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, type Schema } from "effect"
+import { Effect, Option, type Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { PaymentGate } from "../../layers/PaymentGate.js"
+import { PaymentGate, type PaymentReceipt } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { HttpMethod, NoInput, Operation } from "../operations/Declare.js"
 import { httpDiscovery } from "../operations/Discovery.js"
@@ -15,10 +15,27 @@ import { runOperation } from "../operations/Run.js"
 import { receiptHeaders, refusalAnswer, submittedPaymentOf } from "../payment/HttpPayment.js"
 import { errorResponse } from "./ErrorResponse.js"
 
+/**
+ * Free answers already rendered, by encoded answer: an answer the interpreter handed over before (health,
+ * unchanged: ../operations/Run.ts) is not written out as JSON again.
+ */
+const rendered = new WeakMap<object, HttpServerResponse.HttpServerResponse>()
+
+const answered = (body: unknown, receipt: Option.Option<PaymentReceipt>) => {
+  if (Option.isSome(receipt) || typeof body !== "object" || body === null) {
+    return HttpServerResponse.unsafeJson(body, { headers: receiptHeaders(receipt) })
+  }
+  const known = rendered.get(body)
+  if (known !== undefined) return known
+  const response = HttpServerResponse.unsafeJson(body)
+  rendered.set(body, response)
+  return response
+}
+
 const render = (outcome: Outcome) => {
   switch (outcome._tag) {
     case "Answered":
-      return Effect.succeed(HttpServerResponse.unsafeJson(outcome.body, { headers: receiptHeaders(outcome.receipt) }))
+      return Effect.succeed(answered(outcome.body, outcome.receipt))
     case "Failed":
     case "GateFailed":
       return Effect.succeed(errorResponse(outcome.error))
@@ -37,15 +54,12 @@ const serve = <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema
   input: Schema.Schema.Type<Req>,
   request: HttpServerRequest.HttpServerRequest
 ) =>
-  Effect.gen(function*() {
-    const config = yield* AppConfig
-    const outcome = yield* runOperation(op, input, {
+  Effect.flatMap(AppConfig, (config) =>
+    runOperation(op, input, {
       submitted: submittedPaymentOf(request.headers),
       resource: { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary },
       extensions: httpDiscovery(op)
-    })
-    return yield* render(outcome)
-  })
+    })).pipe(Effect.flatMap(render))
 
 /** The handler of a `GET` operation. */
 export const getHandler = <Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(

@@ -2,12 +2,13 @@
  * Serves the HTTP contract on Node: the handlers, the edge middleware and the listening socket (a
  * hardened Node server, see `Protocol.ts`).
  */
-import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import type { Server as NodeServer } from "node:http"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Drain } from "../operations/Drain.js"
+import { Health } from "../operations/table.js"
 import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
@@ -19,8 +20,13 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
 )
 
-/** The routes and middleware without a socket; tests serve it on `NodeHttpServer.layerTest`. */
+/**
+ * The routes and middleware without a socket; tests serve it on `NodeHttpServer.layerTest`. Health
+ * checks get no `http.server` span: monitors and balancers poll them, and the span (URL, every header
+ * as an attribute) cost more than the check itself.
+ */
 export const HttpAppLive = HttpApiBuilder.serve().pipe(
+  HttpMiddleware.withTracerDisabledForUrls([Health.path]),
   Layer.provide(EdgeMiddleware),
   Layer.provide(ApiLive),
   // The MCP endpoint and the service's image are routes beside the HttpApi, inside the same edge middleware.

@@ -6,7 +6,7 @@ import type { Hex } from "../../schema/Chain.js"
 import { type ApplyContext, Draft } from "./Draft.js"
 import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
-import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool, V2_FEE_BPS } from "./Pools.js"
+import { changeLiquidity, newV2Pool, newV3Pool, newV4Pool } from "./Pools.js"
 import type { BlockRef, IndexState } from "./State.js"
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value)
@@ -22,7 +22,11 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
       draft.learnToken(event.token0, event.at)
       draft.learnToken(event.token1, event.at)
       const venue = context.sources.v2Factories.get(event.emitter)!
-      return draft.addPool(newV2Pool(event, venue, context.sources.v2FeeBps.get(venue) ?? V2_FEE_BPS))
+      const rule = context.sources.v2Fees.get(venue)
+      const feePips = rule?._tag === "Fixed" ? rule.feePips : context.pairFees.get(event.pair)
+      // A per-pair venue's pair whose fee could not be read is left out: never priced at a guessed fee.
+      if (feePips === undefined) return
+      return draft.addPool(newV2Pool(event, venue, feePips))
     }
     case "V3PoolCreated": {
       draft.learnToken(event.token0, event.at)

@@ -13,6 +13,7 @@
 import { Clock, Duration, Effect, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { lowerHex } from "../../schema/Chain.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import { type Header, latestHeader } from "./ChainSource.js"
 import { awaitRound, awaitRoundWithin, type HeadRound, makeRound, settle } from "./HeadRound.js"
@@ -126,8 +127,8 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
             observe(
               {
                 number: Number(head.number),
-                hash: head.hash.toLowerCase(),
-                parentHash: head.parentHash.toLowerCase(),
+                hash: lowerHex(head.hash),
+                parentHash: lowerHex(head.parentHash),
                 time: Number(head.timestamp)
               },
               "pushed",

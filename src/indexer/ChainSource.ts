@@ -8,7 +8,7 @@
  */
 import { Effect, Ref, Schema } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import type { Hex } from "../../schema/Chain.js"
+import { Address, Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { allTopics } from "./Events.js"
 import { RawLog } from "./LogWords.js"
@@ -22,15 +22,15 @@ export interface Header {
 
 const RawHeader = Schema.NullOr(Schema.Struct({
   number: Schema.String,
-  hash: Schema.String,
-  parentHash: Schema.String,
+  hash: Hex,
+  parentHash: Hex,
   timestamp: Schema.String
 }))
 
-const Sender = Schema.NullOr(Schema.Struct({ from: Schema.String }))
+const Sender = Schema.NullOr(Schema.Struct({ from: Address }))
 
 const BlockSenders = Schema.NullOr(Schema.Struct({
-  transactions: Schema.Array(Schema.Struct({ hash: Schema.String, from: Schema.String }))
+  transactions: Schema.Array(Schema.Struct({ hash: Hex, from: Address }))
 }))
 
 const RawLogs = Schema.Array(RawLog)
@@ -45,8 +45,8 @@ export const isTooMuch = (error: RpcUnavailable): boolean => tooMuch.test(`${err
 const parse = (raw: typeof RawHeader.Type): Header | undefined =>
   raw === null ? undefined : {
     number: Number(raw.number),
-    hash: raw.hash.toLowerCase(),
-    parentHash: raw.parentHash.toLowerCase(),
+    hash: raw.hash,
+    parentHash: raw.parentHash,
     time: Number(raw.timestamp)
   }
 
@@ -84,7 +84,7 @@ export const senders = (txs: Iterable<Hex>) =>
       [...new Set(txs)],
       (tx) =>
         rpc.read(Sender, "eth_getTransactionByHash", [tx]).pipe(
-          Effect.map((raw) => raw === null ? [] : [[tx, raw.from.toLowerCase()] as const])
+          Effect.map((raw) => raw === null ? [] : [[tx, raw.from] as const])
         ),
       { concurrency: 128 }
     )
@@ -119,7 +119,7 @@ export const logs = (
   from: number,
   to: number,
   sizer: BatchSizer,
-  topics: ReadonlyArray<Hex> = allTopics
+  topics: ReadonlyArray<`0x${string}`> = allTopics
 ): Effect.Effect<ReadonlyArray<RawLog>, RpcUnavailable, ChainRpc> =>
   Effect.gen(function*() {
     const rpc = yield* ChainRpc
@@ -145,7 +145,7 @@ export const logs = (
   })
 
 /** Logs of the events the index reads in the block with `hash`; a node that lacks it fails the call. */
-export const blockLogs = (hash: Hex, topics: ReadonlyArray<Hex> = allTopics) =>
+export const blockLogs = (hash: Hex, topics: ReadonlyArray<`0x${string}`> = allTopics) =>
   Effect.flatMap(
     ChainRpc,
     (rpc) => rpc.read(RawLogs, "eth_getLogs", [{ blockHash: hash, topics: [topics] }])
@@ -157,7 +157,5 @@ export const blockSenders = (hash: Hex) =>
     ChainRpc,
     (rpc) => rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
   ).pipe(
-    Effect.map((block) =>
-      new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash.toLowerCase(), tx.from.toLowerCase()]))
-    )
+    Effect.map((block) => new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash, tx.from])))
   )

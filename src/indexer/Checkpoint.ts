@@ -20,7 +20,7 @@ export const fingerprintOf = (
     chainId: deployment.chainId,
     startBlock: deployment.startBlock,
     contracts: Object.entries(deployment.contracts).map(([role, address]) => [role, address.toLowerCase()]).sort(),
-    venues: deployment.venues ?? null
+    venues: deployment.venues
   })).digest("hex")
 
 export class Checkpoint extends Effect.Service<Checkpoint>()("Checkpoint", {

@@ -8,7 +8,7 @@ import type { Pool } from "../math/PoolState.js"
 import type { Holdings, IndexState, TokenFacts, Trade } from "./State.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
-export const CODEC_VERSION = 3
+export const CODEC_VERSION = 4
 
 interface StoredHoldings extends Omit<Holdings, "balances"> {
   readonly holdersOf: ReadonlyArray<Hex>

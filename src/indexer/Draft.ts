@@ -17,6 +17,8 @@ export interface ApplyContext {
   readonly sources: Sources
   /** Metadata of the tokens these events introduce, read before applying them. */
   readonly metadata: ReadonlyMap<Hex, TokenMetadata>
+  /** Fee in pips of each new pair of a per-pair v2 venue, read before applying (./PairFees.ts). */
+  readonly pairFees: ReadonlyMap<Hex, number>
   /** Sender of each transaction whose trades or first mint the index records. */
   readonly senders: ReadonlyMap<Hex, Hex>
   /** Trades before this time fall outside every 24 h window still to come and are not kept. */

@@ -1,7 +1,8 @@
 /**
  * What applying a batch of events needs from the chain beyond the logs: metadata of the tokens the
- * batch introduces, the sender of each transaction whose trade falls in the 24 h window, and the sender
- * of each new token's first mint (its creator). Read before `applyEvents`, which stays pure.
+ * batch introduces, the fee of each new pair of a per-pair v2 venue, the sender of each transaction
+ * whose trade falls in the 24 h window, and the sender of each new token's first mint (its creator).
+ * Read before `applyEvents`, which stays pure.
  */
 import { Effect, HashMap, Option } from "effect"
 import { type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
@@ -10,7 +11,8 @@ import type { ApplyContext } from "./Draft.js"
 import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
 import { readMetadata, type TokenMetadata } from "./Metadata.js"
-import { NATIVE, type Sources } from "./Sources.js"
+import { readPairFees } from "./PairFees.js"
+import { NATIVE, type PerPairFee, type Sources } from "./Sources.js"
 import type { IndexState } from "./State.js"
 
 interface Needs {
@@ -19,6 +21,8 @@ interface Needs {
   /** First transfer of a token the state has never seen, when it is a mint. */
   readonly firstMints: ReadonlyMap<Hex, Hex>
   readonly swapTxs: ReadonlySet<Hex>
+  /** New pairs of per-pair v2 venues, with their venue's rule. */
+  readonly perPairs: ReadonlyMap<Hex, PerPairFee>
 }
 
 /** One pass over the events, tracking pools and tokens they create so later events in the batch count. */
@@ -37,6 +41,7 @@ export const needsOf = (
     if (token !== NATIVE && !HashMap.has(state.tokens, token)) tokens.add(token)
   }
   const swapTxs = new Set<Hex>()
+  const perPairs = new Map<Hex, PerPairFee>()
   const swapped = (pool: Hex, event: ChainEvent) => {
     if (event.at.time >= tradesSince && (pools.has(pool) || HashMap.has(state.pools, pool))) swapTxs.add(event.at.tx)
   }
@@ -54,6 +59,10 @@ export const needsOf = (
         learn(event.token0)
         learn(event.token1)
         pools.add(event._tag === "V2PairCreated" ? event.pair : event.pool)
+        if (event._tag === "V2PairCreated") {
+          const rule = sources.v2Fees.get(sources.v2Factories.get(event.emitter) ?? "")
+          if (rule?._tag === "PerPair") perPairs.set(event.pair, rule)
+        }
         break
       case "V4Initialize":
         learn(event.currency0)
@@ -73,7 +82,7 @@ export const needsOf = (
         break
     }
   }
-  return { tokens, launched, firstMints, swapTxs }
+  return { tokens, launched, firstMints, swapTxs, perPairs }
 }
 
 export const enrich = Effect.fn("Indexer.enrich")(function*(
@@ -90,6 +99,7 @@ export const enrich = Effect.fn("Indexer.enrich")(function*(
     (token) => Effect.map(readMetadata(token), (read) => [token, read] as const),
     { concurrency: 64 }
   )
+  const pairFees = yield* readPairFees(needs.perPairs)
   const creatorTxs = [...needs.tokens].flatMap((token) => {
     if (needs.launched.has(token)) return []
     const known = Option.getOrUndefined(HashMap.get(state.holdings, token))
@@ -101,6 +111,7 @@ export const enrich = Effect.fn("Indexer.enrich")(function*(
   const context: ApplyContext = {
     sources,
     metadata: new Map<Hex, TokenMetadata>(metadata),
+    pairFees,
     senders: found,
     tradesSince
   }

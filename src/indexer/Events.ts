@@ -152,4 +152,4 @@ export const topics = {
   Transfer: toEventSelector("Transfer(address,address,uint256)")
 } as const
 
-export const allTopics: ReadonlyArray<Hex> = Object.values(topics)
+export const allTopics: ReadonlyArray<`0x${string}`> = Object.values(topics)

@@ -3,6 +3,7 @@
  * is read from, and which word is which field. Sliced by hand (`LogWords.ts`), one entry per event kind,
  * so each word offset can be read against the signatures in `Events.ts`.
  */
+import { lowerHex } from "../../schema/Chain.js"
 import type { ChainEvent, EventHead } from "./Events.js"
 import { topics } from "./Events.js"
 import { address, decodeTokenCreated, int, topicWord, uint, word } from "./LogWords.js"
@@ -15,7 +16,7 @@ export interface Layout {
   readonly words?: number
   /** The contracts it is read from (factories, pool managers, launchpads); any contract when absent. */
   readonly from?: "v2Factories" | "v3Factories" | "v4Managers" | "launchpads"
-  readonly read: (topics: ReadonlyArray<string>, data: string, head: EventHead) => ChainEvent | undefined
+  readonly read: (topics: ReadonlyArray<`0x${string}`>, data: `0x${string}`, head: EventHead) => ChainEvent | undefined
 }
 
 /** The words v3's and v4's `Swap` share: the amounts, then price, liquidity and tick after the swap. */
@@ -28,7 +29,7 @@ const swapWords = (data: string) => ({
 })
 
 /** v3 `Mint` and `Burn`: the range in topics 2 and 3. */
-const v3Liquidity = (t: ReadonlyArray<string>, delta: bigint, head: EventHead): ChainEvent => ({
+const v3Liquidity = (t: ReadonlyArray<`0x${string}`>, delta: bigint, head: EventHead): ChainEvent => ({
   _tag: "V3Liquidity",
   ...head,
   tickLower: Number(int(topicWord(t[2]!))),
@@ -112,7 +113,7 @@ export const layouts = new Map<string, Layout>([
     read: (t, data, head) => ({
       _tag: "V4Initialize",
       ...head,
-      id: t[1]!.toLowerCase(),
+      id: lowerHex(t[1]!),
       currency0: address(t[2]!),
       currency1: address(t[3]!),
       fee: Number(uint(word(data, 0))),
@@ -129,7 +130,7 @@ export const layouts = new Map<string, Layout>([
     read: (t, data, head) => ({
       _tag: "V4ModifyLiquidity",
       ...head,
-      id: t[1]!.toLowerCase(),
+      id: lowerHex(t[1]!),
       tickLower: Number(int(word(data, 0))),
       tickUpper: Number(int(word(data, 1))),
       delta: int(word(data, 2))
@@ -142,7 +143,7 @@ export const layouts = new Map<string, Layout>([
     read: (t, data, head) => ({
       _tag: "V4Swap",
       ...head,
-      id: t[1]!.toLowerCase(),
+      id: lowerHex(t[1]!),
       sender: address(t[2]!),
       ...swapWords(data),
       fee: Number(uint(word(data, 5)))
@@ -155,7 +156,7 @@ export const layouts = new Map<string, Layout>([
     read: (t, data, head) => ({
       _tag: "V4ProtocolFee",
       ...head,
-      id: t[1]!.toLowerCase(),
+      id: lowerHex(t[1]!),
       protocolFee: Number(uint(word(data, 0)))
     })
   }],

@@ -4,23 +4,24 @@
  */
 import { Schema } from "effect"
 import { decodeAbiParameters } from "viem"
-import type { Hex } from "../../schema/Chain.js"
+import { type Address, lowerAddress, lowerHex } from "../../schema/Chain.js"
 import type { ChainEvent, EventHead, LogPosition } from "./Events.js"
 
 /** A log as the JSON-RPC answers it. */
 export interface RawLog {
-  readonly address: string
-  readonly topics: ReadonlyArray<string>
-  readonly data: string
-  readonly blockNumber: string
-  readonly blockHash: string
+  readonly address: `0x${string}`
+  readonly topics: ReadonlyArray<`0x${string}`>
+  readonly data: `0x${string}`
+  readonly blockNumber: `0x${string}`
+  readonly blockHash: `0x${string}`
   readonly blockTimestamp?: string
-  readonly transactionHash: string
-  readonly logIndex: string
+  readonly transactionHash: `0x${string}`
+  readonly logIndex: `0x${string}`
 }
 
-const isStrings = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === "string")
-const strings = ["address", "data", "blockNumber", "blockHash", "transactionHash", "logIndex"] as const
+const isHexText = (value: unknown) => typeof value === "string" && value.startsWith("0x")
+const isHexTexts = (value: unknown) => Array.isArray(value) && value.every(isHexText)
+const hexTexts = ["address", "data", "blockNumber", "blockHash", "transactionHash", "logIndex"] as const
 
 /**
  * `RawLog` checked by hand rather than by `Schema.Struct`: a catch-up decodes millions of logs, and a
@@ -28,8 +29,8 @@ const strings = ["address", "data", "blockNumber", "blockHash", "transactionHash
  */
 export const RawLog = Schema.declare(
   (log: unknown): log is RawLog =>
-    typeof log === "object" && log !== null && strings.every((key) => typeof Reflect.get(log, key) === "string") &&
-    isStrings(Reflect.get(log, "topics")),
+    typeof log === "object" && log !== null && hexTexts.every((key) => isHexText(Reflect.get(log, key))) &&
+    isHexTexts(Reflect.get(log, "topics")),
   { identifier: "RawLog", description: "an eth_getLogs entry" }
 )
 
@@ -42,14 +43,14 @@ export const int = (hex: string): bigint => {
   const value = uint(hex)
   return value >= TWO_255 ? value - TWO_256 : value
 }
-export const address = (hex: string): Hex => `0x${hex.slice(-40)}`.toLowerCase()
+export const address = (hex: string): Address => lowerAddress(`0x${hex.slice(-40)}`)
 export const topicWord = (topic: string): string => topic.slice(2)
 export const words = (data: string): number => (data.length - 2) / 64
 
 export const positionOf = (log: RawLog, time: number): LogPosition => ({
   block: Number(log.blockNumber),
   time,
-  tx: log.transactionHash.toLowerCase(),
+  tx: lowerHex(log.transactionHash),
   logIndex: Number(log.logIndex)
 })
 
@@ -57,13 +58,13 @@ const tokenCreatedData = [{ type: "string" }, { type: "string" }, { type: "uint2
 
 /** A launchpad's `TokenCreated`: name and symbol are dynamic strings, the one layout sliced by viem. */
 export const decodeTokenCreated = (
-  data: string,
+  data: `0x${string}`,
   tokenTopic: string,
   creatorTopic: string,
   head: EventHead
 ): ChainEvent | undefined => {
   try {
-    const [name, symbol] = decodeAbiParameters(tokenCreatedData, data as `0x${string}`)
+    const [name, symbol] = decodeAbiParameters(tokenCreatedData, data)
     return { _tag: "TokenCreated", ...head, token: address(tokenTopic), creator: address(creatorTopic), name, symbol }
   } catch {
     return undefined

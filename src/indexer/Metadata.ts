@@ -32,20 +32,20 @@ const contractFailed = (error: unknown): boolean =>
     ) !== null
 
 /** The call's return data, or `undefined` when the contract failed it. */
-const call = (
+export const call = (
   rpc: Context.Tag.Service<typeof ChainRpc>,
   to: Hex,
-  data: string
-): Effect.Effect<string | undefined, RpcUnavailable> =>
+  data: `0x${string}`
+): Effect.Effect<`0x${string}` | undefined, RpcUnavailable> =>
   rpc.use(
     "eth_call",
     (client) =>
       client.request({
         method: "eth_call",
-        params: [{ to: to as `0x${string}`, data: data as `0x${string}` }, "latest"]
+        params: [{ to, data }, "latest"]
       })
         .then(
-          (result): string | undefined => result,
+          (result): `0x${string}` | undefined => result,
           (error) => (contractFailed(error) ? undefined : Promise.reject(error))
         )
   )
@@ -56,18 +56,18 @@ const printable = (text: string): string | undefined => {
   return cleaned.length > 0 && cleaned.length <= 128 && !/[\u0000-\u001f\u007f]/.test(cleaned) ? cleaned : undefined
 }
 
-export const decodeText = (data: string | undefined): string | undefined => {
+export const decodeText = (data: `0x${string}` | undefined): string | undefined => {
   if (data === undefined || data === "0x") return undefined
   if (data.length === 66) {
     // bytes32 text, zero-padded on the right
     try {
-      return printable(hexToString(data as `0x${string}`))
+      return printable(hexToString(data))
     } catch {
       return undefined
     }
   }
   try {
-    const [text] = decodeAbiParameters([{ type: "string" }], data as `0x${string}`)
+    const [text] = decodeAbiParameters([{ type: "string" }], data)
     return printable(text)
   } catch {
     return undefined

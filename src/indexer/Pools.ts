@@ -5,18 +5,15 @@ import { DYNAMIC_FEE_FLAG, ZERO_ADDRESS } from "../../schema/Chain.js"
 import type { ConcentratedPool, TickRecord, V2Pool } from "../math/PoolState.js"
 import type { V2PairCreated, V3PoolCreated, V4Initialize } from "./Events.js"
 
-/** Uniswap v2's fixed fee. */
-export const V2_FEE_BPS = 30
-
-/** A pair of a v2 venue, with that venue's fee. */
-export const newV2Pool = (event: V2PairCreated, venue: string, feeBps: number): V2Pool => ({
+/** A pair of a v2 venue, with its fee: the venue's, or the pair's own. */
+export const newV2Pool = (event: V2PairCreated, venue: string, feePips: number): V2Pool => ({
   kind: "v2",
   id: event.pair,
   venue,
   token0: event.token0,
   token1: event.token1,
   createdBlock: event.at.block,
-  feeBps,
+  feePips,
   reserve0: 0n,
   reserve1: 0n
 })

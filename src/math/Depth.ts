@@ -8,6 +8,7 @@ import { divRoundingUp, sqrt } from "./FullMath.js"
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./TickMath.js"
 
 const BPS = 10_000n
+const PIPS = 1_000_000n
 /** Larger than any real balance: a swap with this exact input runs until the price limit. */
 const UNLIMITED = (1n << 255n) - 1n
 
@@ -15,10 +16,10 @@ const UNLIMITED = (1n << 255n) - 1n
  * Input of token-in that lowers token-in's price (in token-out) by `moveBps` in a constant-product pair.
  * With reserves x (in) and y (out), the mid price y/x becomes k/x'², so x' = x·sqrt(1 / (1 − move)).
  */
-export const constantProductDepth = (reserveIn: bigint, feeBps: bigint, moveBps: bigint): bigint => {
+export const constantProductDepth = (reserveIn: bigint, feePips: bigint, moveBps: bigint): bigint => {
   if (reserveIn <= 0n) return 0n
   const reserveAfter = sqrt((reserveIn * reserveIn * BPS) / (BPS - moveBps))
-  return divRoundingUp((reserveAfter - reserveIn) * BPS, BPS - feeBps)
+  return divRoundingUp((reserveAfter - reserveIn) * PIPS, PIPS - feePips)
 }
 
 /** The sqrt-price at which the price (token1 per token0) is `moveBps` lower (or higher). */

@@ -16,7 +16,9 @@ interface PoolBase {
 
 export interface V2Pool extends PoolBase {
   readonly kind: "v2"
-  readonly feeBps: number
+  /** The pair's fee in hundredths of a bp: its venue's fixed fee, or (a "v2.5" fork) the pair's own,
+   * read once when the indexer first saw the pair, since such forks fix it at creation. */
+  readonly feePips: number
   readonly reserve0: bigint
   readonly reserve1: bigint
 }

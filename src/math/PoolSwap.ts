@@ -28,7 +28,7 @@ export const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint):
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
       if (reserveIn + received > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
-      const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feeBps))
+      const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feePips))
       const [reserve0, reserve1] = zeroForOne
         ? [reserveIn + received, reserveOut - out]
         : [reserveOut - out, reserveIn + received]
@@ -67,7 +67,7 @@ export const poolInputFor = (pool: RoutablePool, tokenIn: Hex, out: bigint): big
     case "v2": {
       const zeroForOne = tokenIn === pool.token0
       const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-      const input = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+      const input = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feePips))
       return input === undefined || reserveIn + input > V2_RESERVE_MAX ? undefined : input
     }
     case "v3":
@@ -105,7 +105,7 @@ export const poolExactOut = (pool: Exclude<RoutablePool, CurvePool>, tokenIn: He
   const zeroForOne = tokenIn === pool.token0
   if (pool.kind === "v2") {
     const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
-    const amountIn = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feeBps))
+    const amountIn = getAmountIn(out, reserveIn, reserveOut, BigInt(pool.feePips))
     if (amountIn === undefined || reserveIn + amountIn > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
     const [reserve0, reserve1] = zeroForOne
       ? [reserveIn + amountIn, reserveOut - out]

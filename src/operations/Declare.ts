@@ -70,6 +70,11 @@ export interface Operation<
    */
   readonly check: ((input: Schema.Schema.Type<Req>) => Effect.Effect<void, E | ApiError, R>) | undefined
   readonly run: (input: Schema.Schema.Type<Req>, call: Call) => Effect.Effect<Schema.Schema.Type<Res>, E | ApiError, R>
+  /**
+   * The operation only reads (nothing stored, nothing sent): a paid call may start it while its payment
+   * is being verified, and its answer is still withheld until the payment verifies (./Run.ts).
+   */
+  readonly readOnly?: true
   /** Absent for an operation served over HTTP only. */
   readonly tool: Tool | undefined
   /** Its HTTP endpoint, typed by the declaration (./Endpoint.ts). */
@@ -110,6 +115,7 @@ interface Spec<
   readonly cost: Cost<I>
   readonly check?: (input: I) => Effect.Effect<void, Errors[number]["Type"] | ApiError, R>
   readonly run: (input: I, call: Call) => Effect.Effect<Schema.Schema.Type<Res>, Errors[number]["Type"] | ApiError, R>
+  readonly readOnly?: true
   readonly tool?: Tool
 }
 

@@ -6,11 +6,11 @@
  * operation's own failure is told apart from the payment gate's, which the edges write differently.
  */
 import { Data, Effect, Option, Schema } from "effect"
-import { PaymentGate, type SubmittedPayment } from "../../layers/PaymentGate.js"
+import { type GateFailure, PaymentGate, type SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { ResourceInfo } from "../../schema/Payment.js"
 import { type Cost, type CostContext, priceOf } from "./Cost.js"
-import type { Call, HttpMethod, Operation } from "./Declare.js"
+import type { HttpMethod, Operation } from "./Declare.js"
 import { Outcome } from "./Outcome.js"
 
 /** The payment a call carries, if any, and what it pays for, as its edge names it. */
@@ -34,6 +34,44 @@ export const admit = <I, E extends TradeError, R>(
 ): Effect.Effect<Option.Option<bigint>, E | TradeError, R | CostContext> =>
   op.check === undefined ? priceOf(op.cost, input) : Effect.zipRight(op.check(input), priceOf(op.cost, input))
 
+/**
+ * Answers already encoded, by answer object and schema: answers are immutable, and an operation that
+ * returns the object it returned before (health, unchanged) is not encoded again.
+ */
+const encoded = new WeakMap<object, { readonly schema: Schema.Schema.AnyNoContext; readonly value: unknown }>()
+
+const encodeOnce = <Res extends Schema.Schema.AnyNoContext>(response: Res, value: Schema.Schema.Type<Res>) => {
+  const known = typeof value === "object" && value !== null ? encoded.get(value) : undefined
+  if (known?.schema === response) return Effect.succeed(known.value)
+  // An answer that fails its own schema is a defect of ours: the edge reports it as `internal`.
+  return Effect.orDie(Schema.encode(response)(value)).pipe(Effect.tap((wire) => {
+    if (typeof value === "object" && value !== null) encoded.set(value, { schema: response, value: wire })
+  }))
+}
+
+/** An operation's answer encoded by its own response schema, or the operation's own failure. */
+const answerOf = <Res extends Schema.Schema.AnyNoContext, E, R>(
+  response: Res,
+  run: Effect.Effect<Schema.Schema.Type<Res>, E, R>
+): Effect.Effect<unknown, E, R> => Effect.flatMap(run, (value) => encodeOnce(response, value))
+
+/** How the payment gate refused or failed a call, as an outcome. */
+const gateOutcome = (failure: OperationFailed | GateFailure): Outcome => {
+  switch (failure._tag) {
+    case "OperationFailed":
+      return Outcome.Failed({ error: failure.error })
+    case "PaymentDemanded":
+      return Outcome.Demanded({ refusal: failure })
+    case "PaymentRejected":
+      return Outcome.Rejected({ refusal: failure })
+    case "SettlementPending":
+      return Outcome.Pending({ refusal: failure })
+    default:
+      return Outcome.GateFailed({ error: failure })
+  }
+}
+
+// Combinators rather than a generator: every call passes here, a health check as much as a paid quote.
 export const runOperation = <
   Req extends Schema.Schema.AnyNoContext,
   Res extends Schema.Schema.AnyNoContext,
@@ -44,39 +82,30 @@ export const runOperation = <
   input: Schema.Schema.Type<Req>,
   payment: Payment
 ): Effect.Effect<Outcome, never, R | PaymentGate | CostContext> => {
-  const answer = (call: Call) =>
-    op.run(input, call).pipe(
-      // An answer that fails its own schema is a defect of ours: the edge reports it as `internal`.
-      Effect.flatMap((value) => Effect.orDie(Schema.encode(op.response)(value))),
-      Effect.mapError((error) => new OperationFailed({ error }))
-    )
-  return Effect.gen(function*() {
-    const price = yield* Effect.mapError(admit(op, input), (error) => new OperationFailed({ error }))
-    if (Option.isNone(price) || price.value === 0n) {
-      return Outcome.Answered({ body: yield* answer({ charged: 0n }), receipt: Option.none() })
-    }
-    const gate = yield* PaymentGate
-    const paid = yield* gate.charge(
-      { price: price.value, resource: payment.resource, extensions: payment.extensions },
-      payment.submitted,
-      answer({ charged: price.value })
-    )
-    return Outcome.Answered({ body: paid.value, receipt: paid.receipt })
+  const failed = (error: E | TradeError) => Effect.succeed(Outcome.Failed({ error }))
+  const charged = (price: bigint) =>
+    Effect.flatMap(PaymentGate, (gate) =>
+      gate.charge(
+        { price, resource: payment.resource, extensions: payment.extensions, readOnly: op.readOnly === true },
+        payment.submitted,
+        Effect.mapError(answerOf(op.response, op.run(input, { charged: price })), (error) =>
+          new OperationFailed({ error }))
+      )).pipe(Effect.match({
+        onFailure: gateOutcome,
+        onSuccess: (paid) =>
+          Outcome.Answered({ body: paid.value, receipt: paid.receipt })
+      }))
+  return Effect.matchEffect(admit(op, input), {
+    onFailure: failed,
+    onSuccess: (price) =>
+      Option.isNone(price) || price.value === 0n
+        ? Effect.matchEffect(answerOf(op.response, op.run(input, { charged: 0n })), {
+          onFailure: failed,
+          onSuccess: (body) => Effect.succeed(Outcome.Answered({ body, receipt: Option.none() }))
+        })
+        : charged(price.value)
   }).pipe(
-    Effect.catchAll((failure): Effect.Effect<Outcome> => {
-      switch (failure._tag) {
-        case "OperationFailed":
-          return Effect.succeed(Outcome.Failed({ error: failure.error }))
-        case "PaymentDemanded":
-          return Effect.succeed(Outcome.Demanded({ refusal: failure }))
-        case "PaymentRejected":
-          return Effect.succeed(Outcome.Rejected({ refusal: failure }))
-        case "SettlementPending":
-          return Effect.succeed(Outcome.Pending({ refusal: failure }))
-        default:
-          return Effect.succeed(Outcome.GateFailed({ error: failure }))
-      }
-    }),
-    Effect.withSpan("Operation.run", { attributes: { operation: op.name } })
+    // No stack trace: it would always point here, and capturing it is most of the span's cost.
+    Effect.withSpan("Operation.run", { attributes: { operation: op.name }, captureStackTrace: false })
   )
 }

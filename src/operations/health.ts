@@ -3,7 +3,8 @@
  * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`) and the chain's head as of the call. The head
  * is read when the call arrives, a read shared with every concurrent caller and operation (at most one
  * in flight), so however often health is asked it costs the node at most one head read at a time; when
- * the last poll failed it reports the newest head seen without asking.
+ * the last poll failed it reports the newest head seen without asking. A pushed head is not enough: the
+ * node's push of a block can land after a client has the block's receipt (test/freshness/atHead.test.ts).
  */
 import { Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
@@ -19,6 +20,26 @@ import { StartTime } from "./StartTime.js"
 
 /** How long health waits for the head read before it reports the newest head seen instead. */
 const HEAD_READ_BOUND = "1 second"
+
+// A report equal to the last one is returned as that same object: the interpreter encodes, and the
+// edge renders, an answer object once (./Run.ts, src/http/Serve.ts), and a monitor mostly sees the
+// report it saw a moment ago. Equal by content, so runtimes sharing this module cannot mix reports up.
+let last: HealthResponse | undefined
+
+/** Whether two JSON values (plain objects, arrays, primitives) are equal by content. */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+}
+
+const sameAsLast = (report: HealthResponse): HealthResponse => {
+  if (last !== undefined && sameJson(last, report)) return last
+  last = report
+  return report
+}
 
 // Untraced: monitors poll health often, the interpreter's `Operation.run` span (operation `health`)
 // already names each call, and every nested span copies the fiber's whole service context.
@@ -72,7 +93,7 @@ export const health = Effect.fnUntraced(function*() {
     rulesVersion: RULES_VERSION,
     uptimeSec: Math.floor((now - started.millis) / 1000)
   }
-  return answer
+  return sameAsLast(answer)
 })
 
 /**

@@ -79,6 +79,7 @@ export const Search = post({
   errors: [TokenNotFound],
   cost: Cost.fixed((prices) => prices.search),
   run: search,
+  readOnly: true,
   tool: {
     description: "Finds a token by ticker, name, name prefix or 0x address and returns the candidates most relevant " +
       "first, each with its address, decimals, liquidity and whether it can be sold back. Call it first: " +

@@ -76,7 +76,7 @@ const concentrated = (pool: ConcentratedPool): PoolFigures => {
 const compute = (pool: Pool): PoolFigures => {
   if (pool.kind !== "v2") return concentrated(pool)
   if (pool.reserve0 === 0n || pool.reserve1 === 0n) return empty
-  const fee = BigInt(pool.feeBps)
+  const fee = BigInt(pool.feePips)
   return {
     amount0: pool.reserve0,
     amount1: pool.reserve1,

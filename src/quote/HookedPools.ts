@@ -7,10 +7,10 @@
  * a repeated quote at the same block simulates nothing.
  */
 import { Effect } from "effect"
-import { type Address, parseAbi } from "viem"
+import { parseAbi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
-import { DYNAMIC_FEE_FLAG, type Hex } from "../../schema/Chain.js"
+import { DYNAMIC_FEE_FLAG, type Hex, ZERO_ADDRESS } from "../../schema/Chain.js"
 import { pendingSimulations, type RouteRequest, type RouteResult, withSimulatedHops } from "../routing/FindRoute.js"
 import type { HopSimulation, Side, SimulatedHops } from "../routing/Path.js"
 
@@ -36,7 +36,7 @@ export class HookedPools extends Effect.Service<HookedPools>()("HookedPools", {
   effect: Effect.gen(function*() {
     const rpc = yield* ChainRpc
     const { contracts } = yield* Deployment
-    const quoter = contracts["v4Quoter"] as Address | undefined
+    const quoter = contracts["v4Quoter"]
     let cachedBlock = -1
     const cache = new Map<string, bigint>()
 
@@ -48,11 +48,11 @@ export class HookedPools extends Effect.Service<HookedPools>()("HookedPools", {
       }
       const params = {
         poolKey: {
-          currency0: pool.token0 as Address,
-          currency1: pool.token1 as Address,
+          currency0: pool.token0,
+          currency1: pool.token1,
           fee: pool.dynamicFee ? DYNAMIC_FEE_FLAG : pool.feePips,
           tickSpacing: pool.tickSpacing,
-          hooks: (pool.hooks ?? "0x0000000000000000000000000000000000000000") as Address
+          hooks: pool.hooks ?? ZERO_ADDRESS
         },
         zeroForOne: hop.tokenIn === pool.token0,
         exactAmount: amount,

@@ -5,9 +5,9 @@
  */
 import { formatUnits } from "viem"
 import type { Hex } from "../../schema/Chain.js"
-import type { Address } from "../../schema/Primitives.js"
 import type { Route } from "../../schema/Route.js"
 import { PRICE_SCALE } from "../pricing/Usd.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { Candidate } from "../routing/FindRoute.js"
 import { type GasModel, gasUsdcRaw } from "../routing/Gas.js"
 import type { Path } from "../routing/Path.js"
@@ -22,7 +22,6 @@ export interface PresentContext extends ShapeContext {
   readonly executable: (path: Path) => boolean
   readonly buyTaxBps: number
   readonly ageBlocks: number
-  readonly checksum: (address: Hex) => Address
 }
 
 const BPS = 10_000n
@@ -39,7 +38,7 @@ const feeOf = (context: PresentContext, path: Path, amountIn: bigint) => {
   const decimals = context.token(path.tokenIn).decimals
   // hundredths of a bp keep the product exact in bigint
   const amount = (amountIn * BigInt(Math.round(bps * 100))) / (BPS * 100n)
-  return { bps, amount: formatUnits(amount, decimals), token: context.checksum(path.tokenIn), collector: null }
+  return { bps, amount: formatUnits(amount, decimals), token: checksumOf(path.tokenIn), collector: null }
 }
 
 /**

@@ -13,10 +13,11 @@
  *   taker is assumed to pay; when it sells USDC by ERC-20 it needs the fee on top of the amount.
  */
 import { Effect } from "effect"
-import { formatUnits, getAddress } from "viem"
-import { NATIVE_PER_USDC_UNIT, type RpcHex } from "../../schema/Chain.js"
+import { formatUnits } from "viem"
+import { type Address, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Readiness } from "../../schema/Readiness.js"
 import { fundsNatively, permit2Covers, readTakerWallet } from "../execution/TakerWallet.js"
+import { checksumOf } from "../routing/Checksum.js"
 
 /** Gas of one ERC-20 `approve` from a fresh allowance slot, with headroom. */
 export const APPROVE_GAS = 60_000n
@@ -27,15 +28,15 @@ export const TX_BASE_GAS = 21_000n
 export const swapGasWeiOf = (gasUnits: bigint, gasPriceWei: bigint) => (gasUnits + TX_BASE_GAS) * gasPriceWei
 
 export interface ReadinessInput {
-  readonly taker: RpcHex
-  readonly sellToken: RpcHex
-  readonly usdc: RpcHex
+  readonly taker: Address
+  readonly sellToken: Address
+  readonly usdc: Address
   /** The most the swap may take from the taker (exactOut: with slippage). */
   readonly amountIn: bigint
   readonly block: number
   readonly blockTime: number
-  readonly router: RpcHex | undefined
-  readonly permit2: RpcHex | undefined
+  readonly router: Address | undefined
+  readonly permit2: Address | undefined
   readonly gasUnits: bigint
   readonly gasPriceWei: bigint
   /** Price of the `swap` call, USDC base units. */
@@ -43,7 +44,7 @@ export interface ReadinessInput {
 }
 
 const usdcText = (raw: bigint) => formatUnits(raw, 6)
-const checksummed = (address: RpcHex | undefined) => (address === undefined ? null : getAddress(address))
+const checksumOrNull = (address: Address | undefined) => (address === undefined ? null : checksumOf(address))
 /** Wei to USDC base units, rounded up: a cost is never understated. */
 const weiToUsdc = (wei: bigint) => (wei + NATIVE_PER_USDC_UNIT - 1n) / NATIVE_PER_USDC_UNIT
 
@@ -85,29 +86,29 @@ export const readReadiness = Effect.fn("Quote.readiness")(function*(input: Readi
     ready: balanceOk && nativeWei >= requiredWei && feesOk,
     balance: {
       ok: balanceOk,
-      token: checksummed(input.sellToken) as Readiness["balance"]["token"],
+      token: checksumOf(input.sellToken),
       required: input.amountIn.toString(),
       available: balanceAvailable.toString()
     },
     approval: {
       needs: approvalNeeds,
-      spender: checksummed(
+      spender: checksumOrNull(
         approvalNeeds === "approve" || approvalNeeds === "approve_and_sign_permit"
           ? input.permit2
           : approvalNeeds === "sign_permit"
           ? input.router
           : undefined
-      ) as Readiness["approval"]["spender"]
+      )
     },
     approve: {
       needs: approveNeeds,
-      spender: checksummed(approveNeeds === "approve" ? input.router : undefined) as Readiness["approve"]["spender"]
+      spender: checksumOrNull(approveNeeds === "approve" ? input.router : undefined)
     },
     gas: { ok: nativeWei >= requiredWei, requiredWei: requiredWei.toString(), availableWei: nativeWei.toString() },
     fees: {
       ok: feesOk,
       swapFeeUsdc: usdcText(input.swapFee),
-      payer: checksummed(address) as Readiness["fees"]["payer"],
+      payer: checksumOf(address),
       availableUsdc: usdcText(usdcAvailable)
     },
     totalCostUsdc: usdcText(input.swapFee + weiToUsdc(gasWei))

@@ -8,7 +8,7 @@
 import { Effect, HashMap, Option } from "effect"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import type { Hex } from "../../schema/Chain.js"
+import type { Address, Hex } from "../../schema/Chain.js"
 import { TokenNotFound } from "../../schema/Errors.js"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
 import { stateOf } from "../search/Assess.js"
@@ -37,8 +37,8 @@ export const sideOf = (view: SearchView, address: Hex) => {
 export type TradeSide = NonNullable<ReturnType<typeof sideOf>>
 
 export interface ResolvedRequest {
-  readonly sellToken: Hex
-  readonly buyToken: Hex
+  readonly sellToken: Address
+  readonly buyToken: Address
   readonly sell: TradeSide
   readonly buy: TradeSide
   /** Input (exactIn) or output (exactOut), in base units. */

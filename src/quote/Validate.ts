@@ -4,20 +4,20 @@
  * positive decimal with no more places than the token has, within uint256 in base units. Each answers
  * with the spec's code.
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { maxUint256 } from "viem"
 import type { Venue } from "../../layers/Venues.js"
-import type { Hex } from "../../schema/Chain.js"
+import { type Address, addressOption, type Hex } from "../../schema/Chain.js"
 import { InvalidAmount, invalidField, TickerNotAllowed, UnknownVenue, UnsupportedPair } from "../../schema/Errors.js"
 import { NATIVE } from "../indexer/Sources.js"
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
 /** The placeholder many wallets and aggregators use for a chain's native coin. */
-const NATIVE_PLACEHOLDER = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+const NATIVE_PLACEHOLDER: string = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
 
 /** A side's token as lower-case hex; native USDC (zero address or 0xEeee…) becomes ERC-20 USDC. */
-export const tokenOf = (field: "sell" | "buy", value: string, usdc: Hex) => {
-  if (!ADDRESS.test(value)) {
+export const tokenOf = (field: "sell" | "buy", value: string, usdc: Address) => {
+  const address = addressOption(value)
+  if (Option.isNone(address)) {
     if (value.startsWith("0x")) {
       return Effect.fail(
         invalidField([field], {
@@ -33,8 +33,8 @@ export const tokenOf = (field: "sell" | "buy", value: string, usdc: Hex) => {
       })
     )
   }
-  const lower = value.toLowerCase()
-  return Effect.succeed(lower === NATIVE || lower === NATIVE_PLACEHOLDER ? usdc : lower)
+  const token = address.value
+  return Effect.succeed(token === NATIVE || token === NATIVE_PLACEHOLDER ? usdc : token)
 }
 
 export const distinctPair = (sell: Hex, buy: Hex) =>

@@ -14,8 +14,13 @@ export interface Fill {
   readonly event: PlanExecuted
 }
 
-export const fillsOf = (view: ChainView, quoteId: string, router: string, taker: string): ReadonlyArray<Fill> => {
-  const wanted = [planExecutedTopic, quoteTag(quoteId), pad(taker as `0x${string}`)].map((t) => t.toLowerCase())
+export const fillsOf = (
+  view: ChainView,
+  quoteId: string,
+  router: string,
+  taker: `0x${string}`
+): ReadonlyArray<Fill> => {
+  const wanted = [planExecutedTopic, quoteTag(quoteId), pad(taker)].map((t) => t.toLowerCase())
   const isFill = (log: RpcLog) =>
     log.address.toLowerCase() === router.toLowerCase() &&
     wanted.every((topic, i) => log.topics[i]?.toLowerCase() === topic)

@@ -6,7 +6,7 @@
  * with the same hashes answers without reading the chain.
  */
 import { Clock, Effect } from "effect"
-import { Deployment } from "../../layers/Deployment.js"
+import { contractOf, Deployment } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { Internal, ReceiptRateLimited, ReceiptReadsExhausted, SwapNotFound } from "../../schema/Errors.js"
 import type { ReceiptRequest } from "../../schema/Receipt.js"
@@ -43,9 +43,9 @@ export const receipt = Effect.fn("Receipt.run")(function*(request: ReceiptReques
       })
   }
   const { swap, record } = claim
-  const router = (yield* Deployment).contracts["router"]?.toLowerCase() as `0x${string}` | undefined
+  const router = contractOf(yield* Deployment, "router")
   if (router === undefined) return yield* new Internal({ message: "no router contract is configured" })
-  const taker = swap.taker.toLowerCase() as `0x${string}`
+  const taker = swap.taker
 
   const view = yield* readChain({
     quoteId: request.quoteId,

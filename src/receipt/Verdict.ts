@@ -7,15 +7,17 @@
  * all are mined nothing was filled: fail, requote.
  */
 import { getAddress } from "viem"
+import type { Address } from "../../schema/Chain.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import type { ReceiptResponse, ReceiptTransaction } from "../../schema/Receipt.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { ChainView, RpcTransaction } from "./ChainRead.js"
 import { READ_INTERVAL_MS } from "./Claim.js"
 import type { Fill } from "./Fills.js"
 
 export interface VerdictInput {
   readonly quoteId: string
-  readonly buy: string
+  readonly buy: Address
   readonly swap: BuiltSwap
   readonly router: string
   readonly view: ChainView
@@ -55,8 +57,8 @@ export const judge = (input: VerdictInput): Verdict => {
     result: "fail",
     delivered: delivered.toString(),
     minAmountOut: swap.minAmountOut.toString(),
-    token: getAddress(input.buy as `0x${string}`) as ReceiptResponse["token"],
-    recipient: getAddress(swap.recipient as `0x${string}`) as ReceiptResponse["recipient"],
+    token: checksumOf(input.buy),
+    recipient: checksumOf(swap.recipient),
     swapTxHash: filled?.txHash ?? null,
     block: filled?.block ?? null,
     transactions,

@@ -3,7 +3,8 @@
  * tokens (the token list's hubs and USDC, an input) up to `maxHops`. A token appears at most once per
  * path, so no path can trade through the same pool twice.
  */
-import type { Hex } from "../../schema/Chain.js"
+import { Option } from "effect"
+import { addressOption, type Hex } from "../../schema/Chain.js"
 import { hasLiquidity, type Market } from "./Market.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
 
@@ -19,7 +20,7 @@ export const listedHubs = (
 ): Array<Hex> =>
   tokens
     .filter((token) => token.chainId === chainId && (token.tags ?? []).includes(HUB_TAG))
-    .map((token) => token.address.toLowerCase() as Hex)
+    .flatMap((token) => Option.toArray(addressOption(token.address)))
 
 export interface CandidateOptions {
   readonly maxHops: number

@@ -4,19 +4,16 @@
  * pool and token addresses a hundred times or more (route ids, hops, fees); a plain map answers those.
  * Bounded: cleared when it reaches `LIMIT` entries, far more than one market's pools and tokens.
  */
-import { getAddress } from "viem"
-import type { Hex } from "../../schema/Chain.js"
-import type { Address } from "../../schema/Primitives.js"
+import { type Address, checksummed } from "../../schema/Primitives.js"
 
 const LIMIT = 100_000
 const known = new Map<string, Address>()
 
-// `getAddress` checksums: that is what the wire type's `Address` brand records.
-export const checksumOf = (address: Hex): Address => {
+export const checksumOf = (address: `0x${string}`): Address => {
   let found = known.get(address)
   if (found === undefined) {
     if (known.size >= LIMIT) known.clear()
-    found = getAddress(address) as Address
+    found = checksummed(address)
     known.set(address, found)
   }
   return found

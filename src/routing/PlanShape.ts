@@ -4,8 +4,9 @@
  * `two_hop`, `split`); otherwise the same flow as a graph of pool swaps in execution order. Both carry
  * the plan's exact amounts; nothing is re-priced here.
  */
+import { Option } from "effect"
 import { formatUnits } from "viem"
-import type { Hex } from "../../schema/Chain.js"
+import { type Hex, hexOption } from "../../schema/Chain.js"
 import type { RoutablePool } from "../math/Hop.js"
 import { checksumOf } from "./Checksum.js"
 import { makePath, type Path, type PathHop } from "./Path.js"
@@ -33,15 +34,17 @@ export const routeIdOf = (path: Path): string =>
 /** The path `routeIdOf` named, on the pools `pool` knows now; none if a pool is gone or no longer joins. */
 export const pathOfRouteId = (routeId: string, pool: ShapeContext["pool"]): Path | undefined => {
   const [ends, hopsText] = routeId.split("|")
-  const tokenIn = ends?.split(">")[0]?.toLowerCase() as Hex | undefined
+  const tokenIn = Option.getOrUndefined(hexOption(ends?.split(">")[0]))
   if (tokenIn === undefined || hopsText === undefined) return undefined
   const hops: Array<PathHop> = []
   let from = tokenIn
   for (const hop of hopsText.split(">")) {
     const cut = hop.lastIndexOf(":")
-    const poolId = hop.slice(cut + 1).toLowerCase() as Hex
-    const found = pool(poolId)
-    if (found === undefined || (found.token0 !== from && found.token1 !== from)) return undefined
+    const poolId = Option.getOrUndefined(hexOption(hop.slice(cut + 1)))
+    const found = poolId === undefined ? undefined : pool(poolId)
+    if (poolId === undefined || found === undefined || (found.token0 !== from && found.token1 !== from)) {
+      return undefined
+    }
     const to = found.token0 === from ? found.token1 : found.token0
     hops.push({ poolId, venue: hop.slice(0, cut), kind: found.kind, tokenIn: from, tokenOut: to })
     from = to
@@ -54,7 +57,6 @@ export const feeBpsOf = (pool: RoutablePool | undefined): number | null => {
   if (pool === undefined) return null
   switch (pool.kind) {
     case "v2":
-      return pool.feeBps
     case "v3":
     case "v4":
       return pool.kind === "v4" && pool.dynamicFee ? null : pool.feePips / 100

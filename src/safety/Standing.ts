@@ -10,7 +10,7 @@
  * shows none until the background scan has measured it again (it follows the same writes).
  */
 import { Effect, HashMap, Option } from "effect"
-import type { Hex } from "../../schema/Chain.js"
+import { type Hex, hexOption } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import type { IndexState } from "../indexer/State.js"
 import { StateChanges } from "./StateChanges.js"
@@ -18,7 +18,9 @@ import type { TokenVerdicts } from "./VerdictBook.js"
 
 /** The contracts a verdict of `token` depends on: the token and its route's hooks. */
 export const dependenciesOf = (token: Hex, verdict: SafetyVerdict, state: IndexState): ReadonlyArray<Hex> => {
-  const pool = Option.getOrUndefined(HashMap.get(state.pools, verdict.route.poolId.toLowerCase()))
+  const pool = Option.getOrUndefined(
+    Option.flatMap(hexOption(verdict.route.poolId), (id) => HashMap.get(state.pools, id))
+  )
   const hooks = pool?.kind === "v2" ? null : pool?.hooks ?? null
   return hooks === null ? [token] : [token, hooks]
 }

@@ -11,7 +11,7 @@
  */
 import { Cache, Effect, Layer, Option, Ref, Schema, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import type { Hex } from "../../schema/Chain.js"
+import { type Hex, hexOption } from "../../schema/Chain.js"
 import type { RpcUnavailable } from "../../schema/Errors.js"
 import { ChainIndex } from "../indexer/ChainIndex.js"
 
@@ -37,11 +37,12 @@ export const writtenIn = (diffs: ReadonlyArray<TxDiff>): ReadonlySet<Hex> => {
   for (const { result } of diffs) {
     const pre = result?.pre ?? {}
     const post = result?.post ?? {}
+    const add = (address: string) => Option.map(hexOption(address), (hex) => written.add(hex))
     for (const [address, before] of Object.entries(pre)) {
-      if (before.storage !== undefined || !(address in post)) written.add(address.toLowerCase())
+      if (before.storage !== undefined || !(address in post)) add(address)
     }
     for (const [address, after] of Object.entries(post)) {
-      if (after.storage !== undefined || after.code !== undefined) written.add(address.toLowerCase())
+      if (after.storage !== undefined || after.code !== undefined) add(address)
     }
   }
   return written

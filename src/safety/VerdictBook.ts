@@ -72,11 +72,13 @@ export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
     // The index's epoch: a measurement made before a rollback describes blocks the chain no longer has.
     const epoch = yield* Ref.make((yield* index.snapshot).epoch)
     const update = (token: Hex, measuredIn: number, f: (known: TokenVerdicts | undefined) => TokenVerdicts) =>
-      Effect.flatMap(Ref.get(epoch), (current) =>
-        current !== measuredIn ? Effect.void : Ref.update(ref, (book) => {
-          const key = token.toLowerCase() as Hex
-          return HashMap.set(book, key, f(Option.getOrUndefined(HashMap.get(book, key))))
-        }))
+      Effect.flatMap(
+        Ref.get(epoch),
+        (current) =>
+          current !== measuredIn ?
+            Effect.void :
+            Ref.update(ref, (book) => HashMap.set(book, token, f(Option.getOrUndefined(HashMap.get(book, token)))))
+      )
 
     yield* index.changes.pipe(
       Stream.runForEach((snapshot) =>
@@ -91,8 +93,7 @@ export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
     return {
       /** Everything known, in one read: a request looks its results up in the same book. */
       all: Ref.get(ref),
-      get: (token: Hex) =>
-        Effect.map(Ref.get(ref), (book) => Option.getOrUndefined(HashMap.get(book, token.toLowerCase() as Hex))),
+      get: (token: Hex) => Effect.map(Ref.get(ref), (book) => Option.getOrUndefined(HashMap.get(book, token))),
       /** A scan's verdicts of `token`, measured in index epoch `measuredIn`. */
       scanned: Effect.fn("VerdictBook.scanned")(
         function*(token: Hex, measured: ReadonlyArray<SafetyVerdict>, measuredIn: number) {

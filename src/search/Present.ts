@@ -26,8 +26,7 @@ const symbolOf = (view: SearchView, token: Hex): string => {
   return facts?.metadataOk === true ? facts.symbol : view.book.listed.get(token)?.symbol ?? facts?.symbol ?? ""
 }
 
-const feeBpsOf = (pool: Pool): number | null =>
-  pool.kind === "v2" ? pool.feeBps : pool.dynamicFee ? null : pool.feePips / 100
+const feeBpsOf = (pool: Pool): number | null => pool.kind !== "v2" && pool.dynamicFee ? null : pool.feePips / 100
 
 const venueOf = (view: SearchView, pool: Pool, token: Hex) => ({
   venue: pool.venue,

@@ -5,6 +5,8 @@
  * Matching (case-insensitive, normalized): a full `0x` address; an exact symbol; an exact name; a prefix
  * of a symbol, a name or a word of a name. A leading `$` is ignored ("$PEPE").
  */
+import { Option } from "effect"
+import { addressOption } from "../../schema/Chain.js"
 import type { Resolution } from "../../schema/Search.js"
 import type { MatchKind } from "../../schema/Token.js"
 import { assess, type Assessment } from "./Assess.js"
@@ -50,8 +52,6 @@ const compare = (a: Ranked, b: Ranked): number => {
   return a.assessment.token.address < b.assessment.token.address ? -1 : 1
 }
 
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/
-
 type Candidate = readonly [CatalogToken, MatchKind]
 
 /**
@@ -71,8 +71,9 @@ const candidates = (view: SearchView, query: string) => {
     return added
   }
   const trimmed = query.trim()
-  if (ADDRESS.test(trimmed)) {
-    const token = byAddress(view.catalog, trimmed.toLowerCase())
+  const address = addressOption(trimmed)
+  if (Option.isSome(address)) {
+    const token = byAddress(view.catalog, address.value)
     return { strong: add(token === undefined ? [] : [token], "address"), weak: () => [] }
   }
   const key = normalize(trimmed.replace(/^\$/, ""))

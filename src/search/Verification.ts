@@ -5,7 +5,8 @@
  * `trust` ranks sources, lower is more trusted: a list entry's `extensions.trust` when it sets one,
  * else 1; 100 for tokens no source vouches for.
  */
-import type { Hex } from "../../schema/Chain.js"
+import { Option } from "effect"
+import { addressOption, type Hex } from "../../schema/Chain.js"
 import type { TokenList } from "../../schema/Manifest.js"
 import type { Verification } from "../../schema/Token.js"
 
@@ -30,11 +31,13 @@ const text = (value: unknown): string | null => (typeof value === "string" && va
 export const bookOf = (list: TokenList, chainId: number, listUrl: string, checkedAt: string): VerificationBook => {
   const listed = new Map<Hex, Listed>()
   for (const entry of list.tokens) {
-    if (entry.chainId !== chainId) continue
+    const address = addressOption(entry.address)
+    // An entry that names no address can match no token of the index.
+    if (entry.chainId !== chainId || Option.isNone(address)) continue
     const extensions = entry.extensions ?? {}
     const trust = extensions["trust"]
-    listed.set(entry.address.toLowerCase(), {
-      address: entry.address.toLowerCase(),
+    listed.set(address.value, {
+      address: address.value,
       symbol: entry.symbol,
       name: entry.name,
       decimals: entry.decimals,

@@ -4,9 +4,8 @@
  * of checksummed addresses). Built once per snapshot (by the warm-up fiber, normally) and shared by all
  * queries against that snapshot.
  */
-import { getAddress } from "viem"
 import type { Hex } from "../../schema/Chain.js"
-import type { Address } from "../../schema/Primitives.js"
+import { type Address, checksummed } from "../../schema/Primitives.js"
 import type { IndexSnapshot } from "../indexer/ChainIndex.js"
 import { type Valuation, valuationOf } from "../pricing/Valuation.js"
 import { type Catalog, catalogFor, normalize } from "./Catalog.js"
@@ -64,7 +63,7 @@ export const viewBasis = (book: VerificationBook, usdc: Hex): ViewBasis => {
     checksum: (address) => {
       let found = checksums.get(address)
       if (found === undefined) {
-        found = getAddress(address) as Address
+        found = checksummed(address)
         checksums.set(address, found)
       }
       return found

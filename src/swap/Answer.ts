@@ -3,18 +3,19 @@
  * deployment's chain, and the permit to sign when there is one (`next: sign_permit`).
  */
 import { Schema } from "effect"
-import { getAddress, type Hex } from "viem"
+import type { Hex } from "viem"
 import { SignatureRequest, type SwapResponse } from "../../schema/Swap.js"
 import { permitTypedData } from "../execution/Permit2.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
+import { checksumOf } from "../routing/Checksum.js"
 import type { BuiltTransaction } from "./Build.js"
 
 export interface AnswerParts {
   readonly quoteId: string
   readonly chainId: number
   readonly block: number
-  readonly taker: string
-  readonly recipient: string
+  readonly taker: `0x${string}`
+  readonly recipient: `0x${string}`
   readonly transactions: ReadonlyArray<BuiltTransaction>
   /** The permit to sign, with Permit2's address; none once nothing is left to sign. */
   readonly permit: { readonly permit2: Hex; readonly permit: PermitSingle } | undefined
@@ -30,11 +31,11 @@ export const swapAnswer = (parts: AnswerParts): SwapResponse => ({
   quoteId: parts.quoteId,
   network: `eip155:${parts.chainId}`,
   block: parts.block,
-  taker: getAddress(parts.taker) as SwapResponse["taker"],
-  recipient: getAddress(parts.recipient) as SwapResponse["recipient"],
+  taker: checksumOf(parts.taker),
+  recipient: checksumOf(parts.recipient),
   transactions: parts.transactions.map((tx) => ({
     chainId: parts.chainId,
-    to: getAddress(tx.to) as SwapResponse["taker"],
+    to: checksumOf(tx.to),
     data: tx.data,
     value: tx.value.toString(),
     gas: tx.gas.toString(),

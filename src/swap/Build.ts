@@ -18,7 +18,7 @@ import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
 import { invalidField, NotExecutable, QuoteStale, SwapReverts } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
-import { routerPlanOf, routerVenuesOfDeployment } from "../execution/FromRoute.js"
+import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import { encodeExecuteWithPermit, type PermitSingle, planHashOf, planValue } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
 import { Launchpads } from "../indexer/Launchpads.js"
@@ -90,7 +90,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   const { snapshot } = yield* (yield* TokenSearch).view
   const block = snapshot.state.block
   const launchpads = yield* (yield* Launchpads).constants
-  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell as Hex, record.buy as Hex], usdc)
+  const curves = curvePoolsOf(snapshot.state, launchpads, [record.sell, record.buy], usdc)
   const market = marketFromIndex(snapshot.state, curves)
   const repriced = repricePlan(record, market, usdc)
   if (repriced._tag === "Unpriced") {
@@ -107,7 +107,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
 
-  const sellToken = record.sell as Address
+  const sellToken = record.sell
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
   // The verdict's simulation and the wallet's reads are independent round trips: sent together.
   const [, wallet] = yield* Effect.all([
@@ -143,7 +143,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     },
     nativeAllowed: terms.approval === undefined,
     planFor: (funding) => ({
-      ...routerPlanOf(plan, market.pool, routerVenuesOfDeployment(deployment), {
+      ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.venues), {
         recipient: terms.recipient,
         funding,
         deadline,

@@ -1,6 +1,7 @@
 /** The last step of `swap`: what a successful build leaves on its quote (./Swap.ts). */
 import { Effect } from "effect"
 import { QuoteStore } from "../../layers/QuoteStore.js"
+import { type Address, lowerAddress, lowerHex } from "../../schema/Chain.js"
 import { type PermitRound, planHashesAfter, type QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { PermitSingle } from "../execution/RouterPlan.js"
 import type { Built } from "./Build.js"
@@ -11,7 +12,7 @@ type Finish =
   | { readonly _tag: "Finished"; readonly permit: PermitSingle | undefined }
 
 /** A round the taker may already be signing: kept rather than replaced when it asks for the same. */
-const sameRound = (round: PermitRound | null, taker: string, recipient: string, permit: PermitSingle) =>
+const sameRound = (round: PermitRound | null, taker: Address, recipient: Address, permit: PermitSingle) =>
   round !== null && round.state === "open" && round.taker === taker && round.recipient === recipient &&
   round.permit.nonce === permit.details.nonce && round.permit.amount === permit.details.amount
 
@@ -22,7 +23,7 @@ const sameRound = (round: PermitRound | null, taker: string, recipient: string, 
 export const finish = (
   record: QuoteRecord,
   built: Built,
-  parties: { readonly taker: string; readonly recipient: string },
+  parties: { readonly taker: Address; readonly recipient: Address },
   charged: bigint,
   nowMs: number
 ) =>
@@ -57,8 +58,9 @@ export const finish = (
         const round: PermitRound = {
           ...parties,
           permit: storedPermit(built.permit),
-          executeData: built.executeData,
-          approvals: built.approvals.map((tx) => ({ to: tx.to, data: tx.data, gas: tx.gas })),
+          // Calldata viem encoded and the token the approval goes to, kept lower-case as the record's hex.
+          executeData: lowerHex(built.executeData),
+          approvals: built.approvals.map((tx) => ({ to: lowerAddress(tx.to), data: lowerHex(tx.data), gas: tx.gas })),
           swapGas: built.swap.gas,
           amountOutSimulated: built.amountOutSimulated,
           failures: 0,

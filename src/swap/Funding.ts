@@ -46,8 +46,10 @@ const approveData = (spender: Address, amount: bigint) =>
 /** Each approval preceded by one of 0 to the same spender: for tokens that refuse to change a non-zero allowance. */
 export const resetFirst = (approvals: FundingChoice["approvals"]): FundingChoice["approvals"] =>
   approvals.flatMap((approval) => {
-    const { args } = decodeFunctionData({ abi: erc20Abi, data: approval.data })
-    return [{ to: approval.to, data: approveData(args[0] as Address, 0n) }, approval]
+    const call = decodeFunctionData({ abi: erc20Abi, data: approval.data })
+    return call.functionName === "approve"
+      ? [{ to: approval.to, data: approveData(call.args[0], 0n) }, approval]
+      : [approval]
   })
 
 const permitFor = (input: FundingInput): PermitSingle | undefined => {

@@ -25,11 +25,11 @@ const legsOf = (record: QuoteRecord) => {
   return [...legs.values()].map((edges) => ({
     edges,
     path: makePath(edges.map((edge) => ({
-      poolId: edge.poolId as Hex,
+      poolId: edge.poolId,
       venue: edge.venue,
       kind: edge.kind,
-      tokenIn: edge.tokenIn as Hex,
-      tokenOut: edge.tokenOut as Hex
+      tokenIn: edge.tokenIn,
+      tokenOut: edge.tokenOut
     }))) satisfies Path,
     amount: record.side === "exactIn" ? edges[0]!.amountIn : edges[edges.length - 1]!.amountOut
   }))
@@ -37,8 +37,8 @@ const legsOf = (record: QuoteRecord) => {
 
 export const repricePlan = (record: QuoteRecord, market: Market, usdc: Hex): Repriced => {
   const legs = legsOf(record)
-  const sell = record.sell as Hex
-  const buy = record.buy as Hex
+  const sell = record.sell
+  const buy = record.buy
   const taxes = taxesOf(record.safety, judgedToken({ tokenIn: sell, tokenOut: buy }, usdc)) ?? noTaxes
   const planOf = (legsRun: Plan["legs"], amountIn: bigint, amountOut: bigint): Plan => ({
     side: record.side,

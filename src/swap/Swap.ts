@@ -12,9 +12,9 @@
  *   a charged call that finds another charged call already paid for the quote is refused, uncharged.
  */
 import { Clock, Effect } from "effect"
-import { type Address, zeroAddress } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
+import { lowerAddress, ZERO_ADDRESS } from "../../schema/Chain.js"
 import {
   CannotSell,
   invalidField,
@@ -114,9 +114,9 @@ export const swap = Effect.fn("Swap.run")(function*(request: SwapRequest, { char
       hint: record.safety?.reason ?? "the quote's verdict is `cannot_sell`"
     })
   }
-  const taker = request.taker.toLowerCase() as Address
-  const recipient = (request.recipient ?? request.taker).toLowerCase() as Address
-  if (recipient === zeroAddress) {
+  const taker = lowerAddress(request.taker)
+  const recipient = lowerAddress(request.recipient ?? request.taker)
+  if (recipient === ZERO_ADDRESS) {
     return yield* invalidField(["recipient"], {
       expected: "a non-zero address",
       message: "the recipient cannot be the zero address"

@@ -5,10 +5,11 @@
  * after any approval still unsent. Five failed calls close the round; a stale price answers
  * `quote_stale` without a replacement (the spec's error rule 3).
  */
-import { Clock, Effect } from "effect"
-import { type Address, getAddress, type Hex } from "viem"
+import { Clock, Effect, Option } from "effect"
+import { getAddress } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
+import { hexOption } from "../../schema/Chain.js"
 import {
   invalidField,
   NoPendingSwap,
@@ -61,7 +62,10 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   if (!samePermit(submitted, issued)) {
     return yield* invalidPermit(["permit", "message"], "the permit message is not the one `swap` issued for this round")
   }
-  const signature = request.permit.signature as Hex
+  const signature = Option.getOrUndefined(hexOption(request.permit.signature))
+  if (signature === undefined) {
+    return yield* invalidPermit(["permit", "signature"], "the signature is not hex")
+  }
   const signer = yield* Effect.promise(() => permitSigner(chainId, permit2, issued, signature))
   if (signer === undefined || signer.toLowerCase() !== round.taker) {
     return yield* invalidPermit(["permit", "signature"], "the signature does not recover to the taker")
@@ -73,15 +77,15 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   const requested = BigInt(nowSec + request.deadlineSec)
   // The permit cannot be used after its signature deadline: the swap's own deadline never outlasts it.
   const deadline = requested < issued.sigDeadline ? requested : issued.sigDeadline
-  const { plan } = decodeRouterCall(round.executeData as Hex)
+  const { plan } = decodeRouterCall(round.executeData)
   const data = encodeExecuteWithPermit({ ...plan, deadline }, issued, signature)
 
   // The verdict's simulation and the wallet's reads are independent round trips: sent together.
   const [, wallet] = yield* Effect.all([
     rejudge(record, marketFromIndex(snapshot.state), block),
     readTakerWallet({
-      taker: round.taker as Address,
-      sellToken: record.sell as Address,
+      taker: round.taker,
+      sellToken: record.sell,
       usdc: usdcOf({ contracts }),
       router,
       permit2,
@@ -91,9 +95,9 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   const approvals = wallet.allowanceToPermit2 >= issued.details.amount ? [] : round.approvals
   const outcome = yield* simulateTakerSwap({
     block: BigInt(block),
-    taker: round.taker as Address,
+    taker: round.taker,
     router,
-    approvals: approvals.map((tx) => ({ to: tx.to as Address, data: tx.data as Hex })),
+    approvals,
     pendingPermit: undefined,
     swap: { data, value: 0n }
   })
@@ -111,7 +115,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
   const transactions: Array<BuiltTransaction> = [
     ...approvals.map((tx, i) => ({
       to: getAddress(tx.to),
-      data: tx.data as Hex,
+      data: tx.data,
       value: 0n,
       gas: gasLimit(outcome.approvalGas[i]!),
       purpose: "approve" as const

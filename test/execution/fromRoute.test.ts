@@ -16,13 +16,14 @@ import { type Market, marketFromIndex } from "../../src/routing/Market.js"
 import type { Plan } from "../../src/routing/Plan.js"
 import { makePlan, poolStep, revertOf, sendPlan } from "../router/support.js"
 import { contractAddress, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { addressOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 
 let devnet: PrivateDevnet
 let router: Address
 let venues: RouterVenues
-const lower = (address: string) => address.toLowerCase()
+const lower = (address: string) => addressOf(address)
 
 beforeAll(async () => {
   devnet = await startDevnet()

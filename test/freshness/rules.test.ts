@@ -3,13 +3,19 @@
  * as a contract written in a block, and when health says the index lags.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { lowerHex } from "../../schema/Chain.js"
 import { type FreshnessInput, freshnessOf } from "../../src/indexer/Freshness.js"
 import { nextObserved, type ObservedHead } from "../../src/indexer/Observed.js"
 import type { IndexerProgress } from "../../src/indexer/Progress.js"
 import { writtenIn } from "../../src/safety/StateChanges.js"
 
-const head = (number: number, hash: string, at: number, source: ObservedHead["source"] = "pushed"): ObservedHead => ({
-  header: { number, hash, parentHash: "0x00", time: 0 },
+const head = (
+  number: number,
+  hash: `0x${string}`,
+  at: number,
+  source: ObservedHead["source"] = "pushed"
+): ObservedHead => ({
+  header: { number, hash: lowerHex(hash), parentHash: lowerHex("0x00"), time: 0 },
   at,
   source
 })

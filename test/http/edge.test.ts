@@ -1,46 +1,10 @@
-import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deployment } from "../../layers/Deployment.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
+import { offlineDeployment, readJson, startTestServer, type TestServer } from "../support/http.js"
 
-// A chain nobody listens on: the edge must answer without one.
-const offline = Layer.succeed(Deployment, {
-  rpcUrl: "http://127.0.0.1:9",
-  chainId: 5042,
-  startBlock: 0,
-  contracts: {
-    usdc: "0x3600000000000000000000000000000000000000",
-    v2Factory: "0x1111111111111111111111111111111111111111",
-    v4PoolManager: "0x2222222222222222222222222222222222222222"
-  },
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
-  venues: {
-    chainId: 5042,
-    permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
-    venues: [
-      {
-        id: "uniswap-v2",
-        name: "Uniswap v2",
-        family: "v2",
-        factory: "0x1111111111111111111111111111111111111111",
-        pairInitCodeHash: `0x${"00".repeat(32)}`,
-        fee: { fixed: 3000 }
-      },
-      {
-        id: "uniswap-v4",
-        name: "Uniswap v4",
-        family: "v4",
-        poolManager: "0x2222222222222222222222222222222222222222",
-        stateView: "0x3333333333333333333333333333333333333333",
-        quoter: "0x4444444444444444444444444444444444444444"
-      }
-    ]
-  }
-})
-
+// A chain nobody listens on (offlineDeployment): the edge must answer without one.
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer(offline)
+  server = await startTestServer(offlineDeployment)
 })
 afterAll(() => server.close())
 

@@ -5,25 +5,18 @@
  * operation runs.
  * One file, longer than most, because every defect is reproduced against the same chainless server.
  */
-import { Layer } from "effect"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deployment } from "../../layers/Deployment.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
+import { offlineDeployment, readJson, startTestServer, type TestServer } from "../support/http.js"
 import { exchange, parseAnswers, violationOf } from "../support/rawHttp.js"
-
-const offline = Layer.succeed(Deployment, {
-  rpcUrl: "http://127.0.0.1:9",
-  chainId: 5042,
-  startBlock: 0,
-  contracts: { usdc: "0x3600000000000000000000000000000000000000" },
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
-})
 
 let server: TestServer
 let port = 0
 beforeAll(async () => {
-  server = await startTestServer(offline, { HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "1500" })
+  server = await startTestServer(offlineDeployment, {
+    HTTP_HEADERS_TIMEOUT_MS: "1000",
+    HTTP_REQUEST_TIMEOUT_MS: "1500"
+  })
   port = Number(new URL(server.baseUrl).port)
 })
 afterAll(() => server.close())

@@ -147,12 +147,14 @@ describe("GET /trade/v1/venues on the devnet", () => {
       "fork-v3",
       "launchpad",
       "lowfee-v2",
+      "pairfee-v2",
       "pancake-v3",
       "uniswap-v2",
       "uniswap-v3",
       "uniswap-v4"
     ])
     expect(byId["lowfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "lowFeeV2Factory")))
+    expect(byId["pairfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "pairFeeV2Factory")))
     expect(byId["fork-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "forkV3Factory")))
     // The pool deployer is listed beside the factory: it, not the factory, is the pools' CREATE2 deployer.
     expect(byId["pancake-v3"].contracts).toMatchObject({

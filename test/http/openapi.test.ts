@@ -4,24 +4,15 @@
  * so any change to the contract shows as a diff to review.
  */
 import { Validator } from "@seriousme/openapi-schema-validator"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Deployment } from "../../layers/Deployment.js"
 import { FIXTURE, fixtureText } from "../../scripts/openapi-fixture.js"
-import { readJson, startTestServer, type TestServer } from "../support/http.js"
-
-const offline = Layer.succeed(Deployment, {
-  rpcUrl: "http://127.0.0.1:9",
-  chainId: 5042,
-  startBlock: 0,
-  contracts: {},
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
-})
+import { offlineDeployment, readJson, startTestServer, type TestServer } from "../support/http.js"
 
 let server: TestServer
 beforeAll(async () => {
-  server = await startTestServer(offline)
+  server = await startTestServer(offlineDeployment)
 })
 afterAll(() => server.close())
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { HashMap, Option } from "effect"
-import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../schema/Chain.js"
+import { type Hex, lowerAddress, lowerHex, USDC_ADDRESS, ZERO_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent, LogPosition } from "../../src/indexer/Events.js"
@@ -12,37 +12,43 @@ import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { canonical } from "./compare.js"
 
-const factory = "0x00000000000000000000000000000000000000f1"
-const manager = "0x00000000000000000000000000000000000000f4"
+const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
+const manager = lowerAddress("0x00000000000000000000000000000000000000f4")
 const usdc = USDC_ADDRESS
-const token = "0x00000000000000000000000000000000000000b1"
-const pair = "0x00000000000000000000000000000000000000c1"
+const token = lowerAddress("0x00000000000000000000000000000000000000b1")
+const pair = lowerAddress("0x00000000000000000000000000000000000000c1")
 const zero = ZERO_ADDRESS
-const alice = "0x000000000000000000000000000000000000a11c"
-const bob = "0x0000000000000000000000000000000000000b0b"
+const alice = lowerAddress("0x000000000000000000000000000000000000a11c")
+const bob = lowerAddress("0x0000000000000000000000000000000000000b0b")
 
-const launchpadAddress = "0x00000000000000000000000000000000000000aa"
+const launchpadAddress = lowerAddress("0x00000000000000000000000000000000000000aa")
 
 const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
   forkV3Swaps: new Map(),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpadAddress, "launchpad"]]),
   usdc
 }
 const context: ApplyContext = {
   sources,
   metadata: new Map([[token, { symbol: "TKN", name: "Token", decimals: 18, ok: true }]]),
-  senders: new Map([["0xtx-mint", alice], ["0xtx-swap", bob]]),
+  senders: new Map([[lowerHex("0xtx-mint"), alice], [lowerHex("0xtx-swap"), bob]]),
+  pairFees: new Map(),
   tradesSince: 0
 }
 
 let logIndex = 0
-const at = (block: number, tx = "0xtx"): LogPosition => ({ block, time: 1_000 + block, tx, logIndex: logIndex++ })
+const at = (block: number, tx: `0x${string}` = "0xtx"): LogPosition => ({
+  block,
+  time: 1_000 + block,
+  tx: lowerHex(tx),
+  logIndex: logIndex++
+})
 
-const transfer = (block: number, from: Hex, to: Hex, value: bigint, tx?: string): ChainEvent => ({
+const transfer = (block: number, from: Hex, to: Hex, value: bigint, tx?: `0x${string}`): ChainEvent => ({
   _tag: "Transfer",
   at: at(block, tx),
   emitter: token,
@@ -52,7 +58,7 @@ const transfer = (block: number, from: Hex, to: Hex, value: bigint, tx?: string)
 })
 
 const apply = (state: IndexState, block: number, events: ReadonlyArray<ChainEvent>) =>
-  applyEvents(state, events, { number: block, hash: `0x${block}`, time: 1_000 + block }, context)
+  applyEvents(state, events, { number: block, hash: lowerHex(`0x${block}`), time: 1_000 + block }, context)
 
 const listed = () => {
   let state = emptyState(1)
@@ -66,7 +72,7 @@ const listed = () => {
 
 describe("applyEvents", () => {
   it("a launched token's curve flows start at zero, move with each trade and stop at graduation", () => {
-    const launched = "0x00000000000000000000000000000000000000d1"
+    const launched = lowerAddress("0x00000000000000000000000000000000000000d1")
     const curveTrade = (block: number, isBuy: boolean, usdcAmount: bigint, tokenAmount: bigint): ChainEvent => ({
       _tag: "CurveTrade",
       at: at(block),
@@ -142,13 +148,19 @@ describe("applyEvents", () => {
   it("ignores pool events of pools it does not know", () => {
     const before = listed()
     const after = apply(before, 3, [
-      { _tag: "V2Sync", at: at(3), emitter: "0x00000000000000000000000000000000000000dd", reserve0: 1n, reserve1: 1n }
+      {
+        _tag: "V2Sync",
+        at: at(3),
+        emitter: lowerAddress("0x00000000000000000000000000000000000000dd"),
+        reserve0: 1n,
+        reserve1: 1n
+      }
     ])
     expect(HashMap.size(after.pools)).toBe(1)
   })
 
   it("v4 liquidity inside the current tick moves the active liquidity; outside it only the ticks", () => {
-    const id = `0x${"42".repeat(32)}`
+    const id = lowerHex(`0x${"42".repeat(32)}`)
     let state = apply(emptyState(1), 1, [{
       _tag: "V4Initialize",
       at: at(1),
@@ -158,7 +170,7 @@ describe("applyEvents", () => {
       currency1: usdc,
       fee: 0x800000,
       tickSpacing: 60,
-      hooks: "0x0000000000000000000000000000000000001080",
+      hooks: lowerAddress("0x0000000000000000000000000000000000001080"),
       sqrtPriceX96: 2n ** 96n,
       tick: 0
     }])

@@ -5,21 +5,22 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Abi, type AbiEvent, encodeAbiParameters, encodeEventTopics, type Hex, toEventSelector } from "viem"
 import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
-import { USDC_ADDRESS } from "../../schema/Chain.js"
+import { lowerAddress, USDC_ADDRESS } from "../../schema/Chain.js"
 import { decodeLog, type RawLog } from "../../src/indexer/Decode.js"
 import { topics } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
+import { hexOf } from "../support/hex.js"
 
-const factory = "0x00000000000000000000000000000000000000f1"
-const pool = "0x00000000000000000000000000000000000000a1"
-const manager = "0x00000000000000000000000000000000000000f4"
-const launchpad = "0x00000000000000000000000000000000000000aa"
+const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
+const pool = lowerAddress("0x00000000000000000000000000000000000000a1")
+const manager = lowerAddress("0x00000000000000000000000000000000000000f4")
+const launchpad = lowerAddress("0x00000000000000000000000000000000000000aa")
 const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map([[factory, "uniswap-v3"]]),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
   forkV3Swaps: new Map(),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpad, "launchpad"]]),
   usdc: USDC_ADDRESS
 }
@@ -33,11 +34,11 @@ const eventOf = (artifact: ArtifactName, name: string, inputs?: number): AbiEven
   return found[0]!
 }
 
-const logOf = (emitter: string, event: AbiEvent, args: Record<string, unknown>): RawLog => {
+const logOf = (emitter: `0x${string}`, event: AbiEvent, args: Record<string, unknown>): RawLog => {
   const data = event.inputs.filter((input) => !input.indexed)
   return {
     address: emitter,
-    topics: encodeEventTopics({ abi: [event], eventName: event.name, args } as never) as ReadonlyArray<string>,
+    topics: encodeEventTopics({ abi: [event], eventName: event.name, args } as never) as ReadonlyArray<`0x${string}`>,
     data: encodeAbiParameters(data, data.map((input) => args[input.name!])),
     blockNumber: "0x10",
     blockHash: `0x${"ab".repeat(32)}`,
@@ -112,7 +113,7 @@ describe("decodeLog", () => {
       protocolFeesToken0: 11n,
       protocolFeesToken1: 0n
     })
-    const named: Sources = { ...sources, forkV3Swaps: new Map([[toEventSelector(event), 7]]) }
+    const named: Sources = { ...sources, forkV3Swaps: new Map([[hexOf(toEventSelector(event)), 7]]) }
     expect(decodeLog(log, named, 0)).toMatchObject({
       _tag: "V3Swap",
       amount0: 5n,
@@ -123,7 +124,7 @@ describe("decodeLog", () => {
       recipient: launchpad
     })
     expect(decodeLog(log, sources, 0)).toBeUndefined()
-    expect(decodeLog({ ...log, data: log.data.slice(0, -64) }, named, 0)).toBeUndefined()
+    expect(decodeLog({ ...log, data: hexOf(log.data.slice(0, -64)) }, named, 0)).toBeUndefined()
   })
 
   it("v3 mint and burn become signed liquidity changes over indexed ticks", () => {

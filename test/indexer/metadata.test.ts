@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Hex, stringToHex } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import { decodeDecimals, decodeText, readMetadata } from "../../src/indexer/Metadata.js"
 import { clientsFor, sharedManifest } from "../support/devnet.js"
 
@@ -23,7 +24,7 @@ const plant = (code: Hex) =>
     return address
   })
 
-const read = (token: Hex) => readMetadata(token.toLowerCase()).pipe(Effect.provideService(ChainRpc, rpc))
+const read = (token: Hex) => readMetadata(lowerAddress(token)).pipe(Effect.provideService(ChainRpc, rpc))
 
 describe("token metadata", () => {
   it("decodes ABI strings, bytes32 text and decimals, and refuses garbage", () => {

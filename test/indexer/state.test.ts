@@ -8,6 +8,7 @@ import { Effect, HashMap, Option } from "effect"
 import { type Address, type Hex, parseAbi } from "viem"
 import type { IndexState } from "../../src/indexer/State.js"
 import { clientsFor, contractAddress, sharedManifest } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 
 const manifest = sharedManifest()
@@ -33,7 +34,7 @@ const v4 = parseAbi([
 ])
 
 const poolOf = (id: string) => {
-  const pool = Option.getOrUndefined(HashMap.get(state.pools, id.toLowerCase()))
+  const pool = Option.getOrUndefined(HashMap.get(state.pools, hexOf(id)))
   if (pool === undefined) throw new Error(`pool ${id} is not indexed`)
   return pool
 }

@@ -12,6 +12,7 @@ import type { IndexState } from "../../src/indexer/State.js"
 import { quoteHop } from "../../src/math/Hop.js"
 import type { Pool } from "../../src/math/PoolState.js"
 import { clientsFor, type DevnetClients, manifestAccount, poolByLabel, sharedManifest } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 
 type PublicClient = DevnetClients["public"]
@@ -67,19 +68,19 @@ export const expectExactQuotes = async (
   amount: bigint,
   reference: (amountIn: bigint) => Promise<bigint>
 ) => {
-  const exactIn = quoteHop({ pool, tokenIn, side: "exactIn", amount })
+  const exactIn = quoteHop({ pool, tokenIn: hexOf(tokenIn), side: "exactIn", amount })
   if (exactIn._tag !== "Quoted") throw new Error(`exactIn not quoted: ${exactIn._tag}`)
   expect(exactIn.amountOut).toBe(await reference(amount))
   if (exactIn.amountOut < 2n) return
   const target = exactIn.amountOut / 2n + 1n
-  const exactOut = quoteHop({ pool, tokenIn, side: "exactOut", amount: target })
+  const exactOut = quoteHop({ pool, tokenIn: hexOf(tokenIn), side: "exactOut", amount: target })
   if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
   expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
   expect(await reference(exactOut.amountIn)).toBe(exactOut.amountOut)
   expect(await reference(exactOut.amountIn - 1n)).toBeLessThan(target)
 }
 
-export const lower = (address: string) => address.toLowerCase() as Hex
+export const lower = (address: string) => hexOf(address)
 /** The index keeps addresses as plain lower-case strings. */
 export const addr = (address: string) => address as Address
 

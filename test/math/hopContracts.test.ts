@@ -1,7 +1,8 @@
 /**
  * `quoteHop` against the contracts themselves on the shared devnet, through `eth_simulateV1` at the
- * block the index is at: v2 pairs' K check, on Uniswap v2 and on the 0.2 % fork (the quoted output passes, one unit more fails; the exactOut
- * input is the least that passes), the launchpad's buy and sell, and a fee-on-transfer token's taxes on
+ * block the index is at: v2 pairs' K check, on Uniswap v2, on the 0.2 % fork and on the v2.5 fork whose
+ * pairs each have their own fee (the quoted output passes, one unit more fails; the exactOut input is the
+ * least that passes), the launchpad's buy and sell, and a fee-on-transfer token's taxes on
  * the way into and out of its pair.
  * One file, longer than most, because the cases share one private devnet and its contract readers.
  */
@@ -13,15 +14,41 @@ import { contractAddress, tokenAddress } from "../support/devnet.js"
 import { addr, devnetIndex, erc20, lower, sizes } from "./devnetIndex.js"
 
 const { blockNumber, client, holder, indexed, manifest, simulate } = devnetIndex()
+const swapFeeAbi = parseAbi(["function swapFee() view returns (uint32)"])
 
 describe("v2 pairs against the pair's own K check", () => {
-  // Uniswap v2 (0.3 %) and the devnet's 0.2 % fork (`lowfee-v2`): each pair priced with its venue's fee.
-  const labels = ["v2:WETH/USDC", "v2:DEGEN/USDC", "v2:EURC/USDC", "lowfee-v2:WETH/USDC", "lowfee-v2:WBTC/USDC"]
+  // Uniswap v2 (0.3 %), the devnet's 0.2 % fork (`lowfee-v2`) and its v2.5 fork (`pairfee-v2`), whose
+  // pairs each keep the fee fixed at their creation: each pair priced with its own fee.
+  const labels = [
+    "v2:WETH/USDC",
+    "v2:DEGEN/USDC",
+    "v2:EURC/USDC",
+    "lowfee-v2:WETH/USDC",
+    "lowfee-v2:WBTC/USDC",
+    "pairfee-v2:WETH/USDC",
+    "pairfee-v2:WBTC/USDC",
+    "pairfee-v2:EURC/USDC"
+  ]
+  /** The fee in pips the pair charges: its venue's, or (v2.5) what the pair's own `swapFee()` says. */
+  const chargedPips = async (label: string, pair: string) =>
+    label.startsWith("pairfee-v2:")
+      ? Number(await client.readContract({ address: addr(pair), abi: swapFeeAbi, functionName: "swapFee" })) * 100
+      : label.startsWith("lowfee-v2:")
+      ? 2000
+      : 3000
+
+  it("the v2.5 pairs charge different fees, and the index holds each pair's own", async () => {
+    const fees = labels.filter((label) => label.startsWith("pairfee-v2:")).map((label) => indexed(label))
+    const charged = await Promise.all(fees.map((pool) => chargedPips("pairfee-v2:", pool.id)))
+    expect(new Set(charged).size).toBe(3)
+    expect(fees.map((pool) => pool.kind === "v2" ? pool.feePips : undefined)).toEqual(charged)
+  })
+
   for (const [n, label] of labels.entries()) {
     it(`${label}: the quoted output passes, one unit more fails; the exactOut input is the least that passes`, async () => {
       const pool = indexed(label)
       if (pool.kind !== "v2") throw new Error("not a v2 pool")
-      expect(pool.feeBps).toBe(label.startsWith("lowfee-v2:") ? 20 : 30)
+      expect(pool.feePips).toBe(await chargedPips(label, pool.id))
       for (const tokenIn of [pool.token0, pool.token1]) {
         const zeroForOne = tokenIn === pool.token0
         const reserveIn = zeroForOne ? pool.reserve0 : pool.reserve1

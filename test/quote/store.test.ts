@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto"
 import { QuoteStore, type QuoteStoreShape } from "../../layers/QuoteStore.js"
 import { redisClient } from "../../layers/Redis.js"
 import { redisQuoteStore } from "../../layers/RedisQuoteStore.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { record } from "../support/quoteRecord.js"
 import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
@@ -109,8 +110,8 @@ describe("QuoteRecord encoding", () => {
       swap: {
         builtAtMs: 1,
         block: 40,
-        taker: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
-        recipient: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+        taker: lowerAddress("0x70997970c51812dc3a010c7d01b50e0d17dc79c8"),
+        recipient: lowerAddress("0x70997970c51812dc3a010c7d01b50e0d17dc79c8"),
         minAmountOut: 3_267_000_000_000_000n,
         amountOutSimulated: 3_300_000_000_000_000n,
         planHashes: [`0x${"cd".repeat(32)}`]

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import type { Hex } from "viem"
+import { lowerAddress } from "../../schema/Chain.js"
 import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { planHashOf } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
@@ -64,9 +65,9 @@ describe("a swap not mined yet", () => {
     })
     const store = (quoteId: string) =>
       runtime.runPromise(putRecord(recordWith(quoteId, {
-        sell: env.usdc.toLowerCase(),
-        buy: WETH.toLowerCase(),
-        swap: builtSwap({ block, taker: trader.address.toLowerCase(), planHashes: [planHashOf(plan)] })
+        sell: lowerAddress(env.usdc),
+        buy: lowerAddress(WETH),
+        swap: builtSwap({ block, taker: lowerAddress(trader.address), planHashes: [planHashOf(plan)] })
       })))
     await store(quoteId)
     await store(neverSeen)

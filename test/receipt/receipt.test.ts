@@ -10,6 +10,7 @@ import { Effect, Schema } from "effect"
 import { type Address, encodeFunctionData, getAddress, type Hex, parseAbi, zeroAddress } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { DevnetVenue } from "../../devnet/router.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
@@ -120,11 +121,15 @@ const unbuiltPlan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmount
   })
 
 /** Stores the quote `swap` would have built for `taker`, from `block` on, with the plans made for it. */
-const store = (quoteId: string, swap: Partial<BuiltSwap> & Pick<BuiltSwap, "block" | "taker">, reads?: object) =>
+const store = (
+  quoteId: string,
+  swap: Partial<Omit<BuiltSwap, "taker">> & Pick<BuiltSwap, "block"> & { readonly taker: `0x${string}` },
+  reads?: object
+) =>
   runtime.runPromise(putRecord(recordWith(quoteId, {
-    sell: USDC.toLowerCase(),
-    buy: token.toLowerCase(),
-    swap: builtSwap({ planHashes: planned.get(quoteId) ?? [], ...swap, taker: swap.taker.toLowerCase() }),
+    sell: lowerAddress(USDC),
+    buy: lowerAddress(token),
+    swap: builtSwap({ planHashes: planned.get(quoteId) ?? [], ...swap, taker: lowerAddress(swap.taker) }),
     ...(reads === undefined ? {} : { receiptReads: { count: 0, lastAtMs: 0, final: null, ...reads } })
   })))
 
@@ -386,7 +391,9 @@ describe("limits", () => {
     const expected = { status: 404, error: { code: "swap_not_found" }, next: "stop" }
     expect(await refusal({ quoteId: newQuoteId(), txHashes: [unknownHash()] })).toMatchObject(expected)
     const unbuilt = newQuoteId()
-    await runtime.runPromise(putRecord(recordWith(unbuilt, { sell: USDC, buy: token, swap: null })))
+    await runtime.runPromise(
+      putRecord(recordWith(unbuilt, { sell: lowerAddress(USDC), buy: lowerAddress(token), swap: null }))
+    )
     expect(await refusal({ quoteId: unbuilt, txHashes: [unknownHash()] })).toMatchObject(expected)
     const old = newQuoteId()
     const taker = someAddress()

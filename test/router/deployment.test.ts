@@ -32,7 +32,7 @@ describe("the router in the deployment", () => {
     const reader = clientsFor(manifest).public
     const read = (functionName: (typeof routerConfigAbi)[number]["name"]) =>
       reader.readContract({ address: router, abi: routerConfigAbi, functionName })
-    const venues = Venues.make(manifest.venues, [])
+    const venues = Venues.make(manifest.venues!, [])
     expect(venues.all.map((venue) => [venue.id, venue.executable, venue.contracts["router"]])).toEqual([
       ["uniswap-v2", true, router],
       ["uniswap-v3", true, router],
@@ -40,12 +40,13 @@ describe("the router in the deployment", () => {
       ["launchpad", true, router],
       ["lowfee-v2", true, router],
       ["fork-v3", true, router],
+      ["pairfee-v2", true, router],
       ["pancake-v3", true, router]
     ])
     // Its venue table is the listing's venues in the devnet's order, each with its own registry.
     const table = await readVenueTable(reader, router)
     expect(venueTableMismatch(manifest.venues!, table)).toBeUndefined()
-    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3, 0, 1, 1])
+    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3, 0, 1, 0, 1])
     venues.all.forEach((venue, i) => {
       const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
       expect(getAddress(listed!), venue.id).toBe(table[i]!.registry)
@@ -64,13 +65,26 @@ describe("the router in the deployment", () => {
     expect(venues.all.every((venue) => !venue.executable && venue.contracts["router"] === undefined)).toBe(true)
   })
 
-  const deploymentWith = (settings: Record<string, string>, contracts: Record<string, string>) => {
+  /** A manifest with `contracts` whose venue file (its own) names `router` (`null`: none), read as `npm start` reads it. */
+  const deploymentWith = (
+    settings: Record<string, string>,
+    contracts: Record<string, string>,
+    router: string | null = sharedManifest().venues!.router ?? null
+  ) => {
     const manifestPath = join(tmpdir(), `router-manifest-${process.pid}-${Math.random().toString(16).slice(2)}.json`)
-    writeFileSync(manifestPath, JSON.stringify({ ...sharedManifest(), contracts }))
+    const { router: _router, ...venues } = sharedManifest().venues!
+    const file = router === null ? venues : { ...venues, router }
+    writeFileSync(manifestPath, JSON.stringify({ ...sharedManifest(), contracts, venues: file }))
     const layer = Deployment.layerManifestFile.pipe(
       Layer.provide(AppConfig.Default),
+      // VENUES_FILE names no file, so the manifest's own venue file is read, not a local devnet's.
       Layer.provide(
-        AppConfig.withSettings({ MANIFEST_PATH: manifestPath, RPC_URL: "http://127.0.0.1:1", ...settings })
+        AppConfig.withSettings({
+          MANIFEST_PATH: manifestPath,
+          VENUES_FILE: `${manifestPath}.absent`,
+          RPC_URL: "http://127.0.0.1:1",
+          ...settings
+        })
       ),
       Layer.provide(NodeContext.layer)
     )
@@ -85,8 +99,21 @@ describe("the router in the deployment", () => {
       expect(configured._tag === "Right" && configured.right.contracts["router"]).toBe(getAddress(elsewhere))
       const overriding = yield* deploymentWith({ ROUTER_ADDRESS: elsewhere }, sharedManifest().contracts)
       expect(overriding._tag === "Right" && overriding.right.contracts["router"]).toBe(getAddress(elsewhere))
-      const unset = yield* deploymentWith({}, withoutRouter)
+      const unset = yield* deploymentWith({}, withoutRouter, null)
       expect(unset._tag === "Right" && unset.right.contracts["router"]).toBe(undefined)
+    }))
+
+  it.effect("without ROUTER_ADDRESS the venue file's router is executed through, over the manifest's", () =>
+    Effect.gen(function*() {
+      // A router deployed for a file with a venue added: the manifest's still names the old one.
+      const redeployed = getAddress("0x00000000000000000000000000000000000c0ffe")
+      const result = yield* deploymentWith({ VENUES_FILE: "/nonexistent" }, sharedManifest().contracts, redeployed)
+      expect(result._tag === "Right" && [result.right.contracts["router"], result.right.venues.router])
+        .toEqual([redeployed, redeployed])
+      const manifestOnly = yield* deploymentWith({ VENUES_FILE: "/nonexistent" }, sharedManifest().contracts, null)
+      expect(manifestOnly._tag === "Right" && manifestOnly.right.venues.router).toBe(
+        sharedManifest().contracts["router"]
+      )
     }))
 
   it.effect("a malformed ROUTER_ADDRESS fails at start-up instead of being used", () =>

@@ -1,19 +1,28 @@
 /**
  * The router deployed for a venue file of several forks of each family (./forkVenues.ts): it executes on
  * every venue of its table with that venue's own parameters, exact to the base unit (v2 fees from the
- * venue's rule, v3 pools of another factory with another fee tier, checked against that factory's own
+ * venue's rule or, on the devnet's v2.5 fork, each pair's own fee read from the pair; v3 pools of another factory with another fee tier, checked against that factory's own
  * QuoterV2), and refuses what is not in its table: pools of factories it was not deployed for, a venue
  * index past its table, callbacks from anything but the pool it just called, a fee rule that would
  * let a pair be paid less than it charges, and a table it cannot trust at construction.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type Address, encodeDeployData, encodeFunctionData, maxUint256, parseUnits, zeroAddress, zeroHash } from "viem"
+import {
+  type Address,
+  encodeDeployData,
+  encodeFunctionData,
+  maxUint256,
+  parseAbi,
+  parseUnits,
+  zeroAddress,
+  zeroHash
+} from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { venueTableMismatch } from "../../schema/VenueTable.js"
 import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
 import { decodeRouterError, encodeExecute, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
 import { v3QuoterV2Abi } from "../support/abis.js"
-import { contractAddress, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import type { Wallet } from "../support/wallet.js"
 import { deploy, fakePoolAbi, testArtifact } from "./fixtures.js"
 import { deployForks, type Forks } from "./forkVenues.js"
@@ -38,6 +47,7 @@ beforeAll(async () => {
 afterAll(() => devnet?.stop())
 
 const usdc = (amount: string) => parseUnits(amount, 6)
+const swapFeeAbi = parseAbi(["function swapFee() view returns (uint32)"])
 
 /** UniswapV2Library's formulas with the fee as `part` out of `whole`. */
 const v2Out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint, part: bigint, whole: bigint) =>
@@ -123,6 +133,38 @@ describe("a router deployed for a venue file", () => {
     expect(await received(step("fork20-per-pair", forks.fork20Pair))).toBe(
       v2Out(usdc("1000"), reserveIn, reserveOut, 18n, 9000n)
     )
+  })
+
+  it("executes on the v2.5 fork's pairs each at the fee the pair reports, exact in and exact out", async () => {
+    const pairs = [["WETH", 25n], ["WBTC", 15n]] as const
+    for (const [label, bps] of pairs) {
+      const pair = poolByLabel(devnet.manifest, `pairfee-v2:${label}/USDC`).address as Address
+      const tokenOut = env.token(label)
+      // The fee fixed when the pair was created, as the pair itself reports it.
+      expect(await trader.public.readContract({ address: pair, abi: swapFeeAbi, functionName: "swapFee" })).toBe(
+        Number(bps)
+      )
+      const before = await v2Reserves(trader, pair, USDC)
+      expect(await received(step("pairfee-v2", pair, { tokenOut }))).toBe(
+        v2Out(usdc("1000"), before.reserveIn, before.reserveOut, bps, 10_000n)
+      )
+      const after = await v2Reserves(trader, pair, USDC)
+      const wanted = after.reserveOut / 1000n
+      const plan = makePlan({
+        sellToken: USDC,
+        buyToken: tokenOut,
+        recipient: trader.address,
+        exactOut: true,
+        amountIn: usdc("1000"),
+        minAmountOut: wanted,
+        steps: [step("pairfee-v2", pair, { tokenOut, flags: StepFlag.exactOut, amount: wanted, limit: usdc("1000") })]
+      })
+      const { event } = await sendPlan(trader, forks.router, plan)
+      expect(event.amountIn).toBe(v2In(wanted, after.reserveIn, after.reserveOut, bps, 10_000n))
+      expect(event.amountOut).toBe(wanted)
+      // Named under a fixed-fee venue's index, the same pair is not that venue's: the plan cannot pick its fee.
+      expect(await revertOf(trader, forks.router, sell(step("lowfee-v2", pair, { tokenOut })))).toBe("ForgedPool")
+    }
   })
 
   it("executes on a second v3 factory's extra fee tier exactly as that factory's QuoterV2 quotes", async () => {

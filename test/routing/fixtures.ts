@@ -3,21 +3,22 @@
  * with liquidity), priced by the same math the chain tests hold to the unit. Brute force over a grid of
  * allocations is the reference the optimiser is held to.
  */
+import { type Hex, lowerAddress } from "../../schema/Chain.js"
 import type { ConcentratedPool, V2Pool } from "../../src/math/PoolState.js"
 import { getSqrtPriceAtTick } from "../../src/math/TickMath.js"
 import type { Market } from "../../src/routing/Market.js"
 import { noTaxes, type Path, type Side } from "../../src/routing/Path.js"
 import { execute } from "../../src/routing/Plan.js"
 
-export const address = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
+export const address = (n: number) => lowerAddress(`0x${n.toString(16).padStart(40, "0")}`)
 
 export const v2Pool = (
   id: number,
-  token0: string,
-  token1: string,
+  token0: Hex,
+  token1: Hex,
   reserve0: bigint,
   reserve1: bigint,
-  feeBps = 30
+  feePips = 3000
 ): V2Pool => ({
   kind: "v2",
   id: address(id),
@@ -25,7 +26,7 @@ export const v2Pool = (
   token0,
   token1,
   createdBlock: 0,
-  feeBps,
+  feePips,
   reserve0,
   reserve1
 })
@@ -33,8 +34,8 @@ export const v2Pool = (
 /** `positions`: [tickLower, tickUpper, liquidity]; the price sits at `tick`. */
 export const concentratedPool = (
   id: number,
-  token0: string,
-  token1: string,
+  token0: Hex,
+  token1: Hex,
   tick: number,
   positions: ReadonlyArray<readonly [number, number, bigint]>,
   options: { readonly kind?: "v3" | "v4"; readonly feePips?: number; readonly tickSpacing?: number } = {}

@@ -20,6 +20,7 @@ import type { Plan } from "../../src/routing/Plan.js"
 import { planShape } from "../../src/routing/PlanShape.js"
 import { usdcAbi } from "../support/abis.js"
 import { clientsFor, contractAddress, manifestAccount, sharedManifest, tokenAddress } from "../support/devnet.js"
+import { addressOf, hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { bruteForce } from "./fixtures.js"
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
 })
 afterAll(() => runtime.dispose())
 
-const lower = (address: string) => address.toLowerCase()
+const lower = (address: string) => addressOf(address)
 const USDC = lower(tokenAddress(manifest, "USDC"))
 const WETH = lower(tokenAddress(manifest, "WETH"))
 const WBTC = lower(tokenAddress(manifest, "WBTC"))
@@ -55,8 +56,8 @@ const request = (
   maxSplits = 4
 ): RouteRequest => ({
   market,
-  tokenIn,
-  tokenOut,
+  tokenIn: hexOf(tokenIn),
+  tokenOut: hexOf(tokenOut),
   side,
   amount,
   hubs,

@@ -4,6 +4,7 @@
  * exactOut; it is never below the best single path at any size; a shared pool's curve is spent once.
  */
 import { describe, expect, it } from "@effect/vitest"
+import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../../src/math/Hop.js"
 import { candidatePaths } from "../../src/routing/Candidates.js"
 import { findRoute, netValue } from "../../src/routing/FindRoute.js"
@@ -32,7 +33,7 @@ const pools: ReadonlyArray<RoutablePool> = [
 ]
 const market = marketFromPools(pools)
 const path = (...ids: ReadonlyArray<number>): Path => {
-  let token = USDC
+  let token: Hex = USDC
   return makePath(ids.map((id) => {
     const pool = pools.find((p) => p.id === address(id))!
     const tokenOut = pool.token0 === token ? pool.token1 : pool.token0

@@ -1,13 +1,17 @@
 /**
  * The safety verdict on the shared devnet's seeded tokens, measured at the index's block through the
  * router: the honeypot cannot be sold, the taxed token's taxes to the basis point, the capped token's
- * cap within 1 %, the thin token illiquid, a plain token ok, USDC and operator-pinned assets pinned.
+ * cap within 1 %, the thin token illiquid, a plain token ok (also on the v2.5 fork's pair, at its own
+ * fee), USDC and operator-pinned assets pinned.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { parseAbi } from "viem"
 import { getAmountIn } from "../../src/math/ConstantProduct.js"
+import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
 import { clientsFor, poolByLabel, sharedManifest, tokenAddress } from "../support/devnet.js"
-import { checkToken, E6, safetyRuntime, type Snapshot, snapshotOf } from "./safetyHarness.js"
+import { hexOf } from "../support/hex.js"
+import { bestPath, checkToken, E6, safetyRuntime, type Snapshot, snapshotOf } from "./safetyHarness.js"
 
 const manifest = sharedManifest()
 const client = clientsFor(manifest).public
@@ -63,14 +67,14 @@ describe("safety verdicts on the seeded market", () => {
     const maxTx = await read<bigint>("CAPPED", "maxTxAmount")
     // The true cap: the USDC whose v2 output is exactly maxTxAmount (the pair is the only route).
     const pool = poolByLabel(manifest, "v2:CAPPED/USDC")
-    const indexed = snapshot.market.pool(pool.id.toLowerCase())!
+    const indexed = snapshot.market.pool(hexOf(pool.id))!
     if (indexed.kind !== "v2") throw new Error("expected the v2 pair")
     const capped = tokenAddress(manifest, "CAPPED").toLowerCase()
     const [reserveUsdc, reserveToken] = indexed.token0 === capped
       ? [indexed.reserve1, indexed.reserve0]
       : [indexed.reserve0, indexed.reserve1]
     // The largest input whose output does not exceed maxTxAmount.
-    const trueCap = getAmountIn(maxTx + 1n, reserveUsdc, reserveToken, BigInt(indexed.feeBps))! - 1n
+    const trueCap = getAmountIn(maxTx + 1n, reserveUsdc, reserveToken, BigInt(indexed.feePips))! - 1n
     expect(verdict.verdict).toBe("size_limited")
     const reported = BigInt(Math.round(Number(verdict.maxBuyUsdc) * 1e6))
     expect(reported).toBeLessThanOrEqual(trueCap)
@@ -97,6 +101,26 @@ describe("safety verdicts on the seeded market", () => {
     expect(verdict.sellTaxBps).toBe(0)
     expect(verdict.roundTripLossBps!).toBeGreaterThan(0)
     expect(verdict.roundTripLossBps!).toBeLessThan(200)
+  })
+
+  it("a round trip on the v2.5 fork's pair is priced at that pair's own fee: ok, no taxes", async () => {
+    // WBTC/USDC on `pairfee-v2` charges the 0.15 % fixed at its creation; a fee below it in the
+    // service's math would show up here as a buy tax (the wallet getting less than the pools' output).
+    const WBTC = tokenAddress(manifest, "WBTC")
+    const path = bestPath(manifest, snapshot.market, WBTC, 500n * E6, (venue) => venue === "pairfee-v2")
+    expect(path.hops.map((hop) => hop.venue)).toEqual(["pairfee-v2"])
+    const verdict = await runtime.runPromise(Effect.flatMap(SafetyCheck, (safety) =>
+      safety.check({
+        token: hexOf(WBTC),
+        path,
+        amountInUsdc: 500n * E6,
+        block: BigInt(snapshot.state.block),
+        pools: snapshot.market.pool
+      })))
+    expect(verdict).toMatchObject({ verdict: "ok", canSell: true, buyTaxBps: 0, sellTaxBps: 0 })
+    // Two fees of 15 bps (29.98 bps together), the buy's price impact given back by the sell.
+    expect(verdict.roundTripLossBps!).toBeGreaterThanOrEqual(29)
+    expect(verdict.roundTripLossBps!).toBeLessThan(35)
   })
 
   it("USDC and operator-pinned assets are pinned", async () => {

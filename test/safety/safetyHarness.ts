@@ -12,6 +12,7 @@ import { defaultHopGas, defaultPathGas } from "../../src/routing/Gas.js"
 import { type Market, marketFromIndex } from "../../src/routing/Market.js"
 import type { Path } from "../../src/routing/Path.js"
 import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
+import { addressOf } from "../support/hex.js"
 import { indexLayer, synced } from "../support/services.js"
 
 export const E6 = 10n ** 6n
@@ -31,10 +32,17 @@ export const snapshotOf = (runtime: SafetyRuntime): Promise<Snapshot> =>
     Effect.map(synced, (snapshot) => ({ state: snapshot.state, market: marketFromIndex(snapshot.state) }))
   )
 
-const lower = (address: string) => address.toLowerCase()
+const lower = (address: string) => addressOf(address)
 
-/** Route search's best single path from USDC to `token` for `amount` (direct or through hubs). */
-export const bestPath = (manifest: Manifest, market: Market, token: Address, amount: bigint): Path => {
+/** Route search's best single path from USDC to `token` for `amount` (direct or through hubs), on the
+ * venues `allowVenue` admits. */
+export const bestPath = (
+  manifest: Manifest,
+  market: Market,
+  token: Address,
+  amount: bigint,
+  allowVenue: (venue: string) => boolean = () => true
+): Path => {
   const usdc = lower(manifest.contracts["usdc"]!)
   const hubs = [
     usdc,
@@ -49,7 +57,7 @@ export const bestPath = (manifest: Manifest, market: Market, token: Address, amo
     hubs,
     maxHops: 2,
     maxSplits: 1,
-    allowVenue: () => true,
+    allowVenue,
     gas: { perHop: defaultHopGas, perPath: defaultPathGas, gasPriceWei: 0n, tokenPrice: null }
   })
   const path = result.bestSingle?.legs[0]?.path ?? result.candidates[0]?.path

@@ -1,5 +1,5 @@
 /** A small synthetic market built through `applyEvents`, and a search view over it. */
-import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
+import { type Address, type Hex, lowerAddress, lowerHex, USDC_ADDRESS } from "../../schema/Chain.js"
 import type { TokenList } from "../../schema/Manifest.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import type { IndexSnapshot } from "../../src/indexer/ChainIndex.js"
@@ -11,13 +11,13 @@ import { bookOf } from "../../src/search/Verification.js"
 import { makeView, type SearchView, viewBasis } from "../../src/search/View.js"
 
 export const usdc: Hex = USDC_ADDRESS
-const factory = "0x00000000000000000000000000000000000000f1"
+const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
 const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map(),
   forkV3Swaps: new Map(),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map(),
   usdc
 }
@@ -31,7 +31,7 @@ export interface Listing {
   readonly verified?: boolean
 }
 
-export const address = (n: number): Hex => `0x${n.toString(16).padStart(40, "0")}`
+export const address = (n: number): Address => lowerAddress(`0x${n.toString(16).padStart(40, "0")}`)
 
 export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
   const metadata = new Map<Hex, TokenMetadata>([[usdc, { symbol: "USDC", name: "USDC", decimals: 6, ok: true }]])
@@ -39,7 +39,7 @@ export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
   const events: Array<ChainEvent> = []
   listings.forEach((l, i) => {
     if (l.usdcDepth === 0n) return
-    const at = { block: 10 + i, time: 1_000_000 + i, tx: `0x${i}`, logIndex: 0 }
+    const at = { block: 10 + i, time: 1_000_000 + i, tx: lowerHex(`0x${i}`), logIndex: 0 }
     const pair = address(0xa000 + i)
     events.push({ _tag: "V2PairCreated", at, emitter: factory, token0: usdc, token1: l.address, pair })
     // price $1 per token: 1e6 USDC units against 1e18 token units
@@ -51,10 +51,11 @@ export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
       reserve1: l.usdcDepth * 10n ** 18n
     })
   })
-  return applyEvents(emptyState(1), events, { number: 100, hash: "0x100", time: 1_000_100 }, {
+  return applyEvents(emptyState(1), events, { number: 100, hash: lowerHex("0x100"), time: 1_000_100 }, {
     sources,
     metadata,
     senders: new Map(),
+    pairFees: new Map(),
     tradesSince: 0
   })
 }

@@ -13,6 +13,7 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { search } from "../../src/operations/search.js"
 import { SafetyScan } from "../../src/safety/Scan.js"
 import { clientsFor, freshAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { addressOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { untilAsync } from "../support/until.js"
 
@@ -55,7 +56,7 @@ const eventually = async (address: string, done: (result: SearchResponse["result
 /** Waits until the scan has judged `token` at `block` or later (a verdict or "no USDC route"). */
 const judgedBy = (token: string, block: bigint) =>
   untilAsync(`the scan to judge ${token} at block ${block}`, async () => {
-    const at = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.judgedAt(token.toLowerCase())))
+    const at = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.judgedAt(addressOf(token))))
     return Option.isSome(at) && at.value >= Number(block)
   }, { attempts: 600 })
 

@@ -16,7 +16,7 @@ const pool = (id: string, token0: string, token1: string, reserve = 1n): V2Pool 
   token1: token1 as Hex,
   createdBlock: 1,
   kind: "v2",
-  feeBps: 30,
+  feePips: 3000,
   reserve0: reserve,
   reserve1: reserve
 })

@@ -41,14 +41,39 @@ export const startTestServer = async <E>(
 /** The body of a JSON answer, loosely typed: tests assert its shape field by field. */
 export const readJson = (response: Response): Promise<any> => response.json()
 
+/** A venue file whose contracts no chain holds: Uniswap v2 and v4 on chain 5042. */
+export const offlineVenueFile = {
+  chainId: 5042,
+  permit2: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+  venues: [
+    {
+      id: "uniswap-v2",
+      name: "Uniswap v2",
+      family: "v2",
+      factory: "0x1111111111111111111111111111111111111111",
+      pairInitCodeHash: `0x${"00".repeat(32)}`,
+      fee: { fixed: 3000 }
+    },
+    {
+      id: "uniswap-v4",
+      name: "Uniswap v4",
+      family: "v4",
+      poolManager: "0x2222222222222222222222222222222222222222",
+      stateView: "0x3333333333333333333333333333333333333333",
+      quoter: "0x4444444444444444444444444444444444444444"
+    }
+  ]
+} as const
+
 /**
  * A deployment whose chain never answers: for files that need only what the service says about
- * itself (its OpenAPI document, registration, image, MCP tool list), never the chain.
+ * itself (its OpenAPI document, registration, image, MCP tool list, the edge), never the chain.
  */
 export const offlineDeployment = Layer.succeed(Deployment, {
   rpcUrl: "http://127.0.0.1:9",
   chainId: 5042,
   startBlock: 0,
   contracts: {},
-  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] }
+  tokenList: { name: "test", timestamp: "2026-11-21T00:00:00Z", version: { major: 1, minor: 0, patch: 0 }, tokens: [] },
+  venues: offlineVenueFile
 })

@@ -1,4 +1,5 @@
 /** A stored quote of a direct USDC → token trade, for store tests and the store benchmark. */
+import { lowerAddress, lowerHex } from "../../schema/Chain.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 
 export const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
@@ -18,8 +19,8 @@ export const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
     maxSplits: 3,
     maxHops: 2
   },
-  sell: "0x3600000000000000000000000000000000000000",
-  buy: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+  sell: lowerAddress("0x3600000000000000000000000000000000000000"),
+  buy: lowerAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3"),
   side: "exactIn",
   plan: {
     type: "direct",
@@ -28,9 +29,9 @@ export const record = (quoteId: string, expiresAtMs: number): QuoteRecord => ({
       path: 0,
       venue: "uniswap-v2",
       kind: "v2",
-      poolId: "0xabc",
-      tokenIn: "0x3600000000000000000000000000000000000000",
-      tokenOut: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+      poolId: lowerHex("0xabc"),
+      tokenIn: lowerAddress("0x3600000000000000000000000000000000000000"),
+      tokenOut: lowerAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3"),
       amountIn: 10_000_000n,
       amountOut: 3_300_000_000_000_000n
     }]

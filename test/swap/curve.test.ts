@@ -12,6 +12,7 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Launchpads } from "../../src/indexer/Launchpads.js"
 import { curvePoolsOf } from "../../src/routing/CurvePools.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
+import { addressOf } from "../support/hex.js"
 import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
 
 const launchpadAbi = parseAbi([
@@ -125,9 +126,9 @@ describe("launchpad curve", () => {
       Effect.flatMap(ChainIndex, (index) => index.snapshot),
       Effect.flatMap(Launchpads, (launchpads) => launchpads.constants)
     ]))
-    const facts = Option.getOrThrow(HashMap.get(state.state.tokens, token.toLowerCase()))
+    const facts = Option.getOrThrow(HashMap.get(state.state.tokens, addressOf(token)))
     expect(facts.launchpad).toBe("launchpad")
-    const [pool] = curvePoolsOf(state.state, constants, [token.toLowerCase()], USDC.toLowerCase())
+    const [pool] = curvePoolsOf(state.state, constants, [addressOf(token)], addressOf(USDC))
     const [usdcReserve, tokenReserve] = await trader.clients.public.readContract({
       address: launchpad,
       abi: launchpadAbi,

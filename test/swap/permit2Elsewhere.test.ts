@@ -19,6 +19,7 @@ import type { VenueFile } from "../../schema/VenueFile.js"
 import { deploy } from "../router/fixtures.js"
 import { envOf } from "../router/support.js"
 import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { type Harness, operationsOf, takerOn, tradingWith } from "./harness.js"
 
@@ -73,7 +74,7 @@ describe("Permit2 at another address, named by the venue file", () => {
     const { built, delivered, quoted } = await trade(taker, { sell: WETH, buy: env.usdc, amount: "0.5" })
     expect(quoted.readiness?.approval.needs).toBe("approve_and_sign_permit")
     expect(built.next).toBe("sign_permit")
-    const approval = decodeFunctionData({ abi: erc20Abi, data: built.transactions[0]!.data as `0x${string}` })
+    const approval = decodeFunctionData({ abi: erc20Abi, data: hexOf(built.transactions[0]!.data) })
     expect(approval.functionName).toBe("approve")
     expect(getAddress(approval.args[0] as Address)).toBe(getAddress(permit2))
     expect(built.signatures[0]!.typedData.domain.verifyingContract).toBe(getAddress(permit2))

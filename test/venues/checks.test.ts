@@ -1,13 +1,15 @@
 /**
  * Start-up checks of the venue file against the devnet chain: the devnet's own file passes; a wrong init
  * code hash, a fee tier the factory disagrees with, a Permit2 address holding other code and a contract
- * address without code each refuse the start with a message that names the entry, and so does a router
+ * address without code, a per-pair fee getter the venue's pairs lack and a fee denominator the pairs'
+ * fees do not fit each refuse the start with a message that names the entry, and so does a router
  * whose venue table is not the file's.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { Deployment } from "../../layers/Deployment.js"
 import { checkedDeployment } from "../../layers/VenueChecks.js"
+import { lowerAddress } from "../../schema/Chain.js"
 import type { VenueEntry, VenueFile } from "../../schema/VenueFile.js"
 import { checkedRouter } from "../../src/execution/RouterCheck.js"
 import { sharedManifest } from "../support/devnet.js"
@@ -30,7 +32,7 @@ const withVenue = (file: VenueFile, id: string, change: (entry: VenueEntry) => V
   venues: file.venues.map((entry) => entry.id === id ? change(entry) : entry) as unknown as VenueFile["venues"]
 })
 
-const WRONG_HASH = `0x${"ab".repeat(32)}`
+const WRONG_HASH: `0x${string}` = `0x${"ab".repeat(32)}`
 
 describe("start-up checks of the venue file", () => {
   it.effect("the devnet's own file passes", () =>
@@ -77,7 +79,7 @@ describe("start-up checks of the venue file", () => {
 
   it.effect("a venue contract without code refuses, naming the venue and its role", () =>
     Effect.gen(function*() {
-      const empty = "0x00000000000000000000000000000000000000e1"
+      const empty = lowerAddress("0x00000000000000000000000000000000000000e1")
       const file = withVenue(devnetFile(), "uniswap-v4", (entry) => ({ ...entry, quoter: empty }))
       expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${empty} has no code at the RPC`)
     }))
@@ -94,6 +96,26 @@ describe("start-up checks of the venue file", () => {
       const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
       expect(yield* startWith(fewer)).toContain(
         `router ${file.router}: the router has ${file.venues.length} venues, the venue file 4`
+      )
+    }))
+
+  const perPair = (getter: string, denominator: number) =>
+    withVenue(devnetFile(), "pairfee-v2", (entry) => ({ ...entry, fee: { perPair: { getter, denominator } } }))
+
+  it.effect("a per-pair fee venue whose pairs lack the getter refuses, naming the venue and the getter", () =>
+    Effect.gen(function*() {
+      const message = yield* startWith(perPair("poolFee()", 10_000))
+      expect(message).toMatch(/venue pairfee-v2: the pair 0x[0-9a-fA-F]{40} does not answer the fee getter poolFee\(\)/)
+    }))
+
+  it.effect("a per-pair fee the file's denominator cannot hold, or cannot price exactly, refuses", () =>
+    Effect.gen(function*() {
+      // The venue's first pair (WETH/USDC) charges 25 out of 10000: not below a denominator of 25.
+      expect(yield* startWith(perPair("swapFee()", 25))).toMatch(
+        /venue pairfee-v2: the pair 0x[0-9a-fA-F]{40} reports a fee of 25 through swapFee\(\), not below the file's denominator 25/
+      )
+      expect(yield* startWith(perPair("swapFee()", 30_000))).toContain(
+        "venue pairfee-v2: fee denominator 30000 does not divide 1000000"
       )
     }))
 })

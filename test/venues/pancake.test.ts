@@ -15,6 +15,7 @@ import { decodeRouterError } from "../../src/execution/RouterPlan.js"
 import { deploy, fakePoolAbi, testArtifact } from "../router/fixtures.js"
 import { envOf, findRevertData, makePlan, revertOf } from "../router/support.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
+import { addressOf } from "../support/hex.js"
 import { answerOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "../swap/harness.js"
 
 let harness: Harness
@@ -133,8 +134,8 @@ describe("the router and PancakeSwap v3's callback", () => {
       functionName: "getPool",
       args: [USDC, WETH, 500]
     })) as Address
-    const pancake = poolByLabel(env().manifest, "pancake-v3:WETH/USDC:500").address as Address
-    const uniswap = poolByLabel(env().manifest, "v3:WETH/USDC:500").address as Address
+    const pancake = addressOf(poolByLabel(env().manifest, "pancake-v3:WETH/USDC:500").address)
+    const uniswap = addressOf(poolByLabel(env().manifest, "v3:WETH/USDC:500").address)
     const cases: ReadonlyArray<readonly [number, Address]> = [
       [DevnetVenue.pancakeV3, stray],
       [DevnetVenue.pancakeV3, uniswap],

@@ -72,6 +72,7 @@ describe("venues from the venue file", () => {
       ["launchpad", "launchpad", true],
       ["lowfee-v2", "uniswap_v2", true],
       ["fork-v3", "uniswap_v3", true],
+      ["pairfee-v2", "uniswap_v2", true],
       ["pancake-v3", "uniswap_v3", true]
     ])
   })

@@ -14,9 +14,16 @@ export interface PositionSpec {
   readonly range: "full" | number
 }
 
-/** On a fork venue (devnet/forkVenues.ts) rather than Uniswap's own: `lowfee-v2`, `fork-v3`. */
+/** `fork`: on a fork venue (devnet/forkVenues.ts) rather than Uniswap's own: `lowfee-v2`, `fork-v3`.
+ * `pairFeeBps`: on the v2.5 venue `pairfee-v2` (devnet/pairFeeVenue.ts), with the fee fixed for that pair. */
 export type PoolSpec =
-  | { readonly venue: "v2"; readonly pair: readonly [string, string]; readonly usd: number; readonly fork?: true }
+  | {
+    readonly venue: "v2"
+    readonly pair: readonly [string, string]
+    readonly usd: number
+    readonly fork?: true
+    readonly pairFeeBps?: number
+  }
   | {
     readonly venue: "v3"
     readonly fork?: true
@@ -106,6 +113,10 @@ export const poolSpecs: ReadonlyArray<PoolSpec> = [
   { venue: "v2", fork: true, pair: ["WETH", "USDC"], usd: 1_500_000 },
   { venue: "v2", fork: true, pair: ["WBTC", "USDC"], usd: 400_000 },
   { venue: "v3", fork: true, pair: ["WETH", "USDC"], fee: 2500, positions: [{ usd: 1_200_000, range: 20 }] },
+  // The v2.5 venue: a fee per pair, fixed when the pair was created
+  { venue: "v2", pairFeeBps: 25, pair: ["WETH", "USDC"], usd: 1_000_000 },
+  { venue: "v2", pairFeeBps: 15, pair: ["WBTC", "USDC"], usd: 300_000 },
+  { venue: "v2", pairFeeBps: 4, pair: ["EURC", "USDC"], usd: 200_000 },
   // PancakeSwap v3, its pools made by a separate pool deployer
   { venue: "pancake-v3", pair: ["WETH", "USDC"], fee: 500, positions: [{ usd: 1_000_000, range: 15 }] },
   { venue: "pancake-v3", pair: ["WBTC", "USDC"], fee: 2500, positions: full(300_000) }

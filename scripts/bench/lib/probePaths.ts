@@ -8,20 +8,21 @@ import { findRoute } from "../../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../../src/routing/Gas.js"
 import type { Market } from "../../../src/routing/Market.js"
 import type { Path } from "../../../src/routing/Path.js"
+import { addressOf, hexOf } from "../../../test/support/hex.js"
 
 const PROBE = 100n * 10n ** 6n
 
 export const probePaths = (market: Market, manifest: Manifest) => {
-  const usdc = manifest.contracts["usdc"]!.toLowerCase()
+  const usdc = addressOf(manifest.contracts["usdc"]!)
   const hubs = [
     usdc,
-    ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => t.address.toLowerCase())
+    ...manifest.tokenList.tokens.filter((t) => (t.tags ?? []).includes("hub")).map((t) => addressOf(t.address))
   ]
   return (token: string): Path => {
     const { bestSingle, candidates } = findRoute({
       market,
       tokenIn: usdc,
-      tokenOut: token,
+      tokenOut: hexOf(token),
       side: "exactIn",
       amount: PROBE,
       hubs,

@@ -4,21 +4,23 @@
  * reserves, the one call its price needs), hops of a path in turn, paths in parallel.
  */
 import { type Address, createPublicClient, http, parseAbi } from "viem"
+import { lowerAddress } from "../../../schema/Chain.js"
 import { getAmountOut } from "../../../src/math/ConstantProduct.js"
 import type { ConcentratedPool } from "../../../src/math/PoolState.js"
 import type { Market } from "../../../src/routing/Market.js"
 import type { Path } from "../../../src/routing/Path.js"
 import { v3QuoterV2Abi, v4QuoterAbi } from "../../../test/support/abis.js"
+import { hexOf } from "../../../test/support/hex.js"
 
 const pairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)"])
-const ZERO = "0x0000000000000000000000000000000000000000"
+const ZERO = lowerAddress("0x0000000000000000000000000000000000000000")
 
 export const chainQuoter = (rpcUrl: string, contracts: Readonly<Record<string, string>>, market: Market) => {
   const client = createPublicClient({ transport: http(rpcUrl) })
   const a = (address: string) => address as Address
 
   const hopOut = async (poolId: string, tokenIn: string, amountIn: bigint, blockNumber: bigint): Promise<bigint> => {
-    const pool = market.pool(poolId)!
+    const pool = market.pool(hexOf(poolId))!
     const zeroForOne = tokenIn === pool.token0
     switch (pool.kind) {
       case "v2": {
@@ -29,8 +31,8 @@ export const chainQuoter = (rpcUrl: string, contracts: Readonly<Record<string, s
           blockNumber
         })
         return zeroForOne
-          ? getAmountOut(amountIn, r0, r1, BigInt(pool.feeBps))
-          : getAmountOut(amountIn, r1, r0, BigInt(pool.feeBps))
+          ? getAmountOut(amountIn, r0, r1, BigInt(pool.feePips))
+          : getAmountOut(amountIn, r1, r0, BigInt(pool.feePips))
       }
       case "v3": {
         const [out] = await client.readContract({

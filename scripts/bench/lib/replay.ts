@@ -4,6 +4,7 @@
  * instead of `eth_call`s.
  */
 import { HashMap } from "effect"
+import { lowerHex } from "../../../schema/Chain.js"
 import { applyEvents } from "../../../src/indexer/Apply.js"
 import { decodeLog } from "../../../src/indexer/Decode.js"
 import { needsOf } from "../../../src/indexer/Enrich.js"
@@ -23,10 +24,15 @@ export const replay = (market: SyntheticMarket, batchBlocks: number): IndexState
       if (event !== undefined) events.push(event)
     }
     needsOf(state, events, sources, 0)
-    state = applyEvents(state, events, { number: to, hash: `0x${to.toString(16)}`, time: market.blockTime(to) }, {
+    state = applyEvents(state, events, {
+      number: to,
+      hash: lowerHex(`0x${to.toString(16)}`),
+      time: market.blockTime(to)
+    }, {
       sources,
       metadata: market.metadata,
       senders: new Map(),
+      pairFees: new Map(),
       tradesSince: 0
     })
   }

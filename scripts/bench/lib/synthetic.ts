@@ -5,28 +5,28 @@
  * pair creation, liquidity (two transfers, the LP mint, Sync) and `swapsPerPool` swaps (two transfers,
  * Sync, Swap). Tickers are random three-to-five letter words, so some collide as on a real chain.
  */
-import { type Hex, USDC_ADDRESS, ZERO_ADDRESS } from "../../../schema/Chain.js"
+import { type Hex, lowerAddress, lowerHex, USDC_ADDRESS, ZERO_ADDRESS } from "../../../schema/Chain.js"
 import type { RawLog } from "../../../src/indexer/Decode.js"
 import { topics } from "../../../src/indexer/Events.js"
 import type { TokenMetadata } from "../../../src/indexer/Metadata.js"
 import type { Sources } from "../../../src/indexer/Sources.js"
 
-export const FACTORY = "0x00000000000000000000000000000000fac70000"
+export const FACTORY = lowerAddress("0x00000000000000000000000000000000fac70000")
 
 export const sources: Sources = {
   v2Factories: new Map([[FACTORY, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map(),
   forkV3Swaps: new Map(),
-  v2FeeBps: new Map([["uniswap-v2", 30]]),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map(),
   usdc: USDC_ADDRESS
 }
 
 const word = (value: bigint) => value.toString(16).padStart(64, "0")
-const topicOf = (address: Hex) => `0x${address.slice(2).padStart(64, "0")}`
+const topicOf = (address: Hex): `0x${string}` => `0x${address.slice(2).padStart(64, "0")}`
 const addressOf = (kind: number, n: number): Hex =>
-  `0x${kind.toString(16).padStart(8, "0")}${n.toString(16).padStart(32, "0")}`
+  lowerHex(`0x${kind.toString(16).padStart(8, "0")}${n.toString(16).padStart(32, "0")}`)
 
 /** Deterministic pseudo-random numbers (a fixed seed gives the same market every run). */
 export const random = (seed: number) => () => {
@@ -97,7 +97,7 @@ export const syntheticMarket = (
   metadata.set(hub, { symbol: "WHUB", name: "Wrapped Hub", decimals: 18, ok: true })
   let block = 1
   let logIndex = 0
-  const push = (address: Hex, logTopics: ReadonlyArray<string>, data: string, tx: number) =>
+  const push = (address: Hex, logTopics: ReadonlyArray<`0x${string}`>, data: string, tx: number) =>
     logs.push({
       address,
       topics: logTopics,

@@ -19,11 +19,18 @@ import { encodeExecute, quoteTag, type RouterPlan, type RouterStep } from "../..
 import { account, deadline, pool, urArtifact, v2RouterArtifact } from "./stage.js"
 
 // ---- one encoder per router ----
+/** The v2 forks' pools, named by their labels' venue prefix; the rest by the manifest's venue kind. */
+const v2Forks: Readonly<Record<string, number>> = {
+  "lowfee-v2": DevnetVenue.lowFeeV2,
+  "pairfee-v2": DevnetVenue.pairFeeV2
+}
+
 export const step = (label: string, tokenIn: Address, amount: bigint, flags = 0): RouterStep => {
   const p = pool(label)
   const tokenOut = getAddress(p.token0) === tokenIn ? getAddress(p.token1) : getAddress(p.token0)
   return {
-    venue: p.venue === "v2" ? DevnetVenue.v2 : p.venue === "v3" ? DevnetVenue.v3 : DevnetVenue.v4,
+    venue: v2Forks[label.split(":")[0]!] ??
+      (p.venue === "v2" ? DevnetVenue.v2 : p.venue === "v3" ? DevnetVenue.v3 : DevnetVenue.v4),
     flags,
     pool: getAddress(p.address),
     tokenIn,

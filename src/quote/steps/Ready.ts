@@ -3,8 +3,8 @@
  * (balance, approvals, gas, the `swap` fee; ../Readiness.ts), in one batched round trip.
  */
 import { Effect } from "effect"
-import { Deployment } from "../../../layers/Deployment.js"
-import type { RpcHex } from "../../../schema/Chain.js"
+import { contractOf, Deployment } from "../../../layers/Deployment.js"
+import { lowerAddress } from "../../../schema/Chain.js"
 import type { Readiness } from "../../../schema/Readiness.js"
 import { readReadiness } from "../Readiness.js"
 import type { Terms } from "./Terms.js"
@@ -17,16 +17,16 @@ export interface Ready extends Terms {
 export const checkReady = Effect.fn("Quote.ready")(function*(offered: Terms) {
   const { request } = offered
   if (request.taker === undefined) return { ...offered, readiness: undefined } satisfies Ready
-  const permit2 = (yield* Deployment).contracts["permit2"]?.toLowerCase()
+  const permit2 = contractOf(yield* Deployment, "permit2")
   const readiness = yield* readReadiness({
-    taker: request.taker.toLowerCase() as RpcHex,
-    sellToken: offered.sellToken as RpcHex,
-    usdc: offered.usdc as RpcHex,
+    taker: lowerAddress(request.taker),
+    sellToken: offered.sellToken,
+    usdc: offered.usdc,
     amountIn: offered.maxAmountIn,
     block: offered.block,
     blockTime: offered.view.snapshot.state.time,
-    router: offered.router as RpcHex | undefined,
-    permit2: permit2 as RpcHex | undefined,
+    router: offered.router,
+    permit2,
     gasUnits: offered.routes.best.gasUnits,
     gasPriceWei: offered.gasPriceWei,
     swapFee: offered.swapPrice

@@ -5,7 +5,7 @@
  */
 import { Effect } from "effect"
 import { Deployment, usdcOf } from "../../../layers/Deployment.js"
-import type { Hex } from "../../../schema/Chain.js"
+import type { Address, Hex } from "../../../schema/Chain.js"
 import type { QuoteRequest } from "../../../schema/QuoteRequest.js"
 import { Launchpads } from "../../indexer/Launchpads.js"
 import type { CurvePool } from "../../math/Hop.js"
@@ -16,7 +16,7 @@ import { type ResolvedRequest, resolveQuoteRequest } from "../Request.js"
 
 export interface Sides extends ResolvedRequest {
   readonly request: QuoteRequest
-  readonly usdc: Hex
+  readonly usdc: Address
   /** The block every figure of the answer is read at: the index view's. */
   readonly block: number
   /** The pair's launchpad curves (a curve trades only against USDC, so no other curve can be on a path). */

@@ -5,10 +5,10 @@
  */
 import { Effect } from "effect"
 import { AppConfig } from "../../../layers/AppConfig.js"
-import { Deployment } from "../../../layers/Deployment.js"
+import { contractOf, Deployment } from "../../../layers/Deployment.js"
 import { swapPrice } from "../../../layers/payment/Prices.js"
 import { Venues } from "../../../layers/Venues.js"
-import type { Hex } from "../../../schema/Chain.js"
+import type { Address, Hex } from "../../../schema/Chain.js"
 import type { Path } from "../../routing/Path.js"
 import { planShape } from "../../routing/PlanShape.js"
 import { maxAmountInOf, minAmountOutOf, type PresentContext } from "../Present.js"
@@ -18,7 +18,7 @@ import { orderUsdOf } from "./Sides.js"
 
 export interface Terms extends Judged {
   /** The router's address, lower-case; none when the deployment has no router. */
-  readonly router: Hex | undefined
+  readonly router: Address | undefined
   /** Whether the router executes every path of the best plan. */
   readonly bestExecutable: boolean
   /** exactIn: the quoted output less the slippage; exactOut: the asked amount. */
@@ -41,7 +41,7 @@ export const terms = Effect.fn("Quote.terms")(function*(judged: Judged) {
   const config = yield* AppConfig
   const { buy, buyToken, request, sell, sellToken, view } = judged
   const plan = judged.routes.best
-  const router = deployment.contracts["router"]?.toLowerCase()
+  const router = contractOf(deployment, "router")
   const executable = (path: Path) =>
     router !== undefined && path.hops.every((hop) => {
       const venue = venues.byId(hop.venue)
@@ -59,8 +59,7 @@ export const terms = Effect.fn("Quote.terms")(function*(judged: Judged) {
     price: judged.price,
     executable,
     buyTaxBps: judged.safety?.buyTaxBps ?? 0,
-    ageBlocks: Math.max(0, view.snapshot.head - judged.block),
-    checksum: (address) => view.checksum(address)
+    ageBlocks: Math.max(0, view.snapshot.head - judged.block)
   }
   const orderUsdMicro = orderUsdOf(judged, plan)
   const offered: Terms = {

@@ -12,7 +12,7 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
-import { routerVenuesOfDeployment } from "../../execution/FromRoute.js"
+import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, sellTaxBps } from "./Expected.js"
@@ -65,7 +65,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const usdc = contracts["usdc"]?.toLowerCase()
     const router = contracts["router"]
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
-    const venues = routerVenuesOfDeployment(deployment)
+    const venues = routerVenuesOf(deployment.venues)
 
     const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 
@@ -140,7 +140,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token as Address, request.block)], {
+      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token, request.block)], {
         concurrency: "unbounded"
       }).pipe(
         Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),

@@ -47,7 +47,7 @@ export const tripsOn = (
     const { buy } = plans(target, wallet, amountIn)
     return simulator.simulate({
       block: target.block,
-      blocks: [buyCalls(router, wallet, target.token as Address, buy)],
+      blocks: [buyCalls(router, wallet, target.token, buy)],
       balances: [{ address: wallet, wei: walletFunding(buy) }]
     }).pipe(Effect.map(([block]) => readBuy(router, wallet, block ?? [])._tag === "Bought"))
   }
@@ -59,7 +59,7 @@ export const tripsOn = (
         const wallet = freshWallet()
         return { wallet, ...plans(target, wallet, amountIn) }
       })
-      const { blocks, spacing } = schedule(router, target.token as Address, trips, horizons)
+      const { blocks, spacing } = schedule(router, target.token, trips, horizons)
       const results = yield* simulator.simulate({
         block: target.block,
         blocks,

@@ -1,0 +1,70 @@
+/**
+ * The exposure book shared by replicas through Redis (two clients on the machine's Redis, as two
+ * replicas, under a key prefix of this test's own, deleted after): a payer never holds two slots, so
+ * never two unconfirmed settlements, across replicas; a debt one replica records refuses the payer on
+ * the other; the unconfirmed value one replica serves counts against the cap on the other.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber } from "effect"
+import { randomUUID } from "node:crypto"
+import { redisExposureBook } from "../../layers/payment/RedisExposure.js"
+import { redisClient } from "../../layers/Redis.js"
+import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
+
+const prefix = `test:exposure:${randomUUID()}:`
+afterAll(() => dropKeys(prefix))
+
+const settings = { unconfirmedCap: 10_000n, debtRefusalSec: 60 }
+const replicas = Effect.gen(function*() {
+  const connect = Effect.orDie(redisClient(redisUrl, (cause) => cause))
+  return [redisExposureBook(yield* connect, prefix, settings), redisExposureBook(yield* connect, prefix, settings)]
+})
+const payer = "0x00000000000000000000000000000000000000Aa"
+const inAMinute = () => Date.now() + 60_000
+
+describe.skipIf(!redisUp)("exposure book in Redis, two replicas", () => {
+  it.live("a payer's slot held on one replica keeps the other waiting until it is freed", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      yield* a.take(payer, "first", inAMinute())
+      const tookSecond = yield* Deferred.make<void>()
+      const second = yield* Effect.fork(
+        Effect.zipRight(b.take(payer, "second", inAMinute()), Deferred.succeed(tookSecond, undefined))
+      )
+      yield* Effect.sleep("150 millis")
+      expect(yield* Deferred.isDone(tookSecond)).toBe(false)
+      // Only the holder frees the slot: another call's key does nothing.
+      yield* b.free(payer, "not-the-holder")
+      yield* Effect.sleep("100 millis")
+      expect(yield* Deferred.isDone(tookSecond)).toBe(false)
+      yield* a.free(payer, "first")
+      yield* Fiber.join(second)
+      expect(yield* Deferred.isDone(tookSecond)).toBe(true)
+      yield* b.free(payer, "second")
+    })))
+
+  it.live("a debt recorded by one replica refuses the payer on the other, until forgiven", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      const debtor = "0x00000000000000000000000000000000000000Bb"
+      expect(yield* b.debtOf(debtor)).toBeUndefined()
+      yield* a.owe({ payer: debtor, value: 5_000n, transaction: "0x01", reason: "reverted", sinceBlock: 7n })
+      yield* a.owe({ payer: debtor, value: 5_000n, transaction: "0x02", reason: "reverted", sinceBlock: 9n })
+      expect(yield* b.debtOf(debtor)).toMatchObject({ value: 10_000n, sinceBlock: 7n })
+      expect((yield* b.snapshot).debts).toEqual({ count: 1, value: 10_000n })
+      yield* b.forgive(debtor)
+      expect(yield* a.debtOf(debtor)).toBeUndefined()
+      expect((yield* a.snapshot).debts).toEqual({ count: 0, value: 0n })
+    })))
+
+  it.live("unconfirmed value served on one replica counts against the cap on the other", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      expect(yield* b.overCap(10_000n)).toBe(false)
+      yield* a.open("key-1", 6_000n, inAMinute())
+      expect(yield* b.overCap(5_000n)).toBe(true)
+      expect((yield* b.snapshot).unconfirmed).toEqual({ count: 1, value: 6_000n })
+      yield* a.close("key-1")
+      expect(yield* b.overCap(5_000n)).toBe(false)
+    })))
+})
