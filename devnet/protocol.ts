@@ -1,7 +1,8 @@
 /**
  * Deploys the protocols of the devnet: USDC at Arc's address, canonical Permit2, the real Uniswap v2,
  * v3 and v4 contracts with their periphery, the project's hooks at CREATE2-mined addresses and the
- * launchpad, then the fork venues (./forkVenues.ts, ./pairFeeVenue.ts). Returns every address by manifest role.
+ * launchpad, then the fork venues (./forkVenues.ts, ./pairFeeVenue.ts, ./pancakeVenue.ts). Returns every address by
+ * manifest role.
  */
 import { Effect } from "effect"
 import { type Address, concat, encodeDeployData, getCreate2Address, type Hex, keccak256, zeroAddress } from "viem"
@@ -18,6 +19,7 @@ import {
   permit2Artifact
 } from "./npmArtifacts.js"
 import { deployPairFeeVenue } from "./pairFeeVenue.js"
+import { deployPancakeV3 } from "./pancakeVenue.js"
 import type { Tx } from "./Tx.js"
 
 /** Anti-snipe schedule of the dynamic-fee hook: 5 % at launch falling to 0.3 % over eight hours. The
@@ -51,7 +53,10 @@ export type Protocol = Readonly<
     | "forkV3PositionManager"
     | "forkV3Quoter"
     | "forkV3SwapRouter"
-    | "pairFeeV2Factory",
+    | "pairFeeV2Factory"
+    | "pancakeV3Factory"
+    | "pancakeV3PoolDeployer"
+    | "pancakeV3Liquidity",
     Address
   >
 >
@@ -129,6 +134,7 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
   // Last, so that no canonical contract's address moves because of them.
   const forks = yield* deployForkVenues(tx, deployer)
   const pairFeeV2Factory = yield* deployPairFeeVenue(tx, deployer)
+  const pancake = yield* deployPancakeV3(tx, deployer)
 
   return {
     usdc: USDC_ADDRESS,
@@ -147,7 +153,8 @@ export const deployProtocol = Effect.fn("deployProtocol")(function*(tx: Tx, depl
     swapFeeHook,
     launchpad,
     ...forks,
-    pairFeeV2Factory
+    pairFeeV2Factory,
+    ...pancake
   } satisfies Protocol
 })
 

@@ -25,7 +25,16 @@ export const routerConfigOf = (file: VenueFile, usdc: Address, nativeMode: Nativ
 })
 
 /** `Step.venue` of each devnet venue: its index in `devnetVenueFile`, as tests and benches name them. */
-export const DevnetVenue = { v2: 0, v3: 1, v4: 2, curve: 3, lowFeeV2: 4, forkV3: 5, pairFeeV2: 6 } as const
+export const DevnetVenue = {
+  v2: 0,
+  v3: 1,
+  v4: 2,
+  curve: 3,
+  lowFeeV2: 4,
+  forkV3: 5,
+  pairFeeV2: 6,
+  pancakeV3: 7
+} as const
 
 export const deployRouter = Effect.fn("deployRouter")(
   function*(tx: Tx, deployer: Address, file: VenueFile, usdc: Address, nativeMode: NativeModeCode) {

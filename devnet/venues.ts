@@ -13,6 +13,7 @@ import { loadArtifact } from "./Artifacts.js"
 import { DevnetError } from "./DevnetError.js"
 import { FORK_V3_EXTRA_TIER } from "./forkVenues.js"
 import { PAIR_FEE_V2 } from "./pairFeeVenue.js"
+import { pancakeV3Entry } from "./pancakeVenue.js"
 import type { Protocol } from "./protocol.js"
 
 /** Uniswap v3's fee tiers with their tick spacings; the devnet enables 0.01 % as mainnet governance did. */
@@ -83,7 +84,8 @@ export const devnetVenueFile = (protocol: Protocol, chainId: number): VenueFile 
       factory: getAddress(protocol.pairFeeV2Factory),
       pairInitCodeHash: keccak256(loadArtifact("UniswapV25Pair").bytecode),
       fee: { perPair: PAIR_FEE_V2.feeRule }
-    }
+    },
+    pancakeV3Entry(protocol)
   ]
 })
 

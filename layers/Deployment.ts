@@ -37,14 +37,18 @@ export const contractOf = (deployment: Pick<DeploymentShape, "contracts">, role:
 }
 
 export class Deployment extends Context.Tag("Deployment")<Deployment, DeploymentShape>() {
-  /** From a manifest and its venue file; the devnet's manifest carries its own, so a missing one is a bug. */
+  /**
+   * From a manifest and its venue file; the devnet's manifest carries its own, so a missing one is a bug.
+   * The file names the chain's Permit2, which need not be at the canonical address: permits, their typed
+   * data and allowance reads all use the `permit2` role, so it is the file's, whatever the manifest says.
+   */
   static readonly make = (manifest: Manifest, venues = manifest.venues): DeploymentShape => {
     if (venues === undefined) throw new VenueFileRefused({ message: "the manifest names no venue file" })
     return {
       rpcUrl: manifest.rpcUrl,
       chainId: manifest.chainId,
       startBlock: manifest.startBlock,
-      contracts: manifest.contracts,
+      contracts: { ...manifest.contracts, permit2: venues.permit2 },
       tokenList: manifest.tokenList,
       venues
     }

@@ -20,6 +20,19 @@ const Bytes32 = Schema.String.pipe(
 const VenueId = Schema.String.pipe(
   Schema.pattern(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: () => "expected a lower-case venue id such as sushiswap-v2" })
 )
+const CallbackName = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, {
+    message: () => "expected a function name such as pancakeV3SwapCallback"
+  })
+)
+/** Uniswap v3's Swap event; a fork's may append fields. */
+export const UNISWAP_V3_SWAP_EVENT = "Swap(address,address,int256,int256,uint160,uint128,int24)"
+const V3SwapEvent = Schema.String.pipe(
+  // Appended fields one word each (the index counts data words): static types only.
+  Schema.pattern(/^Swap\(address,address,int256,int256,uint160,uint128,int24(,(u?int\d+|address|bool|bytes\d+))*\)$/, {
+    message: () => `expected a Swap event signature that begins as ${UNISWAP_V3_SWAP_EVENT.slice(0, -1)}`
+  })
+)
 /** A fee in hundredths of a basis point (Uniswap v3's unit: 3000 = 0.3 %). */
 const FeePips = Schema.Int.pipe(Schema.between(0, 999_999))
 
@@ -59,7 +72,13 @@ export const V3VenueEntry = Schema.Struct({
   /** the CREATE2 deployer of the venue's pools, when it is not the factory */
   poolDeployer: Schema.optional(EvmAddress),
   poolInitCodeHash: Bytes32,
-  feeTiers: Schema.NonEmptyArray(FeeTier)
+  feeTiers: Schema.NonEmptyArray(FeeTier),
+  /** the name the pools call back under, when not `uniswapV3SwapCallback`, with the same arguments
+   * (PancakeSwap v3: `pancakeV3SwapCallback`); the router accepts it from the venue's verified pools */
+  swapCallback: Schema.optional(CallbackName),
+  /** the pools' Swap event, when not Uniswap's: its fields must begin with Uniswap's seven (PancakeSwap v3
+   * appends two protocol-fee amounts), which are all the index reads */
+  swapEvent: Schema.optional(V3SwapEvent)
 })
 
 export const V4VenueEntry = Schema.Struct({

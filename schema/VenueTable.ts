@@ -19,6 +19,8 @@ export interface VenueConfig {
   readonly feeGetter: Hex
   readonly feeDenominator: number
   readonly initCodeHash: Hex
+  /** v3 forks: the selector their pools call back under, when not Uniswap's; zero otherwise */
+  readonly swapCallback: Hex
 }
 
 /** The contract that is the venue to the router: its factory, PoolManager or launchpad. */
@@ -34,13 +36,17 @@ export const registryOf = (venue: VenueEntry): Address => {
   }
 }
 
-const noPools: Pick<VenueConfig, "deployer" | "initCodeHash" | "fee" | "feeGetter" | "feeDenominator"> = {
+const noPools: Omit<VenueConfig, "family" | "registry"> = {
   deployer: zeroAddress,
   initCodeHash: zeroHash,
   fee: 0,
   feeGetter: "0x00000000",
-  feeDenominator: 0
+  feeDenominator: 0,
+  swapCallback: "0x00000000"
 }
+
+/** The v3 callback's arguments, whatever a fork names it. */
+export const v3CallbackSelector = (name: string): Hex => toFunctionSelector(`function ${name}(int256,int256,bytes)`)
 
 export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
   const base = { family: FamilyCode[venue.family], registry: registryOf(venue) }
@@ -62,7 +68,8 @@ export const venueConfigOf = (venue: VenueEntry): VenueConfig => {
         ...base,
         ...noPools,
         deployer: venue.poolDeployer ?? venue.factory,
-        initCodeHash: venue.poolInitCodeHash
+        initCodeHash: venue.poolInitCodeHash,
+        ...(venue.swapCallback === undefined ? {} : { swapCallback: v3CallbackSelector(venue.swapCallback) })
       }
     case "v4":
     case "launchpad":
@@ -77,7 +84,8 @@ const sameConfig = (a: VenueConfig, b: VenueConfig): boolean =>
   a.family === b.family && a.registry.toLowerCase() === b.registry.toLowerCase() &&
   a.deployer.toLowerCase() === b.deployer.toLowerCase() &&
   a.initCodeHash.toLowerCase() === b.initCodeHash.toLowerCase() &&
-  a.fee === b.fee && a.feeGetter.toLowerCase() === b.feeGetter.toLowerCase() && a.feeDenominator === b.feeDenominator
+  a.fee === b.fee && a.feeGetter.toLowerCase() === b.feeGetter.toLowerCase() && a.feeDenominator === b.feeDenominator &&
+  a.swapCallback.toLowerCase() === b.swapCallback.toLowerCase()
 
 /** The first venue where a router's table (read with `venueCount` / `venueAt`) departs from the file's,
  * as a sentence naming the entry; undefined when they agree. */

@@ -35,7 +35,10 @@ const prebuilt: Record<string, string> = {
   SwapRouter: "@uniswap/v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json",
   NonfungiblePositionManager:
     "@uniswap/v3-periphery/artifacts/contracts/NonfungiblePositionManager.sol/NonfungiblePositionManager.json",
-  PoolManager: "@uniswap/v4-core/out/PoolManager.sol/PoolManager.json"
+  PoolManager: "@uniswap/v4-core/out/PoolManager.sol/PoolManager.json",
+  // PancakeSwap v3's factory and pool; its pool deployer is not shipped (contracts/pancake/).
+  PancakeV3Factory: "@pancakeswap/v3-core/artifacts/contracts/PancakeV3Factory.sol/PancakeV3Factory.json",
+  PancakeV3Pool: "@pancakeswap/v3-core/artifacts/contracts/PancakeV3Pool.sol/PancakeV3Pool.json"
 }
 
 // v4-core's own build uses via-IR with cancun; its test routers and our hooks compile without IR, which

@@ -55,6 +55,8 @@ abstract contract RouterBase is ITradeRouter {
     /// its pool init code hash; every pool a step names must be the address they give for its tokens.
     /// v2 fee rule: `feeGetter` zero: the fixed `fee` (hundredths of a bp) for every pair; otherwise each
     /// pair's fee is what that view function of the pair returns, out of `feeDenominator`.
+    /// `swapCallback` (v3 only): the selector a fork's pools call back under when it is not
+    /// `uniswapV3SwapCallback` (PancakeSwap v3: `pancakeV3SwapCallback`), same arguments; zero otherwise.
     /// Kept in code, not storage (VenueTable.sol).
     struct VenueConfig {
         uint8 family;
@@ -64,6 +66,7 @@ abstract contract RouterBase is ITradeRouter {
         bytes4 feeGetter;
         uint32 feeDenominator;
         bytes32 initCodeHash;
+        bytes4 swapCallback;
     }
 
     struct Config {
@@ -85,6 +88,9 @@ abstract contract RouterBase is ITradeRouter {
     uint256 internal transient tMaxIn;
     /// @dev The one contract allowed to call back next (a v3 pool, the PoolManager); cleared on use.
     address internal transient tCallback;
+    /// @dev While a v3 fork's pool is being swapped with: the other name it calls back under (zero for
+    /// Uniswap's own name). Routes that name, from `tCallback` only, to the same payment code.
+    bytes4 internal transient tV3CallbackName;
 
     /// @notice One step, validated and with its amount resolved.
     struct Leg {

@@ -9,7 +9,9 @@ import {RouterBase} from "./RouterBase.sol";
 /// deployer, and init code hash come from the venue table): `swap`, then the pool calls back for payment.
 /// Only the pool this step computed from its venue's deployer may call back, once; the payment goes from the taker (or what the plan
 /// holds in the router) straight to that pool. The step travels in the callback data, so a chained
-/// exact-out step can run its next link for exactly what the pool asks.
+/// exact-out step can run its next link for exactly what the pool asks. A fork whose pools call back under
+/// another name with the same arguments (PancakeSwap v3's `pancakeV3SwapCallback`) names it in its venue
+/// record; that name is accepted only while that venue's verified pool is being swapped with, from it.
 abstract contract V3Venue is RouterBase {
     function _swapV3(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
@@ -17,7 +19,10 @@ abstract contract V3Venue is RouterBase {
         _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;
+        bytes4 callbackName = venue.swapCallback;
+        if (callbackName != bytes4(0)) tV3CallbackName = callbackName;
         (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg);
+        if (callbackName != bytes4(0)) tV3CallbackName = bytes4(0);
         if (deltaIn < 0 || deltaOut > 0) revert BadDelta(leg.index);
         paidIn = uint256(deltaIn);
         out = uint256(-deltaOut);
@@ -43,6 +48,23 @@ abstract contract V3Venue is RouterBase {
     }
 
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
+        _paidV3(amount0Delta, amount1Delta, data);
+    }
+
+    /// @notice A v3 fork's callback under its own name: `(int256, int256, bytes)` after the selector, as
+    /// `uniswapV3SwapCallback` takes them. Any other call (no fork pool in flight, another selector, another
+    /// sender) reverts; the sender is checked before the arguments are read.
+    fallback() external {
+        bytes4 name = tV3CallbackName;
+        if (name == bytes4(0) || msg.sig != name || msg.sender != tCallback) revert UnexpectedCallback(msg.sender);
+        (int256 amount0Delta, int256 amount1Delta) = abi.decode(msg.data[4:68], (int256, int256));
+        // `bytes data`: its offset (from the arguments' start) in the third word, then length and content.
+        uint256 offset = 4 + uint256(bytes32(msg.data[68:100]));
+        uint256 length = uint256(bytes32(msg.data[offset:offset + 32]));
+        _paidV3(amount0Delta, amount1Delta, msg.data[offset + 32:offset + 32 + length]);
+    }
+
+    function _paidV3(int256 amount0Delta, int256 amount1Delta, bytes calldata data) private {
         if (msg.sender != tCallback) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
         int256 owed = amount0Delta > 0 ? amount0Delta : amount1Delta;

@@ -9,7 +9,7 @@ import {RouterBase} from "./RouterBase.sol";
 /// the table is fixed for the router's life as before, and a plan reads it with one cold `EXTCODECOPY`
 /// (2,600 gas, then 100 per step) instead of a cold `SLOAD` per slot of every venue it looks at.
 /// Record: word 0 = family (8 bits) | registry (160) | fee (24) | feeGetter (32) | feeDenominator (32);
-/// word 1 = deployer; word 2 = initCodeHash.
+/// word 1 = swapCallback (32 bits, above) | deployer (160); word 2 = initCodeHash.
 abstract contract VenueTable is RouterBase {
     uint256 private constant RECORD = 96;
     /// @dev `PUSH2 len DUP1 PUSH1 10 RETURNDATASIZE CODECOPY RETURNDATASIZE RETURN`: returns the `len`
@@ -34,7 +34,7 @@ abstract contract VenueTable is RouterBase {
             if (venue.family >= FAMILY_V4) sinkBits |= 1 << _lowByte(venue.registry);
             uint256 head = uint256(venue.family) << 248 | uint256(uint160(venue.registry)) << 88
                 | uint256(venue.fee) << 64 | uint256(uint32(venue.feeGetter)) << 32 | venue.feeDenominator;
-            uint256 deployer = uint256(uint160(venue.deployer));
+            uint256 deployer = uint256(uint32(venue.swapCallback)) << 160 | uint256(uint160(venue.deployer));
             bytes32 hash = venue.initCodeHash;
             assembly ("memory-safe") {
                 let ptr := add(add(code, 33), mul(i, RECORD))
@@ -64,6 +64,9 @@ abstract contract VenueTable is RouterBase {
         if (venue.family == FAMILY_V2 || venue.family == FAMILY_V3) {
             if (venue.deployer == address(0) || venue.initCodeHash == bytes32(0)) return false;
         }
+        // Another callback name only for v3 forks. A name that is one of the router's own functions would
+        // reach that function instead of the payment code: the pool goes unpaid and reverts the swap.
+        if (venue.swapCallback != bytes4(0) && venue.family != FAMILY_V3) return false;
         if (venue.family != FAMILY_V2) return true;
         if (venue.feeGetter == bytes4(0)) return venue.fee < FEE_PIPS;
         return venue.feeDenominator != 0;
@@ -104,7 +107,8 @@ abstract contract VenueTable is RouterBase {
             fee: uint24(head >> 64),
             feeGetter: bytes4(uint32(head >> 32)),
             feeDenominator: uint32(head),
-            initCodeHash: hash
+            initCodeHash: hash,
+            swapCallback: bytes4(uint32(deployer >> 160))
         });
     }
 

@@ -12,6 +12,7 @@ import { deployTokens } from "./deployTokens.js"
 import { historySteps } from "./history.js"
 import { fundHolders } from "./holders.js"
 import { launchSteps } from "./launch.js"
+import { seedPancakeV3 } from "./seedPancakeV3.js"
 import { seedV2 } from "./seedV2.js"
 import { seedV3 } from "./seedV3.js"
 import { seedV4 } from "./seedV4.js"
@@ -23,6 +24,8 @@ const seedPool = (market: Market, spec: PoolSpec) => {
       return seedV2(market, spec)
     case "v3":
       return seedV3(market, spec.pair, spec.fee, spec.positions, spec.fork === true)
+    case "pancake-v3":
+      return seedPancakeV3(market, spec.pair, spec.fee, spec.positions)
     case "v4":
       return seedV4(market, spec.pair, spec.fee, spec.tickSpacing, spec.hook, spec.positions)
   }

@@ -5,9 +5,9 @@
 import { Effect } from "effect"
 import { type Address, maxUint256 } from "viem"
 import { loadArtifact } from "../Artifacts.js"
-import { approve, type Market, token } from "./context.js"
+import { approve, type Market, type SeededPool, token } from "./context.js"
 import type { PositionSpec } from "./data/pools.js"
-import { openingPrice, position, sorted } from "./positions.js"
+import { openingPrice, position, type Sorted, sorted } from "./positions.js"
 import { registerPool } from "./registerPool.js"
 
 export const v3TickSpacing: Readonly<Record<number, number>> = { 100: 1, 500: 10, 2500: 50, 3000: 60, 10000: 200 }
@@ -57,18 +57,29 @@ export const seedV3 = Effect.fn("seedV3")(function*(
       deadline: maxUint256
     }])
   }
-  market.pools.push({
-    label: `${fork ? "fork-v3" : "v3"}:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
-    pair: pairLabels,
-    usd: positions.reduce((sum, p) => sum + p.usd, 0),
-    venue: "v3",
-    address,
-    id: address,
-    token0: pair.token0,
-    token1: pair.token1,
-    fee,
-    tickSpacing: spacing,
-    hooks: null,
-    key: null
-  })
+  market.pools.push(v3PoolRecord(fork ? "fork-v3" : "v3", pairLabels, positions, pair, address, fee, spacing))
+})
+
+/** A seeded v3-family pool as the manifest lists it, its label `<venue prefix>:<pair>:<fee>`. */
+export const v3PoolRecord = (
+  prefix: string,
+  pairLabels: readonly [string, string],
+  positions: ReadonlyArray<PositionSpec>,
+  pair: Sorted,
+  address: Address,
+  fee: number,
+  tickSpacing: number
+): SeededPool => ({
+  label: `${prefix}:${pairLabels[0]}/${pairLabels[1]}:${fee}`,
+  pair: pairLabels,
+  usd: positions.reduce((sum, p) => sum + p.usd, 0),
+  venue: "v3",
+  address,
+  id: address,
+  token0: pair.token0,
+  token1: pair.token1,
+  fee,
+  tickSpacing,
+  hooks: null,
+  key: null
 })

@@ -1,11 +1,13 @@
 /**
  * One exact-input swap on a seeded pool, the way a wallet would do it on each venue kind: straight
- * against the v2 pair, through Uniswap's v3 SwapRouter, through v4-core's PoolSwapTest.
+ * against the v2 pair, through Uniswap's v3 SwapRouter (PancakeSwap's pools through the devnet's helper),
+ * through v4-core's PoolSwapTest.
  */
 import { Effect } from "effect"
 import { type Address, erc20Abi, maxUint256 } from "viem"
 import { loadArtifact } from "../Artifacts.js"
 import { approve, type Market, type SeededPool, transfer } from "./context.js"
+import { swapPancakeV3 } from "./seedPancakeV3.js"
 import { pairAbi } from "./seedV2.js"
 
 /** The v4 and v3 price limits one step inside the protocol's bounds: "no limit" in either direction. */
@@ -32,6 +34,7 @@ const swapV2 = Effect.fn("swapV2")(
 
 const swapV3 = Effect.fn("swapV3")(
   function*(market: Market, pool: SeededPool, trader: Address, tokenIn: Address, amountIn: bigint) {
+    if (pool.label.startsWith("pancake-v3:")) return yield* swapPancakeV3(market, pool, trader, tokenIn, amountIn)
     const router = pool.label.startsWith("fork-v3:") ? market.protocol.forkV3SwapRouter : market.protocol.v3SwapRouter
     yield* approve(market, trader, tokenIn, router)
     const tokenOut = tokenIn.toLowerCase() === pool.token0.toLowerCase() ? pool.token1 : pool.token0

@@ -12,7 +12,7 @@ export const routerAbi = parseAbi([
   "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
   "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
   "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
-  "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; }",
+  "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; bytes4 swapCallback; }",
   "function venueCount() view returns (uint256 count)",
   "function venueAt(uint8 index) view returns (VenueConfig venue)",
   "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",

@@ -118,14 +118,15 @@ const chunks = (from: number, to: number, size: number): Array<readonly [number,
 export const logs = (
   from: number,
   to: number,
-  sizer: BatchSizer
+  sizer: BatchSizer,
+  topics: ReadonlyArray<`0x${string}`> = allTopics
 ): Effect.Effect<ReadonlyArray<RawLog>, RpcUnavailable, ChainRpc> =>
   Effect.gen(function*() {
     const rpc = yield* ChainRpc
     return yield* rpc.read(RawLogs, "eth_getLogs", [{
       fromBlock: hex(from),
       toBlock: hex(to),
-      topics: [allTopics]
+      topics: [topics]
     }]).pipe(
       Effect.catchIf(
         (error) => to > from && isTooMuch(error),
@@ -133,7 +134,10 @@ export const logs = (
           Effect.gen(function*() {
             yield* sizer.refused(to - from + 1)
             const size = yield* sizer.current
-            const parts = yield* Effect.forEach(chunks(from, to, size), ([start, end]) => logs(start, end, sizer))
+            const parts = yield* Effect.forEach(
+              chunks(from, to, size),
+              ([start, end]) => logs(start, end, sizer, topics)
+            )
             return parts.flat()
           })
       )
@@ -141,10 +145,10 @@ export const logs = (
   })
 
 /** Logs of the events the index reads in the block with `hash`; a node that lacks it fails the call. */
-export const blockLogs = (hash: Hex) =>
+export const blockLogs = (hash: Hex, topics: ReadonlyArray<`0x${string}`> = allTopics) =>
   Effect.flatMap(
     ChainRpc,
-    (rpc) => rpc.read(RawLogs, "eth_getLogs", [{ blockHash: hash, topics: [allTopics] }])
+    (rpc) => rpc.read(RawLogs, "eth_getLogs", [{ blockHash: hash, topics: [topics] }])
   )
 
 /** Who sent each transaction of the block with `hash` (from the block itself: one call for all). */

@@ -9,6 +9,7 @@ import { applyEvents } from "./Apply.js"
 import { blockLogs, blockSenders, type Header, headers, logs } from "./ChainSource.js"
 import { enrich } from "./Enrich.js"
 import { pushRecent } from "./Recent.js"
+import { logTopics } from "./Sources.js"
 import { DAY_SEC } from "./State.js"
 import {
   type Applied,
@@ -50,10 +51,15 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     // One block: its logs by hash (the node answers for exactly that block or fails) and, in the same
     // round trip, its transactions' senders, which the 24 h trade figures need.
     const [raw, knownSenders] = yield* (chain.length === 1
-      ? Effect.all([blockLogs(last.hash), blockSenders(last.hash)], { concurrency: 2 })
-      : Effect.map(logs(from, last.number, engine.sizer), (raw) => [raw, new Map<Hex, Hex>()] as const))
+      ? Effect.all([blockLogs(last.hash, logTopics(engine.sources)), blockSenders(last.hash)], { concurrency: 2 })
+      : Effect.map(logs(from, last.number, engine.sizer, logTopics(engine.sources)), (raw) =>
+        [raw, new Map<Hex, Hex>()] as const))
     const hashes = new Map(chain.map((h) => [h.number, h.hash]))
-    if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
+    if (
+      raw.some((log) =>
+        hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase()
+      )
+    ) {
       return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
     }
     const times = new Map(chain.map((h) => [h.number, h.time]))

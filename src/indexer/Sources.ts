@@ -3,11 +3,12 @@
  * only those from the venue file's factories, pool managers and launchpads create index entries, each
  * pool recorded under its venue's id.
  */
-import { toFunctionSelector } from "viem"
+import { toEventSelector, toFunctionSelector } from "viem"
 import { usdcOf } from "../../layers/Deployment.js"
 import type { Venue } from "../../layers/Venues.js"
 import { type Hex, lowerHex, ZERO_ADDRESS } from "../../schema/Chain.js"
-import type { V2VenueEntry } from "../../schema/VenueFile.js"
+import { UNISWAP_V3_SWAP_EVENT, type V2VenueEntry } from "../../schema/VenueFile.js"
+import { allTopics } from "./Events.js"
 
 export interface Sources {
   /** factory or pool-manager address → venue id */
@@ -16,6 +17,8 @@ export interface Sources {
   readonly v4Managers: ReadonlyMap<Hex, string>
   /** v2 venue id → how its pairs charge */
   readonly v2Fees: ReadonlyMap<string, V2FeeRule>
+  /** a v3 fork's own Swap event (topic0) → how many data words it has: Uniswap's five, then its own */
+  readonly forkV3Swaps: ReadonlyMap<Hex, number>
   /** launchpad address → launchpad id */
   readonly launchpads: ReadonlyMap<Hex, string>
   /** ERC-20 USDC: the unit of account, priced at $1. */
@@ -44,10 +47,23 @@ export const sourcesFrom = (
     v2Fees: new Map(
       venues.flatMap((venue) => venue.entry.family === "v2" ? [[venue.id, v2FeeRule(venue.entry)]] : [])
     ),
+    forkV3Swaps: new Map(
+      venues.flatMap((venue) => {
+        const event = venue.entry.family === "v3" ? venue.entry.swapEvent : undefined
+        return event === undefined || event === UNISWAP_V3_SWAP_EVENT
+          ? []
+          : [[lowerHex(toEventSelector(event)), event.split(",").length - 2] as const]
+      })
+    ),
     launchpads: registries("launchpad", "launchpad"),
     usdc: usdcOf({ contracts })
   }
 }
+
+/** topic0 of every log the index asks `eth_getLogs` for: the fixed set and the forks' Swap events. */
+export const logTopics = (
+  sources: Sources
+): ReadonlyArray<`0x${string}`> => [...allTopics, ...sources.forkV3Swaps.keys()]
 
 /**
  * A v2 venue's fee rule: one fee in pips for every pair, or each pair's own, read through the getter the

@@ -14,7 +14,7 @@ import { enrich } from "./Enrich.js"
 import type { ChainEvent } from "./Events.js"
 import type { ProgressTracker } from "./Progress.js"
 import { commonAncestor, pushRecent, type Recent, upTo } from "./Recent.js"
-import type { Sources } from "./Sources.js"
+import { logTopics, type Sources } from "./Sources.js"
 import { DAY_SEC, emptyState, type IndexState } from "./State.js"
 
 export interface IndexerSettings {
@@ -99,7 +99,9 @@ export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
 export const fetchRange = (engine: Engine, from: number, to: number) =>
   Effect.gen(function*() {
     yield* engine.progress.fetched(from)
-    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer), header(to)], { concurrency: 2 })
+    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer, logTopics(engine.sources)), header(to)], {
+      concurrency: 2
+    })
     if (end === undefined) {
       // The chain got shorter since the head was read: the next head sorts it out.
       return yield* new RpcUnavailable({

@@ -63,13 +63,14 @@ describe("seeded market", () => {
     expect([...venues].sort()).toEqual(["v2", "v3", "v4"])
     const wethUsdcV3 = pools.filter((p) => p.label.startsWith("v3:") && p.pair.join("/") === "WETH/USDC")
     expect(wethUsdcV3.map((p) => p.fee).sort()).toEqual([10000, 3000, 500])
-    // The fork venues trade the same pair: the 0.2 % v2 fork, the v3 fork's extra 0.25 % tier and the
-    // v2.5 fork's pair, at the 0.25 % fixed for it when it was created.
+    // The fork venues trade the same pair: the 0.2 % v2 fork, the v3 fork's extra 0.25 % tier, the v2.5
+    // fork's pair, at the 0.25 % fixed for it when it was created, and PancakeSwap v3.
     const forks = pools.filter((p) => p.pair.join("/") === "WETH/USDC" && !/^v[234]:/.test(p.label))
     expect(forks.map((p) => [p.label, p.fee])).toEqual([
       ["lowfee-v2:WETH/USDC", 2000],
       ["fork-v3:WETH/USDC:2500", 2500],
-      ["pairfee-v2:WETH/USDC", 2500]
+      ["pairfee-v2:WETH/USDC", 2500],
+      ["pancake-v3:WETH/USDC:500", 500]
     ])
     expect(pools.some((p) => p.venue === "v3" && p.fee === 100)).toBe(true)
     const hooked = pools.filter((p) => p.hooks !== null)

@@ -148,6 +148,7 @@ describe("GET /trade/v1/venues on the devnet", () => {
       "launchpad",
       "lowfee-v2",
       "pairfee-v2",
+      "pancake-v3",
       "uniswap-v2",
       "uniswap-v3",
       "uniswap-v4"
@@ -155,6 +156,11 @@ describe("GET /trade/v1/venues on the devnet", () => {
     expect(byId["lowfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "lowFeeV2Factory")))
     expect(byId["pairfee-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "pairFeeV2Factory")))
     expect(byId["fork-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "forkV3Factory")))
+    // The pool deployer is listed beside the factory: it, not the factory, is the pools' CREATE2 deployer.
+    expect(byId["pancake-v3"].contracts).toMatchObject({
+      factory: getAddress(contractAddress(manifest, "pancakeV3Factory")),
+      poolDeployer: getAddress(contractAddress(manifest, "pancakeV3PoolDeployer"))
+    })
     expect(byId["launchpad"].contracts.launchpad).toBe(getAddress(contractAddress(manifest, "launchpad")))
     expect(byId["uniswap-v2"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v2Factory")))
     expect(byId["uniswap-v3"].contracts.factory).toBe(getAddress(contractAddress(manifest, "v3Factory")))

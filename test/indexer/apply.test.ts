@@ -27,6 +27,7 @@ const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
+  forkV3Swaps: new Map(),
   v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpadAddress, "launchpad"]]),
   usdc

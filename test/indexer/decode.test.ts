@@ -9,6 +9,7 @@ import { lowerAddress, USDC_ADDRESS } from "../../schema/Chain.js"
 import { decodeLog, type RawLog } from "../../src/indexer/Decode.js"
 import { topics } from "../../src/indexer/Events.js"
 import type { Sources } from "../../src/indexer/Sources.js"
+import { hexOf } from "../support/hex.js"
 
 const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
 const pool = lowerAddress("0x00000000000000000000000000000000000000a1")
@@ -18,6 +19,7 @@ const sources: Sources = {
   v2Factories: new Map([[factory, "uniswap-v2"]]),
   v3Factories: new Map([[factory, "uniswap-v3"]]),
   v4Managers: new Map([[manager, "uniswap-v4"]]),
+  forkV3Swaps: new Map(),
   v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map([[launchpad, "launchpad"]]),
   usdc: USDC_ADDRESS
@@ -96,6 +98,33 @@ describe("decodeLog", () => {
       recipient: launchpad,
       at: { block: 16, time: 1_700_000_000, logIndex: 3 }
     })
+  })
+
+  it("a v3 fork's own Swap event (PancakeSwap's, two fields longer) decodes only when its venue names it", () => {
+    const event = eventOf("PancakeV3Pool", "Swap")
+    const log = logOf(pool, event, {
+      sender: factory,
+      recipient: launchpad,
+      amount0: 5n,
+      amount1: -7n,
+      sqrtPriceX96: 2n ** 96n,
+      liquidity: 10n ** 18n,
+      tick: -3,
+      protocolFeesToken0: 11n,
+      protocolFeesToken1: 0n
+    })
+    const named: Sources = { ...sources, forkV3Swaps: new Map([[hexOf(toEventSelector(event)), 7]]) }
+    expect(decodeLog(log, named, 0)).toMatchObject({
+      _tag: "V3Swap",
+      amount0: 5n,
+      amount1: -7n,
+      sqrtPriceX96: 2n ** 96n,
+      liquidity: 10n ** 18n,
+      tick: -3,
+      recipient: launchpad
+    })
+    expect(decodeLog(log, sources, 0)).toBeUndefined()
+    expect(decodeLog({ ...log, data: hexOf(log.data.slice(0, -64)) }, named, 0)).toBeUndefined()
   })
 
   it("v3 mint and burn become signed liquidity changes over indexed ticks", () => {

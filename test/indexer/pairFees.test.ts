@@ -62,6 +62,7 @@ describe("applying pairs of a per-pair venue", () => {
           v2Factories: new Map([[fixedFactory, "uniswap-v2"], [v25Factory, "pairfee-v2"]]),
           v3Factories: new Map(),
           v4Managers: new Map(),
+          forkV3Swaps: new Map(),
           v2Fees: new Map<string, V2FeeRule>([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }], [
             "pairfee-v2",
             rule(10_000)

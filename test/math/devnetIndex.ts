@@ -3,12 +3,13 @@
  * made at that block, so other test files trading meanwhile do not move the answers), the seeded pools
  * by label, a funded holder whose calls run through `eth_simulateV1`, and reproducible random sizes.
  */
-import { afterAll, beforeAll } from "@effect/vitest"
+import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { Effect, HashMap, Option } from "effect"
 import { type Address, type Hex, parseAbi } from "viem"
 import type { PrivateKeyAccount } from "viem/accounts"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { IndexState } from "../../src/indexer/State.js"
+import { quoteHop } from "../../src/math/Hop.js"
 import type { Pool } from "../../src/math/PoolState.js"
 import { clientsFor, type DevnetClients, manifestAccount, poolByLabel, sharedManifest } from "../support/devnet.js"
 import { hexOf } from "../support/hex.js"
@@ -55,6 +56,28 @@ export const devnetIndex = (): DevnetIndex => {
     return results
   }
   return { manifest, client, holder, blockNumber, indexed, simulate }
+}
+
+/**
+ * exactIn of `amount` must equal what `reference` (the venue's quoter, or a real swap) gives for it;
+ * exactOut of half that must be the least input `reference` turns into at least that.
+ */
+export const expectExactQuotes = async (
+  pool: Pool,
+  tokenIn: string,
+  amount: bigint,
+  reference: (amountIn: bigint) => Promise<bigint>
+) => {
+  const exactIn = quoteHop({ pool, tokenIn: hexOf(tokenIn), side: "exactIn", amount })
+  if (exactIn._tag !== "Quoted") throw new Error(`exactIn not quoted: ${exactIn._tag}`)
+  expect(exactIn.amountOut).toBe(await reference(amount))
+  if (exactIn.amountOut < 2n) return
+  const target = exactIn.amountOut / 2n + 1n
+  const exactOut = quoteHop({ pool, tokenIn: hexOf(tokenIn), side: "exactOut", amount: target })
+  if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
+  expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
+  expect(await reference(exactOut.amountIn)).toBe(exactOut.amountOut)
+  expect(await reference(exactOut.amountIn - 1n)).toBeLessThan(target)
 }
 
 export const lower = (address: string) => hexOf(address)

@@ -12,7 +12,7 @@ import { quoteHop } from "../../src/math/Hop.js"
 import type { ConcentratedPool } from "../../src/math/PoolState.js"
 import { v3QuoterV2Abi, v4QuoterAbi } from "../support/abis.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
-import { addr, devnetIndex, lower, sizes } from "./devnetIndex.js"
+import { addr, devnetIndex, expectExactQuotes, lower, sizes } from "./devnetIndex.js"
 
 const { blockNumber, client, indexed, manifest } = devnetIndex()
 
@@ -76,17 +76,7 @@ describe("concentrated pools against the venues' quoters", () => {
         const zeroForOne = tokenIn === pool.token0
         const max = (concentratedDepth(pool, BigInt(pool.feePips), zeroForOne, 3000n) * 9n) / 10n
         for (const amount of sizes(n * 2 + 1, 6, 10n, max)) {
-          const exactIn = quoteHop({ pool, tokenIn, side: "exactIn", amount })
-          expect(exactIn._tag).toBe("Quoted")
-          if (exactIn._tag !== "Quoted") continue
-          expect(exactIn.amountOut).toBe(await quoterExactIn(label, tokenIn, amount))
-          if (exactIn.amountOut < 2n) continue
-          const target = exactIn.amountOut / 2n + 1n
-          const exactOut = quoteHop({ pool, tokenIn, side: "exactOut", amount: target })
-          if (exactOut._tag !== "Quoted") throw new Error(`exactOut not quoted: ${exactOut._tag}`)
-          expect(exactOut.amountOut).toBeGreaterThanOrEqual(target)
-          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn)).toBe(exactOut.amountOut)
-          expect(await quoterExactIn(label, tokenIn, exactOut.amountIn - 1n)).toBeLessThan(target)
+          await expectExactQuotes(pool, tokenIn, amount, (amountIn) => quoterExactIn(label, tokenIn, amountIn))
         }
       }
     })

@@ -40,12 +40,13 @@ describe("the router in the deployment", () => {
       ["launchpad", true, router],
       ["lowfee-v2", true, router],
       ["fork-v3", true, router],
-      ["pairfee-v2", true, router]
+      ["pairfee-v2", true, router],
+      ["pancake-v3", true, router]
     ])
     // Its venue table is the listing's venues in the devnet's order, each with its own registry.
     const table = await readVenueTable(reader, router)
     expect(venueTableMismatch(manifest.venues!, table)).toBeUndefined()
-    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3, 0, 1, 0])
+    expect(table.map((venue) => venue.family)).toEqual([0, 1, 2, 3, 0, 1, 0, 1])
     venues.all.forEach((venue, i) => {
       const listed = venue.contracts["factory"] ?? venue.contracts["poolManager"] ?? venue.contracts["launchpad"]
       expect(getAddress(listed!), venue.id).toBe(table[i]!.registry)
@@ -76,8 +77,14 @@ describe("the router in the deployment", () => {
     writeFileSync(manifestPath, JSON.stringify({ ...sharedManifest(), contracts, venues: file }))
     const layer = Deployment.layerManifestFile.pipe(
       Layer.provide(AppConfig.Default),
+      // VENUES_FILE names no file, so the manifest's own venue file is read, not a local devnet's.
       Layer.provide(
-        AppConfig.withSettings({ MANIFEST_PATH: manifestPath, RPC_URL: "http://127.0.0.1:1", ...settings })
+        AppConfig.withSettings({
+          MANIFEST_PATH: manifestPath,
+          VENUES_FILE: `${manifestPath}.absent`,
+          RPC_URL: "http://127.0.0.1:1",
+          ...settings
+        })
       ),
       Layer.provide(NodeContext.layer)
     )

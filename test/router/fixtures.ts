@@ -36,7 +36,8 @@ export const reentrantAbi = parseAbi([
 
 export const fakePoolAbi = parseAbi([
   "function strike(address router)",
-  "function strikeUnlock(address router, bytes data)"
+  "function strikeUnlock(address router, bytes data)",
+  "function strikeNamed(address router, string signature)"
 ])
 
 const stateViewAbi = parseAbi([

@@ -264,7 +264,8 @@ describe("a venue table the router refuses to be constructed with", () => {
     initCodeHash: `0x${"11".repeat(32)}`,
     fee: 3000,
     feeGetter: "0x00000000",
-    feeDenominator: 0
+    feeDenominator: 0,
+    swapCallback: "0x00000000"
   } as const
   const tables = {
     empty: [],
@@ -272,7 +273,8 @@ describe("a venue table the router refuses to be constructed with", () => {
     "v2 without an init code hash": [{ ...v2, initCodeHash: zeroHash }],
     "a fixed fee of 100 %": [{ ...v2, fee: 1_000_000 }],
     "a per-pair fee out of 0": [{ ...v2, feeGetter: "0x313ce567" }],
-    "an unknown family": [{ ...v2, family: 4 }]
+    "an unknown family": [{ ...v2, family: 4 }],
+    "a callback name on a venue other than v3": [{ ...v2, swapCallback: "0x23a69e75" }]
   }
   it.each(Object.entries(tables))("%s", async (_, venues) => {
     const artifact = loadArtifact("TradeRouter")

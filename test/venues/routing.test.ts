@@ -44,7 +44,7 @@ describe("venues from the venue file", () => {
     const answer = await ask({ sell: USDC, buy: WETH, amount: "400000" })
     const { best, routes } = hopVenues(answer)
     expect(answer.best.executable).toBe(true)
-    expect([...best].filter((id) => id === "lowfee-v2" || id === "fork-v3").length).toBeGreaterThan(0)
+    expect([...best].filter((id) => !id.startsWith("uniswap-")).length).toBeGreaterThan(0)
     expect([...best].filter((id) => id.startsWith("uniswap-")).length).toBeGreaterThan(0)
     expect(routes.has("lowfee-v2") && routes.has("fork-v3")).toBe(true)
   })
@@ -72,7 +72,8 @@ describe("venues from the venue file", () => {
       ["launchpad", "launchpad", true],
       ["lowfee-v2", "uniswap_v2", true],
       ["fork-v3", "uniswap_v3", true],
-      ["pairfee-v2", "uniswap_v2", true]
+      ["pairfee-v2", "uniswap_v2", true],
+      ["pancake-v3", "uniswap_v3", true]
     ])
   })
 

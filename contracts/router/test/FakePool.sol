@@ -29,6 +29,18 @@ contract FakePool {
         IV3Callback(router).uniswapV3SwapCallback(int256(demand), int256(demand), abi.encode(token, false));
     }
 
+    /// @notice The v3 callback under another name (a fork's), with the same arguments.
+    function strikeNamed(address router, string calldata signature) external {
+        (bool ok, bytes memory reason) = router.call(
+            abi.encodeWithSignature(signature, int256(demand), int256(demand), abi.encode(token, false))
+        );
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(reason, 32), mload(reason))
+            }
+        }
+    }
+
     function strikeUnlock(address router, bytes calldata data) external {
         IUnlockCallbackTarget(router).unlockCallback(data);
     }

@@ -33,6 +33,13 @@ export type PoolSpec =
     readonly positions: ReadonlyArray<PositionSpec>
   }
   | {
+    /** PancakeSwap v3 (devnet/pancakeVenue.ts): 100, 500, 2500, 10000 */
+    readonly venue: "pancake-v3"
+    readonly pair: readonly [string, string]
+    readonly fee: number
+    readonly positions: ReadonlyArray<PositionSpec>
+  }
+  | {
     readonly venue: "v4"
     readonly pair: readonly [string, string]
     /** hundredths of a bip, or "dynamic" (set by the hook per swap) */
@@ -109,5 +116,8 @@ export const poolSpecs: ReadonlyArray<PoolSpec> = [
   // The v2.5 venue: a fee per pair, fixed when the pair was created
   { venue: "v2", pairFeeBps: 25, pair: ["WETH", "USDC"], usd: 1_000_000 },
   { venue: "v2", pairFeeBps: 15, pair: ["WBTC", "USDC"], usd: 300_000 },
-  { venue: "v2", pairFeeBps: 4, pair: ["EURC", "USDC"], usd: 200_000 }
+  { venue: "v2", pairFeeBps: 4, pair: ["EURC", "USDC"], usd: 200_000 },
+  // PancakeSwap v3, its pools made by a separate pool deployer
+  { venue: "pancake-v3", pair: ["WETH", "USDC"], fee: 500, positions: [{ usd: 1_000_000, range: 15 }] },
+  { venue: "pancake-v3", pair: ["WBTC", "USDC"], fee: 2500, positions: full(300_000) }
 ]

@@ -17,6 +17,7 @@ export const sources: Sources = {
   v2Factories: new Map([[FACTORY, "uniswap-v2"]]),
   v3Factories: new Map(),
   v4Managers: new Map(),
+  forkV3Swaps: new Map(),
   v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
   launchpads: new Map(),
   usdc: USDC_ADDRESS

@@ -1,0 +1,101 @@
+/**
+ * Permit2 at a non-canonical address, as on a chain where it was not deployed through the deterministic
+ * deployer: a second real Permit2 (the same npm creation code, deployed plainly) and a router deployed
+ * for a venue file naming it, while the manifest still names the canonical one. Start-up accepts the file,
+ * and the Permit2 flow (swap answering `sign_permit`, sign, swap/tx, send, receipt) runs against the
+ * file's Permit2 only: the approval, the typed data's domain and the allowance the router spends are all
+ * there, and the canonical Permit2 is never touched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type Address, decodeFunctionData, erc20Abi, getAddress, parseAbi } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
+import { PERMIT2_ADDRESS, permit2Artifact } from "../../devnet/npmArtifacts.js"
+import { NativeMode, routerConfigOf } from "../../devnet/router.js"
+import { ChainRpc } from "../../layers/ChainRpc.js"
+import { checkVenueFile } from "../../layers/VenueChecks.js"
+import type { Manifest } from "../../schema/Manifest.js"
+import type { VenueFile } from "../../schema/VenueFile.js"
+import { deploy } from "../router/fixtures.js"
+import { envOf } from "../router/support.js"
+import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
+import { indexRuntime, synced } from "../support/services.js"
+import { type Harness, operationsOf, takerOn, tradingWith } from "./harness.js"
+
+const permit2Abi = parseAbi([
+  "function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)"
+])
+
+let devnet: PrivateDevnet
+let harness: Harness
+let ops: ReturnType<typeof operationsOf>
+let file: VenueFile
+let permit2: Address
+let router: Address
+
+beforeAll(async () => {
+  devnet = await startDevnet()
+  const env = envOf(devnet.manifest)
+  const lp = env.trader(7)
+  permit2 = await deploy(lp, permit2Artifact(), [])
+  const base = devnet.manifest.venues!
+  router = await deploy(lp, loadArtifact("TradeRouter"), [
+    routerConfigOf({ ...base, permit2 }, env.usdc, NativeMode.deposit)
+  ])
+  file = { ...base, permit2, router }
+  // The manifest's own `permit2` role stays the canonical address: the venue file must win.
+  const manifest: Manifest = { ...devnet.manifest, contracts: { ...devnet.manifest.contracts, router }, venues: file }
+  const runtime = indexRuntime(manifest)
+  await runtime.runPromise(synced)
+  harness = { devnet: { ...devnet, manifest }, runtime, stop: () => runtime.dispose() }
+  ops = operationsOf(runtime)
+}, 180_000)
+afterAll(async () => {
+  await harness?.stop()
+  await devnet?.stop()
+})
+
+const { trade } = tradingWith(() => ops)
+
+describe("Permit2 at another address, named by the venue file", () => {
+  it("start-up accepts it: it is Permit2 for this chain and address", async () => {
+    expect(getAddress(permit2)).not.toBe(getAddress(PERMIT2_ADDRESS))
+    const rpc = ChainRpc.make({ rpcUrl: devnet.manifest.rpcUrl, chainId: devnet.manifest.chainId })
+    const checked = checkVenueFile(rpc, file, { chainId: file.chainId, startBlock: devnet.manifest.startBlock })
+    await expect(Effect.runPromise(checked)).resolves.toBeUndefined()
+  })
+
+  it("the permit flow approves, signs for and spends through that Permit2 only, receipt pass", async () => {
+    const env = envOf(devnet.manifest)
+    const WETH = env.token("WETH")
+    const taker = await takerOn(harness)
+    await trade(taker, { sell: env.usdc, buy: WETH, amount: "3000" })
+    const { built, delivered, quoted } = await trade(taker, { sell: WETH, buy: env.usdc, amount: "0.5" })
+    expect(quoted.readiness?.approval.needs).toBe("approve_and_sign_permit")
+    expect(built.next).toBe("sign_permit")
+    const approval = decodeFunctionData({ abi: erc20Abi, data: hexOf(built.transactions[0]!.data) })
+    expect(approval.functionName).toBe("approve")
+    expect(getAddress(approval.args[0] as Address)).toBe(getAddress(permit2))
+    expect(built.signatures[0]!.typedData.domain.verifyingContract).toBe(getAddress(permit2))
+    expect(delivered).toBe(BigInt(quoted.best.amountOutQuotedRaw))
+
+    const read = (address: Address) =>
+      taker.clients.public.readContract({
+        address,
+        abi: permit2Abi,
+        functionName: "allowance",
+        args: [taker.address, WETH, router]
+      })
+    // The permit set the allowance on the file's Permit2 (its nonce used once); the canonical one has none.
+    expect((await read(permit2))[2]).toBe(1)
+    expect(await read(PERMIT2_ADDRESS)).toEqual([0n, 0, 0])
+    const canonicalAllowance = await taker.clients.public.readContract({
+      address: WETH,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [taker.address, PERMIT2_ADDRESS]
+    })
+    expect(canonicalAllowance).toBe(0n)
+  })
+})
