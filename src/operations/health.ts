@@ -81,7 +81,8 @@ export const health = Effect.fnUntraced(function*() {
       reachable,
       latencyMs: reachable ? probe.latencyMs : null,
       block: probe?.block ?? null,
-      probedAgoSec: probe === null ? null : Math.round((now - probe.at) / 100) / 10,
+      // A probe that landed after this answer read its clock is 0 s old, not a negative age.
+      probedAgoSec: probe === null ? null : Math.max(0, Math.round((now - probe.at) / 100) / 10),
       pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
     },
     payments: {

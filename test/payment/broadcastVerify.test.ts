@@ -4,15 +4,18 @@
  * operation started beside the verification is never served, nor anything charged, when the payment
  * is refused: it is interrupted.
  */
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { expect, it } from "vitest"
+import type { Paid } from "../../layers/payment/GateShape.js"
 import { type Charge, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { clientsFor } from "../support/devnet.js"
+import { hexOf } from "../support/hex.js"
 import { encodePayment } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
 
 const harness = gateHarness(6, { SETTLEMENT_MODE: "broadcast" })
-const { balances, gate, signFor } = harness
+const { balances, gate, manifest, signFor } = harness
 const readOnlySearch: Charge = { ...search, readOnly: true }
 
 /** Calls `charge` with `header` and a read that answers at once unless `hold`; records whether it was interrupted. */
@@ -24,6 +27,13 @@ const callWithRead = async (charge: Charge, header: string, hold = false) => {
   let outcome: unknown
   const delta = await balances(async () => {
     outcome = await gate((g) => Effect.either(g.charge(charge, Option.some(SubmittedPayment.header(header)), read)))
+    // `broadcast` answers before its settlement is mined: the balances are read once it has landed.
+    const sent = Either.getRight(outcome as Either.Either<Paid<string>, unknown>).pipe(
+      Option.flatMap((paid) => paid.receipt)
+    )
+    if (Option.isSome(sent)) {
+      await clientsFor(manifest()).public.waitForTransactionReceipt({ hash: hexOf(sent.value.settlement.transaction) })
+    }
   })
   return { outcome: outcome as { _tag: string; left?: { _tag: string; reason?: string } }, delta, interrupted }
 }

@@ -46,7 +46,15 @@ export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
     entries: ReadonlyArray<readonly [token: Address, owner: Address]>,
     action: () => Promise<unknown>
   ) => {
-    const read = () => Promise.all(entries.map(([token, owner]) => balanceOf(token, owner)))
+    // Every balance at one block: reads at "latest" could straddle a block mined between them.
+    const read = async () => {
+      const blockNumber = await reader.getBlockNumber()
+      return Promise.all(
+        entries.map(([token, owner]) =>
+          reader.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
+        )
+      )
+    }
     const before = await read()
     await action()
     const after = await read()
