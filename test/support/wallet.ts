@@ -33,8 +33,15 @@ export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
     return receipt
   }
 
-  const balanceOf = (token: Address, owner: Address = account.address) =>
-    reader.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
+  /** At `blockNumber` when given, else at the latest block. */
+  const balanceOf = (token: Address, owner: Address = account.address, blockNumber?: bigint) =>
+    reader.readContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [owner],
+      ...(blockNumber === undefined ? {} : { blockNumber })
+    })
 
   const transfer = (token: Address, to: Address, amount: bigint) => write(token, erc20Abi, "transfer", [to, amount])
 
@@ -49,11 +56,7 @@ export const walletFor = (manifest: Manifest, account: PrivateKeyAccount) => {
     // Every balance at one block: reads at "latest" could straddle a block mined between them.
     const read = async () => {
       const blockNumber = await reader.getBlockNumber()
-      return Promise.all(
-        entries.map(([token, owner]) =>
-          reader.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
-        )
-      )
+      return Promise.all(entries.map(([token, owner]) => balanceOf(token, owner, blockNumber)))
     }
     const before = await read()
     await action()
