@@ -15,6 +15,7 @@ export const routerAbi = parseAbi([
   "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; bytes4 swapCallback; }",
   "function venueCount() view returns (uint256 count)",
   "function venueAt(uint8 index) view returns (VenueConfig venue)",
+  "function permit2() view returns (address)",
   "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
   "error Reentrancy()",
   "error DeadlineExpired(uint256 deadline, uint256 timestamp)",

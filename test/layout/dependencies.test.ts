@@ -5,6 +5,8 @@
  * imports (type-only imports included: a type cycle is still two modules that cannot be read apart).
  * The folders of `src/` are ranked (docs/architecture.md, "Folder rank"): a file imports its own folder
  * and folders ranked below it, never one ranked above or beside it, so folders do not circle either.
+ * Only `layers/ChainRpc.ts` and `layers/chain/` open connections to the node (viem transports and clients,
+ * websockets): everything else reaches the chain through `ChainRpc`, so every failure is `RpcUnavailable`.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { readdirSync, readFileSync } from "node:fs"
@@ -110,6 +112,42 @@ const cycles = (): Array<Array<string>> => {
   return found
 }
 
+// What opens a connection to the node: viem's transports and client constructors, and websocket packages.
+const transportNames = new Set([
+  "http",
+  "webSocket",
+  "fallback",
+  "custom",
+  "ipc",
+  "createClient",
+  "createPublicClient",
+  "createWalletClient",
+  "createTestClient"
+])
+const socketPackages = new Set(["ws", "isomorphic-ws"])
+const namedImport = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*["']([^"']+)["']/g
+const defaultImport = /import\s+[\w$]+\s+from\s*["']([^"']+)["']/g
+
+/** What a file imports that opens a connection to the node, as `file: name`. */
+const transportsOf = (file: string): Array<string> => {
+  const text = readFileSync(join(root, file), "utf8")
+  const named = [...text.matchAll(namedImport)].flatMap(([, typeOnly, names, from]) =>
+    typeOnly !== undefined || !(from === "viem" || from!.startsWith("viem/")) ? [] : names!.split(",")
+      .map((name) => name.trim().split(/\s+as\s+/)[0]!)
+      .filter((name) => transportNames.has(name))
+  )
+  const sockets = [...text.matchAll(namedImport), ...text.matchAll(defaultImport)]
+    .map((match) => match.at(-1)!)
+    .filter((from) => socketPackages.has(from))
+  return [...named, ...sockets, ...(/new\s+WebSocket\s*\(/.test(text) ? ["new WebSocket"] : [])]
+    .map((name) => `${file}: ${name}`)
+}
+
+// scripts/ is left out: the demo, the benches and the operator's deploy script are the chain's users, as
+// tests are, and talk to it with viem directly.
+const serviceFiles = ["schema", "layers", "src", "devnet"].flatMap(sourceFiles)
+const isChainBoundary = (file: string) => file === "layers/ChainRpc.ts" || file.startsWith("layers/chain/")
+
 describe("layout", () => {
   it("reads every source file and resolves its relative imports", () => {
     expect(graph.size).toBeGreaterThan(100)
@@ -149,6 +187,17 @@ describe("layout", () => {
 
   it("src/ folders import only their own folder and folders ranked below it", () => {
     expect(upward()).toEqual([])
+  })
+
+  it("only layers/ChainRpc.ts and layers/chain/ open connections to the node", () => {
+    const found = serviceFiles.flatMap(transportsOf)
+    // the checker sees the boundary's own transports, so it would see anyone else's
+    expect(found).toEqual(expect.arrayContaining([
+      "layers/ChainRpc.ts: createPublicClient",
+      "layers/ChainRpc.ts: http",
+      "layers/chain/NewHeads.ts: ws"
+    ]))
+    expect(found.filter((entry) => !isChainBoundary(entry.split(":")[0]!))).toEqual([])
   })
 
   it("no import circle, type-only imports included", () => {

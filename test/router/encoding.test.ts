@@ -27,10 +27,13 @@ import {
   StepFlag
 } from "../../src/execution/RouterPlan.js"
 
-/** An ABI entry reduced to what the encoding depends on (names, types, components, indexed). */
+/**
+ * An ABI entry reduced to what the encoding depends on (names, types, components, indexed); an unnamed
+ * parameter is written "" by solc and left out by viem's parser.
+ */
 const shape = (params: ReadonlyArray<AbiParameter>): unknown =>
   params.map((p) => ({
-    name: p.name,
+    name: p.name === "" ? undefined : p.name,
     type: p.type,
     indexed: (p as { indexed?: boolean }).indexed ?? false,
     components: "components" in p ? shape(p.components) : undefined

@@ -4,18 +4,21 @@
  * for a venue file naming it, while the manifest still names the canonical one. Start-up accepts the file,
  * and the Permit2 flow (swap answering `sign_permit`, sign, swap/tx, send, receipt) runs against the
  * file's Permit2 only: the approval, the typed data's domain and the allowance the router spends are all
- * there, and the canonical Permit2 is never touched.
+ * there, and the canonical Permit2 is never touched. A router and a venue file that name different
+ * Permit2s refuse the start, naming both.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Exit, Layer } from "effect"
 import { type Address, decodeFunctionData, erc20Abi, getAddress, parseAbi } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { PERMIT2_ADDRESS, permit2Artifact } from "../../devnet/npmArtifacts.js"
 import { NativeMode, routerConfigOf } from "../../devnet/router.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import { checkVenueFile } from "../../layers/VenueChecks.js"
+import { Deployment } from "../../layers/Deployment.js"
+import { checkedDeployment, checkVenueFile } from "../../layers/VenueChecks.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
+import { checkedRouter } from "../../src/execution/RouterCheck.js"
 import { deploy } from "../router/fixtures.js"
 import { envOf } from "../router/support.js"
 import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -64,6 +67,23 @@ describe("Permit2 at another address, named by the venue file", () => {
     const rpc = ChainRpc.make({ rpcUrl: devnet.manifest.rpcUrl, chainId: devnet.manifest.chainId })
     const checked = checkVenueFile(rpc, file, { chainId: file.chainId, startBlock: devnet.manifest.startBlock })
     await expect(Effect.runPromise(checked)).resolves.toBeUndefined()
+  })
+
+  it("start-up refuses a router deployed for one Permit2 beside a venue file naming the other, naming both", async () => {
+    const base = devnet.manifest.venues!
+    const refusal = (venues: VenueFile) =>
+      Effect.runPromise(Effect.exit(Effect.provide(
+        Deployment,
+        checkedRouter(checkedDeployment(Layer.succeed(Deployment, Deployment.make(devnet.manifest, venues))))
+      ))).then((exit) => Exit.isFailure(exit) ? JSON.stringify(exit.cause.toJSON()) : "started")
+    // The canonical Permit2 named, the router built for the other one; and the other way round.
+    expect(await refusal({ ...base, router })).toContain(
+      `router ${router}: it was deployed for Permit2 ${getAddress(permit2)}, the venue file names Permit2 ${base.permit2}`
+    )
+    expect(await refusal({ ...file, router: base.router })).toContain(
+      `router ${base.router}: it was deployed for Permit2 ${getAddress(PERMIT2_ADDRESS)}, the venue file names Permit2 ${permit2}`
+    )
+    expect(await refusal(file)).toBe("started")
   })
 
   it("the permit flow approves, signs for and spends through that Permit2 only, receipt pass", async () => {
