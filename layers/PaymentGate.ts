@@ -13,7 +13,7 @@ import { getAddress, parseAbiItem, publicActions } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
 import { ChainRpc } from "./ChainRpc.js"
-import { Deployment } from "./Deployment.js"
+import { Deployment, usdcOf } from "./Deployment.js"
 import { AuthorizationLedger, type AuthorizationLedgerShape } from "./payment/AuthorizationLedger.js"
 import { type BroadcastChain, type BroadcastSettlement, broadcastSettlement, type Reject } from "./payment/Broadcast.js"
 import { exposureBook } from "./payment/Exposure.js"
@@ -37,12 +37,9 @@ export type { Charge, PaymentTerms } from "./payment/Requirements.js"
 export { SubmittedPayment } from "./payment/Submission.js"
 export { AuthorizationLedger, PaymentConfigError }
 
-/** The devnet and Arc both keep USDC's ERC-20 face here. */
-const USDC = "0x3600000000000000000000000000000000000000"
-
 const termsOf = (settings: PaymentSettings, deployment: Context.Tag.Service<Deployment>): PaymentTerms => ({
   network: `eip155:${deployment.chainId}`,
-  asset: deployment.contracts["usdc"] ?? USDC,
+  asset: usdcOf(deployment),
   payTo: settings.payTo,
   eip712: settings.eip712,
   ceiling: settings.ceiling,

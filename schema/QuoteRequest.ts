@@ -3,11 +3,12 @@
  * answered with `ticker_not_allowed` rather than a generic schema error.
  */
 import { Schema } from "effect"
+import { USDC_ADDRESS } from "./Chain.js"
 import { Address } from "./Primitives.js"
 
 const TokenAddressField = Schema.String.annotations({
   description: "token contract address; a ticker is refused with `ticker_not_allowed`",
-  examples: ["0x3600000000000000000000000000000000000000"]
+  examples: [USDC_ADDRESS]
 })
 
 export const QuoteRequest = Schema.Struct({
