@@ -150,7 +150,8 @@ export class PaymentGate extends Context.Tag("PaymentGate")<PaymentGate, Payment
   static readonly layerLedger = Layer.unwrapEffect(
     Effect.map(
       AppConfig,
-      ({ redis }) => redis.url._tag === "Some" ? redisLedger(redis.url.value) : AuthorizationLedger.layerMemory
+      ({ redis }) =>
+        redis.url._tag === "Some" ? redisLedger(redis.url.value, redis.prefix) : AuthorizationLedger.layerMemory
     )
   )
 

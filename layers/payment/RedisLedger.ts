@@ -4,7 +4,9 @@
  * step that reads and writes an entry (claim, release, mark pending) is one script, so no other claim
  * can slip in between; entries live as long as their authorization. The x402 library's pending
  * settlements (by signature) are kept here too. Commands fail fast instead of queueing while Redis is
- * away: the gate then answers `payment_unavailable`, never a charge without a lock.
+ * away: the gate then answers `payment_unavailable`, never a charge without a lock. Keys start with
+ * `REDIS_PREFIX`, as the quote store's and the exposure book's do: deployments sharing one Redis keep
+ * apart, and an authorization one spent is not refused by the other.
  */
 import { PENDING_SETTLEMENT_TTL_MS, type PendingSettlementStore } from "@x402/core/facilitator"
 import { Clock, Effect, Layer } from "effect"
@@ -44,9 +46,6 @@ if entry == held or (entry and string.sub(entry, 1, #held + 1) == held .. ":") t
 end
 return 0`
 
-const PREFIX = "x402:authorization:"
-const SETTLEMENTS = "x402:pending-settlement:"
-
 const failed = (action: string) => (cause: unknown) =>
   new LedgerUnavailable({
     message: `authorization ledger (Redis) failed to ${action}: ${
@@ -58,16 +57,18 @@ const failed = (action: string) => (cause: unknown) =>
 const remainingMs = (expiresAtMs: number) =>
   Effect.map(Clock.currentTimeMillis, (nowMs) => Math.max(1, Math.ceil(expiresAtMs - nowMs)))
 
-export const redisLedger = (url: string) =>
+export const redisLedger = (url: string, prefix: string) =>
   Layer.scoped(
     AuthorizationLedger,
     Effect.gen(function*() {
       const redis = yield* redisClient(url, failed("connect"))
+      const authorizations = `${prefix}x402:authorization:`
+      const pendingSettlements = `${prefix}x402:pending-settlement:`
       const settlements: PendingSettlementStore = {
-        get: async (signature) => (await redis.get(SETTLEMENTS + signature)) ?? undefined,
+        get: async (signature) => (await redis.get(pendingSettlements + signature)) ?? undefined,
         set: async (signature, transaction) =>
-          void (await redis.set(SETTLEMENTS + signature, transaction, "PX", PENDING_SETTLEMENT_TTL_MS)),
-        delete: async (signature) => void (await redis.del(SETTLEMENTS + signature))
+          void (await redis.set(pendingSettlements + signature, transaction, "PX", PENDING_SETTLEMENT_TTL_MS)),
+        delete: async (signature) => void (await redis.del(pendingSettlements + signature))
       }
       return {
         claim: (key, expiresAtMs) =>
@@ -75,7 +76,7 @@ export const redisLedger = (url: string) =>
             Effect.tryPromise({
               try: async (): Promise<Claim> => {
                 const token = randomUUID()
-                const found = String(await redis.eval(CLAIM, 1, PREFIX + key, token, lifetimeMs))
+                const found = String(await redis.eval(CLAIM, 1, authorizations + key, token, lifetimeMs))
                 if (found === "fresh") return { _tag: "Fresh", token }
                 if (found === "taken") return { _tag: "Taken" }
                 return { _tag: "Pending", token, transaction: found.slice("pending:".length) }
@@ -84,19 +85,19 @@ export const redisLedger = (url: string) =>
             })),
         release: (key, token) =>
           Effect.tryPromise({
-            try: () => redis.eval(RELEASE, 1, PREFIX + key, token),
+            try: () => redis.eval(RELEASE, 1, authorizations + key, token),
             catch: failed("release")
           }).pipe(Effect.asVoid),
         pending: (key, token, transaction, expiresAtMs) =>
           Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
             Effect.tryPromise({
-              try: () => redis.eval(PENDING, 1, PREFIX + key, token, transaction, lifetimeMs),
+              try: () => redis.eval(PENDING, 1, authorizations + key, token, transaction, lifetimeMs),
               catch: failed("mark pending")
             })).pipe(Effect.asVoid),
         spend: (key, expiresAtMs) =>
           Effect.flatMap(remainingMs(expiresAtMs), (lifetimeMs) =>
             Effect.tryPromise({
-              try: () => redis.set(PREFIX + key, "spent", "PX", lifetimeMs),
+              try: () => redis.set(authorizations + key, "spent", "PX", lifetimeMs),
               catch: failed("spend")
             })).pipe(Effect.asVoid),
         settlements

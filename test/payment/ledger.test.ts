@@ -5,19 +5,23 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { PaymentRequired as LibraryOffer } from "@x402/core/types"
-import { Clock, Effect, Layer, ManagedRuntime, Option, TestClock } from "effect"
-import { randomBytes } from "node:crypto"
+import { Clock, Context, Effect, Layer, ManagedRuntime, Option, TestClock } from "effect"
+import { randomBytes, randomUUID } from "node:crypto"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { AuthorizationLedger, type Claim } from "../../layers/payment/AuthorizationLedger.js"
 import { redisLedger } from "../../layers/payment/RedisLedger.js"
 import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
-import { redisUp, redisUrl } from "../support/redis.js"
+import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
 import { until } from "../support/until.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, pay, USDC } from "../support/x402.js"
 
 const key = () => `test/${randomBytes(16).toString("hex")}`
+// This file's keys in the machine's Redis, deleted after; a second deployment's beside them.
+const prefix = `test:ledger:${randomUUID()}:`
+const otherPrefix = `test:ledger:${randomUUID()}:`
+afterAll(() => Promise.all([dropKeys(prefix), dropKeys(otherPrefix)]))
 const inAMinute = Effect.map(Clock.currentTimeMillis, (nowMs) => nowMs + 60_000)
 
 /**
@@ -97,7 +101,26 @@ const rules = (name: string, layer: () => Layer.Layer<AuthorizationLedger, unkno
   })
 
 rules("in-memory", () => AuthorizationLedger.layerMemory)
-rules("Redis", () => redisLedger(redisUrl), !redisUp)
+rules("Redis", () => redisLedger(redisUrl, prefix), !redisUp)
+
+describe.skipIf(!redisUp)("Redis ledgers under two prefixes", () => {
+  it.live("do not see each other's authorizations or pending settlements; one prefix is one ledger", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const build = (under: string) =>
+        Effect.map(Layer.build(redisLedger(redisUrl, under)), (built) => Context.get(built, AuthorizationLedger))
+      const [one, sameAsOne, other] = [yield* build(prefix), yield* build(prefix), yield* build(otherPrefix)]
+      const k = key()
+      expect((yield* one.claim(k, yield* inAMinute))._tag).toBe("Fresh")
+      expect(yield* sameAsOne.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+      expect((yield* other.claim(k, yield* inAMinute))._tag).toBe("Fresh")
+      yield* other.spend(k, yield* inAMinute)
+      expect(yield* other.claim(k, yield* inAMinute)).toEqual({ _tag: "Taken" })
+      const signature = `0x${randomBytes(65).toString("hex")}`
+      yield* Effect.promise(() => one.settlements.set(signature, "0xsent"))
+      expect(yield* Effect.promise(() => sameAsOne.settlements.get(signature))).toBe("0xsent")
+      expect(yield* Effect.promise(() => other.settlements.get(signature))).toBeUndefined()
+    })))
+})
 
 describe("in-memory ledger on the clock", () => {
   it.effect("a spent authorization is refused up to the instant it expires, and claimable from then", () =>
@@ -118,7 +141,9 @@ describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
   let replicas: Array<ManagedRuntime.ManagedRuntime<PaymentGate, unknown>> = []
   beforeAll(async () => {
     devnet = await startDevnet()
-    replicas = [0, 1].map(() => ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, REDIS_URL: redisUrl })))
+    replicas = [0, 1].map(() =>
+      ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }))
+    )
   })
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.dispose()))
@@ -162,7 +187,7 @@ describe.skipIf(!redisUp)("Redis ledger across replicas", () => {
 
   it("fails to start when Redis cannot be reached", async () => {
     const outcome = await Effect.runPromise(
-      Effect.either(Effect.scoped(Layer.build(redisLedger("redis://127.0.0.1:9"))))
+      Effect.either(Effect.scoped(Layer.build(redisLedger("redis://127.0.0.1:9", prefix))))
     )
     expect(outcome._tag === "Left" && outcome.left._tag).toBe("LedgerUnavailable")
   })
