@@ -103,8 +103,13 @@ export const broadcastSettlement = (
 
   /** Sends the settlement and answers with its transaction; confirms it in the background. */
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
-    // Redis not answering the cap: settle as in `confirmed`, the safe side.
-    const waitHere = yield* book.overCap(verified.charge.price).pipe(Effect.orElseSucceed(() => true))
+    // Counted before it is sent, in the step that checks the cap, so no other call (on any replica) takes
+    // the same room. Redis not answering: settle as in `confirmed`, the safe side.
+    const counted = yield* book.reserve(verified.key, verified.charge.price, verified.expiresAtMs).pipe(
+      Effect.orElseSucceed(() => false)
+    )
+    const waitHere = !counted
+    const release = Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key))
     // Sent (or maybe sent): the authorization is spent whatever happens next.
     yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
     const sent = yield* Effect.tryPromise(() =>
@@ -112,11 +117,10 @@ export const broadcastSettlement = (
     ).pipe(
       Effect.withSpan("PaymentGate.signAndSend"),
       Effect.mapError(unreachable("broadcasting the settlement")),
-      Effect.tapError(() => book.free(verified.payer, verified.key))
+      Effect.tapError(() => release)
     )
     const transaction = sent.hashes[0] ?? ""
-    const done = <A, E>(effect: Effect.Effect<A, E>) =>
-      Effect.ensuring(effect, Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key)))
+    const done = <A, E>(effect: Effect.Effect<A, E>) => Effect.ensuring(effect, release)
     if (waitHere) {
       // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
       const landed = yield* Effect.either(done(confirmation(verified, sent)))
@@ -129,7 +133,6 @@ export const broadcastSettlement = (
       const settlement = receiptOf(verified, landed.right, true)
       return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
-    yield* book.open(verified.key, verified.charge.price, verified.expiresAtMs).pipe(Effect.ignore)
     yield* confirmation(verified, sent).pipe(
       Effect.catchAll((reason) => failed(verified, sent, reason)),
       done,

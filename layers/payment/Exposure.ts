@@ -40,9 +40,12 @@ export interface ExposureBook {
   readonly take: (payer: string, key: string, expiresAtMs: number) => Effect.Effect<void, LedgerUnavailable>
   /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
   readonly free: (payer: string, key: string) => Effect.Effect<void>
-  /** Whether serving `value` more unconfirmed would pass the cap. */
-  readonly overCap: (value: bigint) => Effect.Effect<boolean, LedgerUnavailable>
-  readonly open: (key: string, value: bigint, expiresAtMs: number) => Effect.Effect<void, LedgerUnavailable>
+  /**
+   * Counts `value` as unconfirmed under the authorization `key` (until `expiresAtMs`) unless that would
+   * pass the cap: true when counted. One step, so calls racing for the last room under the cap (on any
+   * replica) cannot both get it.
+   */
+  readonly reserve: (key: string, value: bigint, expiresAtMs: number) => Effect.Effect<boolean, LedgerUnavailable>
   readonly close: (key: string) => Effect.Effect<void>
   readonly owe: (debt: Omit<Debt, "untilMs">) => Effect.Effect<void>
   /** The payer's debt while it still refuses the payer. */
@@ -89,8 +92,12 @@ export const exposureBook = (settings: ExposureSettings): ExposureBook => {
   return {
     take: (payer, key) => take(payer, key),
     free,
-    overCap: (value) => Effect.sync(() => sum(unconfirmed.values()) + value > settings.unconfirmedCap),
-    open: (key, value) => Effect.sync(() => void unconfirmed.set(key, value)),
+    reserve: (key, value) =>
+      Effect.sync(() => {
+        if (sum(unconfirmed.values()) + value > settings.unconfirmedCap) return false
+        unconfirmed.set(key, value)
+        return true
+      }),
     close: (key: string) => Effect.sync(() => void unconfirmed.delete(key)),
     owe: (debt: Omit<Debt, "untilMs">) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>

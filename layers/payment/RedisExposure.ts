@@ -5,8 +5,8 @@
  * payer, and the unconfirmed settlements are one hash the cap is summed from. Every entry expires on
  * its own (a slot's lease within seconds unless its replica renews it, an unconfirmed entry with its
  * authorization, a debt with its refusal time), so a replica that dies holding one blocks nobody long.
- * The cap is checked, then counted, in two steps: replicas serving at the same instant may pass it by a
- * call each.
+ * The cap is checked and the call counted in one script, so replicas serving at the same instant cannot
+ * pass it between them.
  */
 import { Clock, Effect } from "effect"
 import type { Redis } from "ioredis"
@@ -19,6 +19,24 @@ const FREE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("d
 // KEYS: slot; ARGV: key, lease in ms. Extends the lease only while the call still holds the slot.
 const RENEW =
   `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`
+
+// KEYS: unconfirmed; ARGV: key, value, expires at ms, now ms, cap. Sums the live entries (dropping the
+// expired), and counts the call only if the sum stays within the cap: 1 when counted. Lua's numbers are
+// exact to 2^53 base units (9 billion USDC), far past any cap.
+const RESERVE = `
+local total = tonumber(ARGV[2])
+local entries = redis.call("hgetall", KEYS[1])
+for i = 1, #entries, 2 do
+  local value, untilMs = string.match(entries[i + 1], "^(%d+):(%d+)$")
+  if tonumber(untilMs) > tonumber(ARGV[4]) then
+    total = total + tonumber(value)
+  else
+    redis.call("hdel", KEYS[1], entries[i])
+  end
+end
+if total > tonumber(ARGV[5]) then return 0 end
+redis.call("hset", KEYS[1], ARGV[1], ARGV[2] .. ":" .. ARGV[3])
+return 1`
 
 // How often a call waiting for its payer's slot held on another replica looks again.
 const SLOT_POLL_MS = 20
@@ -103,9 +121,17 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
     take,
     free: (payer, key) =>
       command("free the payer's slot", () => redis.eval(FREE, 1, slot(payer), key)).pipe(Effect.ignore),
-    overCap: (value) => Effect.map(live, (values) => sum(values) + value > settings.unconfirmedCap),
-    open: (key, value, expiresAtMs) =>
-      command("count an unconfirmed settlement", () => redis.hset(unconfirmed, key, `${value}:${expiresAtMs}`)),
+    reserve: (key, value, expiresAtMs) =>
+      Effect.flatMap(
+        Clock.currentTimeMillis,
+        (nowMs) =>
+          command("count an unconfirmed settlement", () =>
+            redis.eval(RESERVE, 1, unconfirmed, key, `${value}`, expiresAtMs, nowMs, `${settings.unconfirmedCap}`))
+      ).pipe(
+        Effect.map((counted) =>
+          counted === 1
+        )
+      ),
     close: (key) => command("uncount a settlement", () => redis.hdel(unconfirmed, key)).pipe(Effect.ignore),
     owe: (debt) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {

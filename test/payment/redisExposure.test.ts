@@ -2,7 +2,8 @@
  * The exposure book shared by replicas through Redis (two clients on the machine's Redis, as two
  * replicas, under a key prefix of this test's own, deleted after): a payer never holds two slots, so
  * never two unconfirmed settlements, across replicas; a debt one replica records refuses the payer on
- * the other; the unconfirmed value one replica serves counts against the cap on the other.
+ * the other; the unconfirmed value one replica serves counts against the cap on the other, and calls
+ * racing on both replicas for the room left under the cap never pass it between them.
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber } from "effect"
@@ -60,11 +61,31 @@ describe.skipIf(!redisUp)("exposure book in Redis, two replicas", () => {
   it.live("unconfirmed value served on one replica counts against the cap on the other", () =>
     Effect.scoped(Effect.gen(function*() {
       const [a, b] = yield* replicas
-      expect(yield* b.overCap(10_000n)).toBe(false)
-      yield* a.open("key-1", 6_000n, inAMinute())
-      expect(yield* b.overCap(5_000n)).toBe(true)
+      expect(yield* a.reserve("key-1", 6_000n, inAMinute())).toBe(true)
+      expect(yield* b.reserve("key-2", 5_000n, inAMinute())).toBe(false)
       expect((yield* b.snapshot).unconfirmed).toEqual({ count: 1, value: 6_000n })
       yield* a.close("key-1")
-      expect(yield* b.overCap(5_000n)).toBe(false)
+      expect(yield* b.reserve("key-2", 5_000n, inAMinute())).toBe(true)
+      yield* b.close("key-2")
+    })))
+
+  it.live("calls racing on two replicas for the last room under the cap: exactly as many win as fit", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      expect(yield* a.reserve("held", 6_000n, inAMinute())).toBe(true)
+      // 4,000 left: one of two 4,000 calls, and four of twenty 1,000 calls, alternating replicas.
+      const race = (count: number, value: bigint) =>
+        Effect.all(
+          Array.from({ length: count }, (_, i) =>
+            (i % 2 === 0 ? a : b).reserve(`race-${value}-${i}`, value, inAMinute())),
+          { concurrency: "unbounded" }
+        )
+      const lastSlot = yield* race(2, 4_000n)
+      expect(lastSlot.filter(Boolean)).toHaveLength(1)
+      expect((yield* a.snapshot).unconfirmed).toEqual({ count: 2, value: 10_000n })
+      yield* Effect.forEach([0, 1], (i) => a.close(`race-4000-${i}`))
+      const many = yield* race(20, 1_000n)
+      expect(many.filter(Boolean)).toHaveLength(4)
+      expect((yield* b.snapshot).unconfirmed).toEqual({ count: 5, value: 10_000n })
     })))
 })
