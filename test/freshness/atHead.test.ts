@@ -11,7 +11,7 @@
  * learns of each block only because the operation reads the head when it arrives and waits for it.
  * Health runs on pushed heads, as the service does by default, with the same one-minute poll.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { type Address, getAddress, parseAbi, parseUnits } from "viem"
 import { QuoteResponse } from "../../schema/Quote.js"
@@ -22,22 +22,20 @@ import { manifestAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
 import { deployTrap, fundLiquidityProvider, listWithPair, trapAbi } from "../support/traps.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn } from "../swap/harness.js"
+import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
 /** Nothing but the read at arrival tells the index of a new block. */
 const ARRIVAL_ONLY = { WS_URL: "off", INDEXER_POLL_MS: "60000" }
 
-let harness: Harness
+const { harness } = harnessPerFile(ARRIVAL_ONLY)
 let lp: Wallet
 let usdc: Address
 beforeAll(async () => {
-  harness = await startHarness(ARRIVAL_ONLY)
   lp = walletFor(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 2))
   await fundLiquidityProvider(harness.devnet.manifest, lp)
   usdc = tokenAddress(harness.devnet.manifest, "USDC")
 }, 120_000)
-afterAll(() => harness?.stop())
 
 const pairAbi = parseAbi([
   "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)",

@@ -4,21 +4,17 @@
  * the route says so, the quote warns, and the swap built from it delivers exactly what was quoted when
  * nothing else trades in between.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress } from "viem"
 import { tokenAddress } from "../support/devnet.js"
-import { answerOf, type Harness, operationsOf, startHarness, takerOn } from "../swap/harness.js"
+import { answerOf, harnessPerFile, takerOn } from "../swap/harness.js"
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, ops } = harnessPerFile()
 let USDC: Address
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   USDC = tokenAddress(harness.devnet.manifest, "USDC")
-}, 120_000)
-afterAll(() => harness?.stop())
+})
 
 const buyThrough = async (label: string, request: Record<string, unknown>) => {
   const token = tokenAddress(harness.devnet.manifest, label)

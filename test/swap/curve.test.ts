@@ -5,7 +5,7 @@
  * router deliver exactly the simulation, an order past graduation is refused, and once graduated the
  * token routes through its v2 pair.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, HashMap, Option } from "effect"
 import { type Address, getAddress, maxUint256, parseAbi, parseEventLogs } from "viem"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
@@ -13,7 +13,7 @@ import { Launchpads } from "../../src/indexer/Launchpads.js"
 import { curvePoolsOf } from "../../src/routing/CurvePools.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
 import { addressOf } from "../support/hex.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
+import { answerOf, errorOf, harnessPerFile, takerOn } from "./harness.js"
 
 const launchpadAbi = parseAbi([
   "event TokenCreated(address indexed token, address indexed creator, string name, string symbol, uint256 supply)",
@@ -29,8 +29,7 @@ const tokenAbi = parseAbi([
   "function deposit() payable"
 ])
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, ops, trade } = harnessPerFile()
 let launchpad: Address
 let USDC: Address
 
@@ -91,8 +90,6 @@ const simulateCurve = async (fn: "buy" | "sell", token: Address, amount: bigint,
 const indexedAfter = (receipt: { readonly blockNumber: bigint }) => ops.indexed(receipt.blockNumber)
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   launchpad = contractAddress(harness.devnet.manifest, "launchpad")
   USDC = tokenAddress(harness.devnet.manifest, "USDC")
   creator = await scriptWallet("10")
@@ -100,7 +97,6 @@ beforeAll(async () => {
   await trader.write(USDC, tokenAbi, "deposit", [], 100_000n * 10n ** 18n)
   await trader.write(USDC, tokenAbi, "approve", [launchpad, maxUint256])
 }, 120_000)
-afterAll(() => harness?.stop())
 
 const E6 = 10n ** 6n
 
@@ -176,7 +172,6 @@ describe("launchpad curve", () => {
 
   it("swaps through the service deliver exactly amountOutSimulated, buys and sells, exactIn and exactOut", async () => {
     const taker = await takerOn(harness, "100000", 20n)
-    const { trade } = tradingWith(() => ops)
     const run = async (request: Record<string, unknown>) => {
       const { delivered, final } = await trade(taker, request)
       expect(delivered).toBe(BigInt(final.amountOutSimulated))

@@ -3,16 +3,15 @@
  * flows), signing the permit, swap/tx, sending every transaction as returned. Each trade must mine and
  * deliver exactly `amountOutSimulated` (nothing else trades in between), at least `minAmountOut`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseUnits, zeroAddress } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { pinnedClock } from "../support/clock.js"
 import { clientsFor, contractAddress, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
+import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "./harness.js"
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, ops, execute, trade } = harnessPerFile()
 let USDC: Address
 let WETH: Address
 let WBTC: Address
@@ -20,18 +19,13 @@ let router: Address
 let permit2: Address
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   const { manifest } = harness.devnet
   USDC = tokenAddress(manifest, "USDC")
   WETH = tokenAddress(manifest, "WETH")
   WBTC = tokenAddress(manifest, "WBTC")
   router = contractAddress(manifest, "router")
   permit2 = contractAddress(manifest, "permit2")
-}, 120_000)
-afterAll(() => harness?.stop())
-
-const { execute, trade } = tradingWith(() => ops)
+})
 
 describe("native-funded USDC sells", () => {
   it("a USDC sell covered by native value needs no approval and no signature, and delivers exactly the simulation", async () => {

@@ -11,24 +11,18 @@ import { loadArtifact } from "../../devnet/Artifacts.js"
 import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
 import { clientsFor, contractAddress, freshAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
-import { type Harness, operationsOf, type Runtime, startHarness, takerOn, tradingWith } from "./harness.js"
+import { harnessPerFile, operationsOf, type Runtime, takerOn, tradingWith } from "./harness.js"
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, trade } = harnessPerFile()
 let USDC: Address
 let WETH: Address
 let router: Address
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   USDC = tokenAddress(harness.devnet.manifest, "USDC")
   WETH = tokenAddress(harness.devnet.manifest, "WETH")
   router = contractAddress(harness.devnet.manifest, "router")
-}, 120_000)
-afterAll(() => harness?.stop())
-
-const { trade } = tradingWith(() => ops)
+})
 
 describe("the approval flow the caller names", () => {
   it("`approve` named: an exact ERC-20 approval and no native value, though the native balance covers the sell", async () => {

@@ -4,7 +4,7 @@
  * as they would be on the wire), signs typed data with its viem account and sends the returned
  * transactions exactly as given. Private, because these tests move prices.
  */
-import { expect } from "@effect/vitest"
+import { afterAll, beforeAll, expect } from "@effect/vitest"
 import { type Clock, Effect, Schema } from "effect"
 import { type Address, erc20Abi, getAddress, type Hex, parseAbi } from "viem"
 import { decodeRequest } from "../../schema/Decode.js"
@@ -43,6 +43,30 @@ export const startHarness = async (settings: Readonly<Record<string, string>> = 
   }
 }
 
+/**
+ * The harness of a whole test file: started before its tests, stopped after them. The harness, its
+ * operations and `trade` may be named at file level; they reach the started harness when a test calls them.
+ */
+export const harnessPerFile = (settings: Readonly<Record<string, string>> = {}) => {
+  let started: Harness | undefined
+  beforeAll(async () => {
+    started = await startHarness(settings)
+  })
+  afterAll(() => started?.stop())
+  const current = () => started ?? expect.fail("the file's harness has not started")
+  const harness: Harness = {
+    get devnet() {
+      return current().devnet
+    },
+    get runtime() {
+      return current().runtime
+    },
+    stop: () => current().stop()
+  }
+  const ops = operationsOf(() => harness.runtime)
+  return { harness, ops, ...tradingWith(() => ops) }
+}
+
 type Outcome<A> = { readonly ok: true; readonly answer: A } | { readonly ok: false; readonly error: TradeError }
 
 const outcome = <A, I>(schema: Schema.Schema<A, I>) => <R>(effect: Effect.Effect<A, TradeError, R>) =>
@@ -53,8 +77,12 @@ const outcome = <A, I>(schema: Schema.Schema<A, I>) => <R>(effect: Effect.Effect
     Effect.catchAll((error) => Effect.succeed<Outcome<A>>({ ok: false, error }))
   )
 
-/** The operations as a caller sees them; at `clock`'s time when given (else the real time). */
-export const operationsOf = (runtime: Runtime, clock?: Clock.Clock) => {
+/**
+ * The operations as a caller sees them; at `clock`'s time when given (else the real time). `runtime` may
+ * be given as a function, read at each call (a file's harness that starts later).
+ */
+export const operationsOf = (runtime: Runtime | (() => Runtime), clock?: Clock.Clock) => {
+  const runtimeNow = typeof runtime === "function" ? runtime : () => runtime
   const call = <I, A, IA>(
     request: Schema.Schema<I, any>,
     response: Schema.Schema<A, IA>,
@@ -64,7 +92,7 @@ export const operationsOf = (runtime: Runtime, clock?: Clock.Clock) => {
     const called = decodeRequest(request)(body).pipe(Effect.flatMap(run), outcome(response)) as Effect.Effect<
       Outcome<A>
     >
-    return runtime.runPromise(clock === undefined ? called : Effect.withClock(called, clock))
+    return runtimeNow().runPromise(clock === undefined ? called : Effect.withClock(called, clock))
   }
   return {
     quote: call(QuoteRequest, QuoteResponse, quote),
@@ -73,7 +101,8 @@ export const operationsOf = (runtime: Runtime, clock?: Clock.Clock) => {
     swapTx: call(SwapTxRequest, SwapResponse, swapTx),
     receipt: call(ReceiptRequest, ReceiptResponse, receipt),
     /** Waits until the index has seen `block`. */
-    indexed: (block: bigint) => runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
+    indexed: (block: bigint) =>
+      runtimeNow().runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(block))))
   }
 }
 

@@ -5,16 +5,15 @@
  * address, an EIP-1967 proxy, an owner with a blacklist setter). Each is quoted as an agent would;
  * the traps must stop the agent, the honest ones must trade both ways with receipt `pass`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, decodeFunctionData, erc20Abi, formatUnits, getAddress, parseAbi } from "viem"
 import { toErrorBody } from "../../schema/ErrorBody.js"
 import { contractAddress, manifestAccount, tokenAddress } from "../support/devnet.js"
 import { deployTrap, fundLiquidityProvider, listWithPair } from "../support/traps.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "./harness.js"
+import { answerOf, errorOf, harnessPerFile, takerOn } from "./harness.js"
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, ops, trade } = harnessPerFile()
 let lp: Wallet
 let USDC: Address
 const listed = new Map<string, Address>()
@@ -30,8 +29,6 @@ const TOKENS = [
 ]
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   const { manifest } = harness.devnet
   USDC = tokenAddress(manifest, "USDC")
   lp = walletFor(manifest, manifestAccount(manifest, 2))
@@ -43,9 +40,7 @@ beforeAll(async () => {
     listed.set(name, token)
   }
 }, 180_000)
-afterAll(() => harness?.stop())
 
-const { trade } = tradingWith(() => ops)
 const token = (name: string) => listed.get(name)!
 
 /** A quote of a $100 buy of `name`, for a taker that holds the USDC. */

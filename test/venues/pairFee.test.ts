@@ -5,10 +5,10 @@
  * exactOut, on two pairs with different fees; and a trade on it delivers exactly what was quoted, with
  * receipt `pass`.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseAbi } from "viem"
 import { clientsFor, poolByLabel, tokenAddress } from "../support/devnet.js"
-import { answerOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "../swap/harness.js"
+import { answerOf, harnessPerFile, takerOn } from "../swap/harness.js"
 
 const pairAbi = parseAbi([
   "function getReserves() view returns (uint112, uint112, uint32)",
@@ -16,16 +16,7 @@ const pairAbi = parseAbi([
   "function swapFee() view returns (uint32)"
 ])
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
-
-beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
-}, 120_000)
-afterAll(() => harness?.stop())
-
-const { trade } = tradingWith(() => ops)
+const { harness, ops, trade } = harnessPerFile()
 
 /** The pair's reserves (in, out) at `block` (else the latest) and its own fee in basis points (`swapFee()`
  * out of 10000). */

@@ -6,7 +6,7 @@
  * verified pool it is swapping with, pools of a PancakeSwap factory that is not in the venue file, and
  * each venue's pools under the other's index.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, encodeFunctionData, getAddress, parseUnits, zeroAddress } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { DevnetVenue } from "../../devnet/router.js"
@@ -16,22 +16,16 @@ import { deploy, fakePoolAbi, testArtifact } from "../router/fixtures.js"
 import { envOf, findRevertData, makePlan, revertOf } from "../router/support.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { addressOf } from "../support/hex.js"
-import { answerOf, type Harness, operationsOf, startHarness, takerOn, tradingWith } from "../swap/harness.js"
+import { answerOf, harnessPerFile, takerOn } from "../swap/harness.js"
 
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
+const { harness, ops, trade } = harnessPerFile()
 let USDC: Address
 let WETH: Address
 
 beforeAll(async () => {
-  harness = await startHarness()
-  ops = operationsOf(harness.runtime)
   USDC = tokenAddress(harness.devnet.manifest, "USDC")
   WETH = tokenAddress(harness.devnet.manifest, "WETH")
-}, 120_000)
-afterAll(() => harness?.stop())
-
-const { trade } = tradingWith(() => ops)
+})
 
 const hopVenues = (quoted: { best: { legs: ReadonlyArray<{ hops: ReadonlyArray<{ venue: string }> }> } }) =>
   new Set(quoted.best.legs.flatMap((leg) => leg.hops.map((hop) => hop.venue)))
