@@ -4,16 +4,15 @@
  * are pending with `next: retry`; once the block is mined the same swap passes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, type ManagedRuntime, Schema } from "effect"
+import type { ManagedRuntime } from "effect"
 import type { Hex } from "viem"
 import { lowerAddress } from "../../schema/Chain.js"
-import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { planHashOf } from "../../src/execution/RouterPlan.js"
-import { receipt } from "../../src/receipt/Receipt.js"
 import { type Env, envOf, poolStep } from "../router/support.js"
 import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
 import {
+  askReceipt,
   builtSwap,
   mined,
   newQuoteId,
@@ -39,14 +38,7 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-const ask = (body: { quoteId: string; txHashes: ReadonlyArray<string> }) =>
-  runtime.runPromise(
-    Schema.decodeUnknown(ReceiptRequest)(body).pipe(
-      Effect.orDie,
-      Effect.flatMap(receipt),
-      Effect.tap((answer) => Effect.orDie(Schema.encode(ReceiptResponse)(answer)))
-    )
-  ) as Promise<ReceiptResponse>
+const ask = (body: { quoteId: string; txHashes: ReadonlyArray<string> }) => askReceipt(runtime, body)
 
 describe("a swap not mined yet", () => {
   it("is pending with next retry, and passes once mined", async () => {

@@ -15,7 +15,7 @@ import { toErrorBody } from "../../schema/ErrorBody.js"
 import type { TradeError } from "../../schema/Errors.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
-import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
+import { ReceiptRequest } from "../../schema/Receipt.js"
 import { planHashOf } from "../../src/execution/RouterPlan.js"
 import { receipt } from "../../src/receipt/Receipt.js"
 import { walletOf } from "../router/support.js"
@@ -24,6 +24,7 @@ import { clientsFor, contractAddress, freshAccount, sharedManifest } from "../su
 import { indexRuntime } from "../support/services.js"
 import { type Wallet } from "../support/wallet.js"
 import {
+  askReceipt,
   builtSwap,
   fundTaker,
   mined,
@@ -133,15 +134,7 @@ const store = (
     ...(reads === undefined ? {} : { receiptReads: { count: 0, lastAtMs: 0, final: null, ...reads } })
   })))
 
-const ask = (body: { quoteId: string; txHashes: ReadonlyArray<string> }) =>
-  runtime.runPromise(
-    Schema.decodeUnknown(ReceiptRequest)(body).pipe(
-      Effect.orDie,
-      Effect.flatMap(receipt),
-      // the answer must encode as the OpenAPI document describes it
-      Effect.tap((answer) => Effect.orDie(Schema.encode(ReceiptResponse)(answer)))
-    )
-  )
+const ask = (body: { quoteId: string; txHashes: ReadonlyArray<string> }) => askReceipt(runtime, body)
 
 /** The error as a client sees it: status and envelope; asked at `atMs` when given (else now). */
 const refusal = async (body: { quoteId: string; txHashes: ReadonlyArray<string> }, atMs?: number) => {

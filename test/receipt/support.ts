@@ -1,15 +1,18 @@
 /**
  * Receipt tests' shared pieces: a quote record with a built swap, as `swap` stores one; a taker that
  * holds ERC-20 USDC and has approved the router; and sending a router plan tagged with a quote id the
- * way a wallet would (mined even when it reverts, so a receipt can read the revert).
+ * way a wallet would (mined even when it reverts, so a receipt can read the revert); and `receipt` asked
+ * as a caller asks it.
  */
-import { Effect } from "effect"
+import { Effect, type ManagedRuntime, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, type TransactionReceipt } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import type { BuiltSwap, QuoteRecord } from "../../schema/QuoteRecord.js"
+import { ReceiptRequest, ReceiptResponse } from "../../schema/Receipt.js"
 import { encodeExecute, quoteTag, type RouterPlan } from "../../src/execution/RouterPlan.js"
+import { receipt } from "../../src/receipt/Receipt.js"
 import { makePlan } from "../router/support.js"
 import { record } from "../support/quoteRecord.js"
 import type { Wallet } from "../support/wallet.js"
@@ -94,3 +97,17 @@ export const unknownHash = (): Hex => `0x${randomBytes(32).toString("hex")}`
 
 /** An address nobody controls, for a recipient or a 7702 delegate. */
 export const someAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address
+
+/** `receipt` on `runtime`, its body decoded as the API decodes it and its answer encoded as it is served. */
+export const askReceipt = (
+  runtime: ManagedRuntime.ManagedRuntime<any, any>,
+  body: { quoteId: string; txHashes: ReadonlyArray<string> }
+) =>
+  runtime.runPromise(
+    Schema.decodeUnknown(ReceiptRequest)(body).pipe(
+      Effect.orDie,
+      Effect.flatMap(receipt),
+      // the answer must encode as the OpenAPI document describes it
+      Effect.tap((answer) => Effect.orDie(Schema.encode(ReceiptResponse)(answer)))
+    )
+  )
