@@ -5,12 +5,12 @@
  * runs through `startTcpCut`, which kills its connection for real; HTTP runs through a call counter.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Option, Scope } from "effect"
-import { startAnvil } from "../../devnet/anvilProcess.js"
+import { Effect, Exit, Fiber, Scope } from "effect"
 import { devnetDefaults } from "../../devnet/DevnetConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { type SocketCalls, socketCalls } from "../../layers/chain/SocketCalls.js"
 import { RpcHex } from "../../schema/Chain.js"
+import { startPlainAnvil } from "../support/plainAnvil.js"
 import { type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
 import { startTcpCut, type TcpCut } from "../support/tcpCut.js"
 import { untilAsync } from "../support/until.js"
@@ -22,17 +22,7 @@ let socket: SocketCalls
 let rpc: ChainRpc["Type"]
 
 beforeAll(async () => {
-  const anvil = await Effect.runPromise(
-    startAnvil({
-      host: "127.0.0.1",
-      port: 0,
-      chainId: devnetDefaults.chainId,
-      hardfork: devnetDefaults.hardfork,
-      blockTime: Option.none(),
-      loadState: Option.none(),
-      genesisTimestamp: Option.none()
-    }).pipe(Scope.extend(scope))
-  )
+  const anvil = await startPlainAnvil(scope)
   http = await startRpcCounter(anvil.rpcUrl)
   cutter = await startTcpCut(anvil.port)
   socket = await Effect.runPromise(socketCalls(`ws://127.0.0.1:${cutter.port}`, 10_000).pipe(Scope.extend(scope)))
