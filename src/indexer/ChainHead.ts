@@ -77,11 +77,14 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       waiting = undefined
       inFlight = true
       runFork(
-        readAs("asked").pipe(Effect.exit, Effect.map((exit) => {
-          settle(round, exit)
-          inFlight = false
-          sendWaiting()
-        })),
+        readAs("asked").pipe(
+          Effect.exit,
+          Effect.map((exit) => {
+            settle(round, exit)
+            inFlight = false
+            sendWaiting()
+          })
+        ),
         { scope }
       )
     }

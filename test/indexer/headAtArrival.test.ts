@@ -41,13 +41,17 @@ afterAll(async () => {
 describe("the head at arrival", () => {
   it("20 callers in one turn share one read, which names the block mined just before", async () => {
     const mined = await runtime.runPromise(
-      Effect.flatMap(ChainRpc, (rpc) =>
-        Effect.zipRight(rpc.request("evm_mine"), Effect.map(rpc.read(RpcHex, "eth_blockNumber"), Number)))
+      Effect.flatMap(
+        ChainRpc,
+        (rpc) => Effect.zipRight(rpc.request("evm_mine"), Effect.map(rpc.read(RpcHex, "eth_blockNumber"), Number))
+      )
     )
     const before = http.calls()
     const heads = await runtime.runPromise(
-      Effect.flatMap(ChainHead, (head) =>
-        Effect.all(Array.from({ length: 20 }, () => head.atArrival), { concurrency: "unbounded" }))
+      Effect.flatMap(
+        ChainHead,
+        (head) => Effect.all(Array.from({ length: 20 }, () => head.atArrival), { concurrency: "unbounded" })
+      )
     )
     expect(heads.map((head) => head.number)).toEqual(Array.from({ length: 20 }, () => mined))
     expect(http.calls() - before).toBe(1)
