@@ -19,6 +19,7 @@ import {
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
+import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
 
 export interface ChainEndpoint {
@@ -36,6 +37,9 @@ export const arcChain = (endpoint: ChainEndpoint): Chain =>
     nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
     rpcUrls: { default: { http: [endpoint.rpcUrl] } }
   })
+
+/** How long a read over the websocket waits for its answer before the socket is taken for dead. */
+const SOCKET_QUIET_MS = 10_000
 
 export type ChainClient = PublicClient<Transport, Chain>
 export type ChainWallet = WalletClient<Transport, Chain, Account>
@@ -55,9 +59,9 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     params?: ReadonlyArray<unknown>
   ) => Effect.Effect<A, RpcUnavailable>
   /**
-   * The same, sent at once on its own connection rather than batched: for reads on an answer's
-   * critical path (the head at a request's arrival), where a batch's wait for company would be the
-   * larger part of the call.
+   * The same, sent at once rather than batched: for reads on an answer's critical path (the head at a
+   * request's arrival), where a batch's wait for company would be the larger part of the call. Over the
+   * node's websocket when one is open (./chain/SocketCalls.ts), else on its own HTTP connection.
    */
   readonly readNow: <A, I>(
     schema: Schema.Schema<A, I>,
@@ -71,7 +75,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   /** New heads as the node pushes them (`eth_subscribe`), when a websocket URL is configured. */
   readonly heads: Option.Option<Stream.Stream<NewHead, RpcUnavailable>>
 }>() {
-  static readonly make = (endpoint: ChainEndpoint): Context.Tag.Service<ChainRpc> => {
+  static readonly make = (endpoint: ChainEndpoint, socket?: SocketCalls): Context.Tag.Service<ChainRpc> => {
     const chain = arcChain(endpoint)
     // Batching lets a burst of reads (token metadata, pool state) share HTTP round trips.
     const transport = http(endpoint.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 2, timeout: 20_000 })
@@ -102,8 +106,11 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
       use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
       read: (schema, method, params) =>
         Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
-      readNow: (schema, method, params) =>
-        Effect.flatMap(send(unbatched, method, params), decodeAnswer(schema, method)),
+      readNow: (schema, method, params = []) => {
+        const overHttp = send(unbatched, method, params)
+        const sent = socket === undefined ? overHttp : socket.call(method, params, overHttp)
+        return Effect.flatMap(sent, decodeAnswer(schema, method))
+      },
       request: (method, params) => send(viaFor(method), method, params),
       wallet: (account) => createWalletClient({ account, chain, transport }),
       heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)
@@ -112,18 +119,25 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
 
   static readonly layerFor = (endpoint: ChainEndpoint) => Layer.succeed(ChainRpc, ChainRpc.make(endpoint))
 
+  /** `make`, with `readNow` over a websocket to `endpoint.wsUrl` kept open for the scope, when there is one. */
+  static readonly scoped = (endpoint: ChainEndpoint) =>
+    endpoint.wsUrl === undefined
+      ? Effect.succeed(ChainRpc.make(endpoint))
+      : Effect.map(socketCalls(endpoint.wsUrl, SOCKET_QUIET_MS), (socket) => ChainRpc.make(endpoint, socket))
+
   /**
-   * Points at whatever chain the `Deployment` names, with `newHeads` from the same node: `WS_URL`, or by
-   * default the RPC URL's own websocket (anvil and most nodes serve both on one port); `WS_URL=off`
-   * polls only. A node without a websocket costs a failed connection now and then, never an answer.
+   * Points at whatever chain the `Deployment` names, with `newHeads` and reads at arrival over the same
+   * node's websocket: `WS_URL`, or by default the RPC URL's own (anvil and most nodes serve both on one
+   * port); `WS_URL=off` polls and reads over HTTP only. A node without a websocket costs a failed
+   * connection now and then, never an answer.
    */
-  static readonly Default = Layer.effect(
+  static readonly Default = Layer.scoped(
     ChainRpc,
     Effect.gen(function*() {
       const deployment = yield* Deployment
       const { wsUrl } = yield* AppConfig
       const chosen = Option.getOrElse(wsUrl, () => websocketOf(deployment.rpcUrl))
-      return ChainRpc.make(chosen === "off" ? deployment : { ...deployment, wsUrl: chosen })
+      return yield* ChainRpc.scoped(chosen === "off" ? deployment : { ...deployment, wsUrl: chosen })
     })
   )
 }

@@ -94,12 +94,16 @@ export class PaymentDemanded extends Schema.TaggedError<PaymentDemanded>()("Paym
   message: Schema.String,
   offer: PaymentRequired
 }) {
-  /** The envelope's error: code `payment_required`, `next: pay`. */
-  get error(): PaymentRequiredError {
-    return new PaymentRequiredError({
+  /**
+   * The envelope's error: code `payment_required`, `next: pay`. Its fields only: the envelope is written
+   * from fields, and an error instance would capture a stack trace on every unpaid call for nothing.
+   */
+  get error(): typeof PaymentRequiredError.Encoded {
+    return {
+      _tag: "PaymentRequired",
       message: this.message,
       hint: "sign the offer in the PAYMENT-REQUIRED header and resend the request with PAYMENT-SIGNATURE"
-    })
+    }
   }
 }
 

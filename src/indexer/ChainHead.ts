@@ -7,10 +7,11 @@
  *
  * `atArrival` is how an operation learns the head as of its arrival. A head pushed or polled earlier
  * may already be old: only a read sent after the request arrived proves the head at that moment.
- * Reads are coalesced: a caller shares a read that started after it arrived, so however many requests
- * come at once, at most one head read is in flight and one waits behind it.
+ * Reads are coalesced: a caller shares a read sent after it arrived, so however many requests come at
+ * once, at most one head read is in flight and one waits behind it; the requests of one event loop turn
+ * share one read.
  */
-import { Clock, Duration, Effect, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Option, Ref, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { lowerHex } from "../../schema/Chain.js"
@@ -58,34 +59,41 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
         (sentAt) => read.pipe(Effect.tap((header) => observe(header, source, sentAt)))
       )
 
-    // At most one read at arrival is in flight and one waits to start behind it. A caller arriving while
-    // one is in flight cannot use it (it was sent before the caller came) and joins the waiting one,
-    // which starts when the flight lands; its callers wait as ./HeadRound.ts says. Reads
-    // run in the service's scope, so a caller that goes away does not cancel others' read.
+    // At most one read at arrival is in flight and one waits to be sent. A caller joins the waiting one,
+    // which is sent at the end of the event loop's turn (so every request parsed in the same turn shares
+    // it) or, while a read is in flight, when that one lands: a read in flight was sent before the caller
+    // came, so it cannot be used. Either way it is sent after each of its callers arrived. Its callers
+    // wait as ./HeadRound.ts says. Reads run in the service's scope, so a caller that goes away does not
+    // cancel others' read.
     const scope = yield* Effect.scope
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
     let inFlight = false
     let waiting: HeadRound | undefined
-    const send = (round: HeadRound): Effect.Effect<void> =>
-      readAs("asked").pipe(
-        Effect.exit,
-        Effect.flatMap((exit) =>
-          Effect.suspend(() => {
+    let turnEnd: ReturnType<typeof setImmediate> | undefined
+    const sendWaiting = () => {
+      turnEnd = undefined
+      const round = waiting
+      if (inFlight || round === undefined) return
+      waiting = undefined
+      inFlight = true
+      runFork(
+        readAs("asked").pipe(
+          Effect.exit,
+          Effect.map((exit) => {
             settle(round, exit)
-            const next = waiting
-            waiting = undefined
-            inFlight = next !== undefined
-            return next === undefined ? Effect.void : send(next)
+            inFlight = false
+            sendWaiting()
           })
         ),
-        Effect.forkIn(scope),
-        Effect.asVoid
+        { scope }
       )
-    /** The round a caller arriving now shares: the waiting one, or a new read sent now. */
-    const roundAtArrival = Effect.suspend(() => {
-      if (inFlight) return Effect.succeed(waiting ??= makeRound())
-      inFlight = true
-      const round = makeRound()
-      return Effect.as(send(round), round)
+    }
+    yield* Effect.addFinalizer(() => Effect.sync(() => turnEnd !== undefined && clearImmediate(turnEnd)))
+    /** The round a caller arriving now shares. */
+    const roundAtArrival = Effect.sync(() => {
+      const round = waiting ??= makeRound()
+      if (!inFlight) turnEnd ??= setImmediate(sendWaiting)
+      return round
     })
     const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(roundAtArrival, awaitRound)
     const headWithin = (bound: Duration.DurationInput): Effect.Effect<void> =>

@@ -3,7 +3,7 @@
  * viem clients over its default mnemonic accounts, and a thin way to deploy and call the compiled
  * contracts.
  */
-import { Effect, Exit, Option, Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import {
   type Abi,
   type Address,
@@ -22,9 +22,8 @@ import {
   type WalletClient
 } from "viem"
 import { type HDAccount, mnemonicToAccount } from "viem/accounts"
-import { startAnvil as startAnvilProcess } from "../../devnet/anvilProcess.js"
 import { type ArtifactName, loadArtifact } from "../../devnet/Artifacts.js"
-import { devnetDefaults } from "../../devnet/DevnetConfig.js"
+import { startPlainAnvil } from "../support/plainAnvil.js"
 import { withHeadroom } from "../support/wallet.js"
 
 const mnemonic = "test test test test test test test test test test test junk"
@@ -32,17 +31,7 @@ const mnemonic = "test test test test test test test test test test test junk"
 /** A bare anvil from the devnet's own process module: no bootstrap, stopped with `stop()`. */
 const startAnvil = async (): Promise<{ url: string; stop: () => Promise<void> }> => {
   const scope = Effect.runSync(Scope.make())
-  const anvil = await Effect.runPromise(
-    startAnvilProcess({
-      host: devnetDefaults.host,
-      port: 0,
-      chainId: devnetDefaults.chainId,
-      hardfork: devnetDefaults.hardfork,
-      blockTime: Option.none(),
-      loadState: Option.none(),
-      genesisTimestamp: Option.none()
-    }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
-  )
+  const anvil = await startPlainAnvil(scope)
   return { url: anvil.rpcUrl, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
