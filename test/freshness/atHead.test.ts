@@ -18,24 +18,20 @@ import { QuoteResponse } from "../../schema/Quote.js"
 import { health } from "../../src/operations/health.js"
 import { search } from "../../src/operations/search.js"
 import { marketMaker } from "../indexer/market.js"
-import { manifestAccount, tokenAddress } from "../support/devnet.js"
+import { startArrivalOnly } from "../support/arrivalOnly.js"
+import { manifestAccount } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
-import { deployTrap, fundLiquidityProvider, listWithPair, movePrice, trapAbi } from "../support/traps.js"
-import { type Wallet, walletFor } from "../support/wallet.js"
-import { answerOf, errorOf, type Harness, operationsOf, startHarness, takerOn } from "../swap/harness.js"
+import { deployTrap, listWithPair, movePrice, trapAbi } from "../support/traps.js"
+import type { Wallet } from "../support/wallet.js"
+import { answerOf, errorOf, type Harness, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
-/** Nothing but the read at arrival tells the index of a new block. */
-const ARRIVAL_ONLY = { WS_URL: "off", INDEXER_POLL_MS: "60000" }
 
 let harness: Harness
 let lp: Wallet
 let usdc: Address
 beforeAll(async () => {
-  harness = await startHarness(ARRIVAL_ONLY)
-  lp = walletFor(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 2))
-  await fundLiquidityProvider(harness.devnet.manifest, lp)
-  usdc = tokenAddress(harness.devnet.manifest, "USDC")
+  ;({ harness, lp, usdc } = await startArrivalOnly())
 }, 120_000)
 afterAll(() => harness?.stop())
 

@@ -15,13 +15,12 @@ import { AtHead } from "../../src/indexer/AtHead.js"
 import { ChainHead } from "../../src/indexer/ChainHead.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { quote } from "../../src/quote/Quote.js"
-import { manifestAccount, tokenAddress } from "../support/devnet.js"
-import { deployTrap, fundLiquidityProvider, listWithPair, movePrice } from "../support/traps.js"
-import { type Wallet, walletFor } from "../support/wallet.js"
-import { type Harness, startHarness } from "../swap/harness.js"
+import { startArrivalOnly } from "../support/arrivalOnly.js"
+import { deployTrap, listWithPair, movePrice } from "../support/traps.js"
+import type { Wallet } from "../support/wallet.js"
+import type { Harness } from "../swap/harness.js"
 
 const ROUNDS = 20
-const ARRIVAL_ONLY = { WS_URL: "off", INDEXER_POLL_MS: "60000" }
 
 let harness: Harness
 let lp: Wallet
@@ -29,10 +28,7 @@ let usdc: Address
 let token: Address
 let pair: Address
 beforeAll(async () => {
-  harness = await startHarness(ARRIVAL_ONLY)
-  lp = walletFor(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 2))
-  await fundLiquidityProvider(harness.devnet.manifest, lp)
-  usdc = tokenAddress(harness.devnet.manifest, "USDC")
+  ;({ harness, lp, usdc } = await startArrivalOnly())
   token = await deployTrap(lp, "SwitchLockToken")
   pair = (await listWithPair(harness.devnet.manifest, lp, token)).pair
 }, 120_000)

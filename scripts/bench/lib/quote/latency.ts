@@ -6,7 +6,7 @@
  * simulation runs each time; twice, interleaved, with the sell-back horizons (the service's default)
  * and without (`SAFETY_HORIZONS=false`).
  */
-import { Effect, Layer, Schema } from "effect"
+import { type Context, Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../../../layers/AppConfig.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { quote } from "../../../../src/quote/Quote.js"
@@ -30,17 +30,19 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
       ...tokens,
       atHead: <A, E, R>(read: (view: SearchView) => Effect.Effect<A, E, R>) => Effect.flatMap(tokens.view, read)
     })))
-  const timeHeadFirst = async (amount: string) => {
+  /** A quote's time with one of its services replaced. */
+  const timeWith = <I, S>(tag: Context.Tag<I, S>, service: S) => async (amount: string) => {
     const started = performance.now()
     await runtime.runPromise(
       Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
         Effect.orDie,
         Effect.flatMap(quote),
-        Effect.provideService(TokenSearch, headFirst)
+        Effect.provideService(tag, service)
       )
     )
     return performance.now() - started
   }
+  const timeHeadFirst = timeWith(TokenSearch, headFirst)
   for (let i = 0; i < 50; i++) await time("2500").then(() => timeHeadFirst("2500")) // JIT warm-up
   const warm: Array<number> = []
   const warmHeadFirst: Array<number> = []
@@ -60,17 +62,7 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     )
     return yield* Effect.provide(SafetyCheck, SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(settings)))
   }))
-  const timeWithout = async (amount: string) => {
-    const started = performance.now()
-    await runtime.runPromise(
-      Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
-        Effect.orDie,
-        Effect.flatMap(quote),
-        Effect.provideService(SafetyCheck, withoutHorizons)
-      )
-    )
-    return performance.now() - started
-  }
+  const timeWithout = timeWith(SafetyCheck, withoutHorizons)
   const cold: Array<number> = []
   const coldWithout: Array<number> = []
   for (let i = 0; i < COLD; i++) {
