@@ -106,16 +106,17 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
       const overlapped = <A, E, R>(read: (snapshot: IndexSnapshot) => Effect.Effect<A, E, R>) =>
         Effect.gen(function*() {
           yield* answering
-          const head = yield* Effect.fork(chainHead.atArrival)
+          // Scoped: neither fiber outlives the answer, whichever way it ends.
+          const head = yield* Effect.forkScoped(chainHead.atArrival)
           const published = yield* index.snapshot
           const early = published.catchingUp
             ? undefined
-            : yield* Effect.fork(Effect.zipRight(afterPendingIo, read(published)))
+            : yield* Effect.forkScoped(Effect.zipRight(afterPendingIo, read(published)))
           const arrival = yield* Fiber.join(head)
           if (early !== undefined && answersFor(published, arrival)) return yield* Fiber.join(early)
           if (early !== undefined) yield* Fiber.interrupt(early)
           return yield* Effect.flatMap(snapshotFor(arrival), read)
-        }).pipe(Effect.withSpan("AtHead.overlapped"))
+        }).pipe(Effect.scoped, Effect.withSpan("AtHead.overlapped"))
 
       return { snapshot, overlapped } satisfies AtHeadService
     })
