@@ -7,10 +7,14 @@
  * for readiness (one batched round trip).
  *
  * A pipeline of steps (./steps/) over one record, each adding what it decides to what the steps before
- * it found, each its own span.
+ * it found, each its own span. The steps up to readiness only read, so they start on the published
+ * index view while the chain's head is read (`TokenSearch.atHead`): a run the head has passed is
+ * dropped and run again at the head, and only a quote that stands is recorded.
  */
 import { Effect } from "effect"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { TokenSearch } from "../search/TokenSearch.js"
+import type { SearchView } from "../search/View.js"
 import { judge } from "./steps/Judge.js"
 import { checkReady } from "./steps/Ready.js"
 import { record } from "./steps/Record.js"
@@ -19,11 +23,16 @@ import { route } from "./steps/Route.js"
 import { resolveSides } from "./steps/Sides.js"
 import { terms } from "./steps/Terms.js"
 
+/** The quote as offered on `view`, before anything is stored. */
+const offer = (request: QuoteRequest, view: SearchView) =>
+  resolveSides(request, view).pipe(
+    Effect.flatMap(route),
+    Effect.flatMap(judge),
+    Effect.flatMap(terms),
+    Effect.flatMap(checkReady)
+  )
+
 export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
-  const sides = yield* resolveSides(request)
-  const routed = yield* route(sides)
-  const judged = yield* judge(routed)
-  const offered = yield* terms(judged)
-  const ready = yield* checkReady(offered)
+  const ready = yield* (yield* TokenSearch).atHead((view) => offer(request, view))
   return present(yield* record(ready))
 })

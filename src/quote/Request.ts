@@ -46,28 +46,31 @@ export interface ResolvedRequest {
   readonly view: SearchView
 }
 
-export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(function*(request: QuoteRequest) {
-  const usdc = usdcOf(yield* Deployment)
-  const venues = yield* Venues
-  const sellToken = yield* tokenOf("sell", request.sell, usdc)
-  const buyToken = yield* tokenOf("buy", request.buy, usdc)
-  yield* distinctPair(sellToken, buyToken)
-  yield* knownVenues(venues.all, [...(request.venues ?? []), ...(request.excludeVenues ?? [])])
-  const view = yield* (yield* TokenSearch).view
-  const sell = sideOf(view, sellToken)
-  const buy = sideOf(view, buyToken)
-  if (sell === undefined || buy === undefined) {
-    return yield* new TokenNotFound({
-      message: `no token is known at ${sell === undefined ? request.sell : request.buy}`,
-      hint: "check the address with `search`; a token is known once the index has seen it on chain"
-    })
+/** `request` resolved against `view`: a read of the view and the request alone. */
+export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(
+  function*(request: QuoteRequest, view: SearchView) {
+    const usdc = usdcOf(yield* Deployment)
+    const venues = yield* Venues
+    const sellToken = yield* tokenOf("sell", request.sell, usdc)
+    const buyToken = yield* tokenOf("buy", request.buy, usdc)
+    yield* distinctPair(sellToken, buyToken)
+    yield* knownVenues(venues.all, [...(request.venues ?? []), ...(request.excludeVenues ?? [])])
+    const sell = sideOf(view, sellToken)
+    const buy = sideOf(view, buyToken)
+    if (sell === undefined || buy === undefined) {
+      return yield* new TokenNotFound({
+        message: `no token is known at ${sell === undefined ? request.sell : request.buy}`,
+        hint: "check the address with `search`; a token is known once the index has seen it on chain"
+      })
+    }
+    const amount = yield* request.side === "exactIn"
+      ? rawAmount(request.amount, sell.decimals, sell.symbol)
+      : rawAmount(request.amount, buy.decimals, buy.symbol)
+    const resolved: ResolvedRequest = { sellToken, buyToken, sell, buy, amount, view }
+    return resolved
   }
-  const amount = yield* request.side === "exactIn"
-    ? rawAmount(request.amount, sell.decimals, sell.symbol)
-    : rawAmount(request.amount, buy.decimals, buy.symbol)
-  const resolved: ResolvedRequest = { sellToken, buyToken, sell, buy, amount, view }
-  return resolved
-})
+)
 
 /** The operation table's pre-payment check of a quote request. */
-export const checkQuoteRequest = (request: QuoteRequest) => Effect.asVoid(resolveQuoteRequest(request))
+export const checkQuoteRequest = (request: QuoteRequest) =>
+  Effect.flatMap(TokenSearch, (tokens) => tokens.atHead((view) => Effect.asVoid(resolveQuoteRequest(request, view))))

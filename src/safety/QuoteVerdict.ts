@@ -8,7 +8,8 @@
  *   reversed when it runs from the token to USDC, and otherwise the best single USDC→token path.
  * - The size is the order's USD value in USDC base units, or a 100 USDC probe when it has no price.
  *
- * Each verdict also goes to the `VerdictBook`, so a token quoted once shows its verdict in `search`.
+ * Measuring is a read: the quote's `record` step gives the verdict to the `VerdictBook` (so a token
+ * quoted once shows it in `search`) once the quote stands (src/indexer/AtHead.ts, `overlapped`).
  */
 import { Effect } from "effect"
 import type { Hex } from "../../schema/Chain.js"
@@ -19,7 +20,6 @@ import type { Path, TransferTaxes } from "../routing/Path.js"
 import type { Plan } from "../routing/Plan.js"
 import { reversePath } from "./check/Expected.js"
 import { SafetyCheck } from "./check/SafetyCheck.js"
-import { VerdictBook } from "./VerdictBook.js"
 
 type SafetyVerdict = typeof Verdict.Type
 
@@ -46,7 +46,7 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
   usdc: Hex,
   search: RouteRequest,
   orderUsdMicro: bigint,
-  at: { readonly block: number; readonly epoch: number },
+  block: number,
   symbolOf: (address: Hex) => string
 ) {
   const token = judgedToken(plan, usdc)
@@ -54,16 +54,14 @@ export const measureSafety = Effect.fn("Quote.safety")(function*(
   const path = checkedPath(plan, usdc, token, search, size)
   if (path === undefined) return null
   const check = yield* SafetyCheck
-  const verdict = yield* check.check({
+  return yield* check.check({
     token,
     path,
     amountInUsdc: size,
-    block: BigInt(at.block),
+    block: BigInt(block),
     pools: search.market.pool,
     symbolOf
   })
-  yield* (yield* VerdictBook).quoted(token, verdict, at.epoch)
-  return verdict
 })
 
 /** The judged token's measured transfer taxes, for routing; none when untaxed or not measured. */

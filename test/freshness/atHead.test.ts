@@ -13,20 +13,19 @@
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { type Address, getAddress, parseAbi, parseUnits } from "viem"
+import { type Address, parseUnits } from "viem"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { health } from "../../src/operations/health.js"
 import { search } from "../../src/operations/search.js"
 import { marketMaker } from "../indexer/market.js"
+import { ARRIVAL_ONLY } from "../support/arrivalOnly.js"
 import { manifestAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
-import { deployTrap, fundLiquidityProvider, listWithPair, trapAbi } from "../support/traps.js"
+import { deployTrap, fundLiquidityProvider, listWithPair, movePrice, trapAbi } from "../support/traps.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
-/** Nothing but the read at arrival tells the index of a new block. */
-const ARRIVAL_ONLY = { WS_URL: "off", INDEXER_POLL_MS: "60000" }
 
 const { harness } = harnessPerFile(ARRIVAL_ONLY)
 let lp: Wallet
@@ -36,29 +35,6 @@ beforeAll(async () => {
   await fundLiquidityProvider(harness.devnet.manifest, lp)
   usdc = tokenAddress(harness.devnet.manifest, "USDC")
 }, 120_000)
-
-const pairAbi = parseAbi([
-  "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)",
-  "function getReserves() view returns (uint112, uint112, uint32)",
-  "function token0() view returns (address)"
-])
-
-/** A plain swap on the pair by the liquidity provider, as any wallet could; resolves with its block. */
-const movePrice = async (pair: Address, tokenIn: Address, amountIn: bigint) => {
-  const [r0, r1] = await lp.public.readContract({ address: pair, abi: pairAbi, functionName: "getReserves" })
-  const token0 = await lp.public.readContract({ address: pair, abi: pairAbi, functionName: "token0" })
-  const inIsToken0 = getAddress(token0) === getAddress(tokenIn)
-  const [reserveIn, reserveOut] = inIsToken0 ? [r0, r1] : [r1, r0]
-  const out = (amountIn * 997n * reserveOut) / (reserveIn * 1_000n + amountIn * 997n)
-  await lp.transfer(tokenIn, pair, amountIn)
-  const swapped = await lp.write(
-    pair,
-    pairAbi,
-    "swap",
-    inIsToken0 ? [0n, out, lp.address, "0x"] : [out, 0n, lp.address, "0x"]
-  )
-  return Number(swapped.blockNumber)
-}
 
 describe("answers at the head of the request's arrival, with neither pushed nor polled heads", () => {
   it(
@@ -106,8 +82,8 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
           })
         )
         const moved = buying
-          ? await movePrice(pair, usdc, parseUnits("2500", 6))
-          : await movePrice(pair, token, parseUnits("2500", 18))
+          ? await movePrice(lp, pair, usdc, parseUnits("2500", 6))
+          : await movePrice(lp, pair, token, parseUnits("2500", 18))
         const answer = await ops.swap({ quoteId: quoted.quoteId, taker: taker.address })
         if (answer.ok) {
           built.push(`round ${round}: answered 200 with ${answer.answer.transactions.length} transactions`)

@@ -57,3 +57,26 @@ export const listWithPair = async (manifest: Manifest, lp: Wallet, token: Addres
   const minted = await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
   return { pair, block: Number(minted.blockNumber) }
 }
+
+const pairAbi = parseAbi([
+  "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)",
+  "function getReserves() view returns (uint112, uint112, uint32)",
+  "function token0() view returns (address)"
+])
+
+/** A plain swap on `pair` by `lp`, as any wallet could; resolves with its block. */
+export const movePrice = async (lp: Wallet, pair: Address, tokenIn: Address, amountIn: bigint) => {
+  const [r0, r1] = await lp.public.readContract({ address: pair, abi: pairAbi, functionName: "getReserves" })
+  const token0 = await lp.public.readContract({ address: pair, abi: pairAbi, functionName: "token0" })
+  const inIsToken0 = getAddress(token0) === getAddress(tokenIn)
+  const [reserveIn, reserveOut] = inIsToken0 ? [r0, r1] : [r1, r0]
+  const out = (amountIn * 997n * reserveOut) / (reserveIn * 1_000n + amountIn * 997n)
+  await lp.transfer(tokenIn, pair, amountIn)
+  const swapped = await lp.write(
+    pair,
+    pairAbi,
+    "swap",
+    inIsToken0 ? [0n, out, lp.address, "0x"] : [out, 0n, lp.address, "0x"]
+  )
+  return Number(swapped.blockNumber)
+}

@@ -19,8 +19,7 @@ export interface Judged extends Routed {
 export const judge = Effect.fn("Quote.judge")(function*(routed: Routed) {
   const { block, search, untaxed, usdc, view } = routed
   const symbolOf = (address: Hex) => (sideOf(view, address)?.symbol ?? address)
-  const at = { block, epoch: view.snapshot.epoch }
-  const safety = yield* measureSafety(untaxed.best, usdc, search, orderUsdOf(routed, untaxed.best), at, symbolOf)
+  const safety = yield* measureSafety(untaxed.best, usdc, search, orderUsdOf(routed, untaxed.best), block, symbolOf)
   const taxes = taxesOf(safety, judgedToken(untaxed.best, usdc))
   const taxed = taxes === undefined ? undefined : yield* priceRoutes({ ...search, taxes }, block)
   const judged: Judged = {

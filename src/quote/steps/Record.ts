@@ -1,6 +1,8 @@
 /**
- * A quote's sixth step: the quote stored (QuoteStore) with everything `swap` needs, under a fresh id,
- * valid for the request's `ttlSec`.
+ * A quote's sixth step, its first to leave a trace: the quote stored (QuoteStore) with everything `swap`
+ * needs, under a fresh id, valid for the request's `ttlSec`, and its verdict given to the `VerdictBook`
+ * for `search`. The steps before it only read, so a run on a snapshot the head has passed can be
+ * dropped (src/indexer/AtHead.ts, `overlapped`); this one runs once the quote stands.
  */
 import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"
@@ -8,6 +10,8 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { QuoteStore } from "../../../layers/QuoteStore.js"
 import type { QuoteRecord } from "../../../schema/QuoteRecord.js"
 import { planEdges } from "../../routing/Plan.js"
+import { judgedToken } from "../../safety/QuoteVerdict.js"
+import { VerdictBook } from "../../safety/VerdictBook.js"
 import { fallbacksOf, storedEdge } from "../Fallbacks.js"
 import type { Ready } from "./Ready.js"
 
@@ -48,5 +52,12 @@ export const record = Effect.fn("Quote.record")(function*(ready: Ready) {
     receiptReads: { count: 0, lastAtMs: 0, final: null }
   }
   yield* (yield* QuoteStore).put(record)
+  if (ready.safety !== null) {
+    yield* (yield* VerdictBook).quoted(
+      judgedToken(ready.untaxed.best, ready.usdc),
+      ready.safety,
+      ready.view.snapshot.epoch
+    )
+  }
   return { ...ready, record } satisfies Recorded
 })

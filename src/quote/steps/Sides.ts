@@ -12,6 +12,7 @@ import type { CurvePool } from "../../math/Hop.js"
 import { usdOf } from "../../pricing/Usd.js"
 import { curvePoolsOf, curvePrice } from "../../routing/CurvePools.js"
 import type { Plan } from "../../routing/Plan.js"
+import type { SearchView } from "../../search/View.js"
 import { type ResolvedRequest, resolveQuoteRequest } from "../Request.js"
 
 export interface Sides extends ResolvedRequest {
@@ -25,9 +26,9 @@ export interface Sides extends ResolvedRequest {
   readonly price: (token: Hex) => bigint | undefined
 }
 
-export const resolveSides = Effect.fn("Quote.resolveSides")(function*(request: QuoteRequest) {
+export const resolveSides = Effect.fn("Quote.resolveSides")(function*(request: QuoteRequest, view: SearchView) {
   const usdc = usdcOf(yield* Deployment)
-  const resolved = yield* resolveQuoteRequest(request)
+  const resolved = yield* resolveQuoteRequest(request, view)
   const { state } = resolved.view.snapshot
   const launchpads = yield* (yield* Launchpads).constants
   const curves = curvePoolsOf(state, launchpads, [resolved.sellToken, resolved.buyToken], usdc)

@@ -1,15 +1,19 @@
 /**
  * Quote latency, in-process: the whole `quote` operation as the HTTP handler runs it. Warm: the same
- * order again at the same block (its sell-back verdict is cached); cold: a new size every call, so the
- * fresh-wallet simulation runs each time. Cold twice, samples interleaved so both see the same machine
- * load: with the sell-back horizons (the service's default) and without (`SAFETY_HORIZONS=false`).
+ * order again at the same block (its sell-back verdict is cached), twice, samples interleaved so both
+ * see the same machine load: pricing while the head is read (`TokenSearch.atHead`, the service), and
+ * the head read first, then the pricing (before). Cold: a new size every call, so the fresh-wallet
+ * simulation runs each time; twice, interleaved, with the sell-back horizons (the service's default)
+ * and without (`SAFETY_HORIZONS=false`).
  */
-import { Effect, Layer, Schema } from "effect"
+import { type Context, Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../../../layers/AppConfig.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { quote } from "../../../../src/quote/Quote.js"
 import { SafetyCheck } from "../../../../src/safety/check/SafetyCheck.js"
-import { latency } from "../report.js"
+import { TokenSearch } from "../../../../src/search/TokenSearch.js"
+import type { SearchView } from "../../../../src/search/View.js"
+import { figure, latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 
 const WARM = 1_000
@@ -21,10 +25,34 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     await ask({ sell: token("USDC"), buy: token("WETH"), amount })
     return performance.now() - started
   }
-  for (let i = 0; i < 50; i++) await time("2500") // JIT warm-up
+  const headFirst = await runtime.runPromise(Effect.map(TokenSearch, (tokens) =>
+    TokenSearch.make({
+      ...tokens,
+      atHead: <A, E, R>(read: (view: SearchView) => Effect.Effect<A, E, R>) => Effect.flatMap(tokens.view, read)
+    })))
+  /** A quote's time with one of its services replaced. */
+  const timeWith = <I, S>(tag: Context.Tag<I, S>, service: S) => async (amount: string) => {
+    const started = performance.now()
+    await runtime.runPromise(
+      Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
+        Effect.orDie,
+        Effect.flatMap(quote),
+        Effect.provideService(tag, service)
+      )
+    )
+    return performance.now() - started
+  }
+  const timeHeadFirst = timeWith(TokenSearch, headFirst)
+  for (let i = 0; i < 50; i++) await time("2500").then(() => timeHeadFirst("2500")) // JIT warm-up
   const warm: Array<number> = []
-  for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
-  latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
+  const warmHeadFirst: Array<number> = []
+  for (let i = 0; i < WARM; i++) {
+    warm.push(await time("2500"))
+    warmHeadFirst.push(await timeHeadFirst("2500"))
+  }
+  const overlapped = latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
+  const sequential = latency("… the head read first, then the pricing (before)", warmHeadFirst)
+  figure("  overlapped / head read first, p50", `${(overlapped.p50 / sequential.p50).toFixed(2)}×`)
 
   const withoutHorizons = await runtime.runPromise(Effect.gen(function*() {
     const config = yield* AppConfig
@@ -34,17 +62,7 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     )
     return yield* Effect.provide(SafetyCheck, SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(settings)))
   }))
-  const timeWithout = async (amount: string) => {
-    const started = performance.now()
-    await runtime.runPromise(
-      Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
-        Effect.orDie,
-        Effect.flatMap(quote),
-        Effect.provideService(SafetyCheck, withoutHorizons)
-      )
-    )
-    return performance.now() - started
-  }
+  const timeWithout = timeWith(SafetyCheck, withoutHorizons)
   const cold: Array<number> = []
   const coldWithout: Array<number> = []
   for (let i = 0; i < COLD; i++) {
