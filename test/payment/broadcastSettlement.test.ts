@@ -9,7 +9,7 @@ import { Effect, Option } from "effect"
 import type { Hex } from "viem"
 import { expect, it } from "vitest"
 import { type Charge, type ExposureSnapshot, SubmittedPayment } from "../../layers/PaymentGate.js"
-import { clientsFor, manifestAccount } from "../support/devnet.js"
+import { clientsFor, manifestAccount, pooled } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
@@ -85,9 +85,7 @@ it("replaces a settlement lost from the pool with the same nonce and a higher fe
   const paused = await chain.getBlockNumber()
   try {
     const answered = await Promise.all(headers.map(({ header }) => paid(search, header)))
-    const sent = await Promise.all(
-      answered.map(({ transaction }) => chain.getTransaction({ hash: transaction as Hex }))
-    )
+    const sent = await Promise.all(answered.map(({ transaction }) => pooled(manifest, transaction as Hex)))
     expect(sent.map((tx) => tx.nonce - sent[0]!.nonce).sort()).toEqual([0, 1, 2])
     const lowest = sent.reduce((a, b) => (a.nonce < b.nonce ? a : b))
     first = { hash: lowest.hash, nonce: lowest.nonce, maxFeePerGas: lowest.maxFeePerGas ?? 0n, from: lowest.from }
