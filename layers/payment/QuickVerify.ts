@@ -2,22 +2,16 @@
  * The in-process verify of `broadcast` mode for the common payer, a plain key (EOA) signing an
  * EIP-3009 authorization: the signature is recovered locally, and the two chain reads it needs (the
  * payer's code, to know it is not a contract, and `transferWithAuthorization` simulated at the head)
- * go out together, where the library asks them one after the other. Everything else (a smart wallet,
+ * go out together, where the library asks them one after the other, each at once on its own request
+ * (`ChainRpc.readNow`): a batch would leave only after the signature's recovery has held the thread. Everything else (a smart wallet,
  * an ERC-6492 wrapper, a failed simulation, a node error) is handed to the library's verify, so every
  * refusal keeps its reason and every node failure its answer; only the accepting path is shortened.
  */
 import { authorizationTypes } from "@x402/evm"
-import { Effect, Either } from "effect"
-import {
-  getAddress,
-  type Hex,
-  isAddressEqual,
-  parseErc6492Signature,
-  publicActions,
-  recoverTypedDataAddress
-} from "viem"
+import { type Context, Effect, Either, Schema } from "effect"
+import { getAddress, type Hex, isAddressEqual, parseErc6492Signature, recoverTypedDataAddress } from "viem"
 import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
-import type { ChainWallet } from "../ChainRpc.js"
+import type { ChainRpc } from "../ChainRpc.js"
 import type { Facilitator } from "./Facilitator.js"
 import { checkedHex, transferCall } from "./Transfer.js"
 
@@ -29,7 +23,7 @@ const plainSignature = (payment: PaymentPayload) => {
   return signature.length === 132 && parseErc6492Signature(signature).address === undefined
 }
 
-const isEoa = (code: Hex | undefined) => code === undefined || code === "0x"
+const isEoa = (code: string | undefined) => code === undefined || code === "0x"
 
 /** Whether the authorization's `from` signed it, recovered without the node. */
 const signedByKey = (payment: PaymentPayload, requirements: PaymentRequirements, chainId: number) =>
@@ -59,14 +53,15 @@ const signedByKey = (payment: PaymentPayload, requirements: PaymentRequirements,
     }
   })
 
-export const quickVerify = (wallet: ChainWallet, library: Facilitator): Facilitator["verify"] => {
-  const client = wallet.extend(publicActions)
-  const chainId = wallet.chain.id
+const Bytes = Schema.String
+
+export const quickVerify = (rpc: Context.Tag.Service<ChainRpc>, library: Facilitator): Facilitator["verify"] => {
+  const chainId = rpc.chain.id
+  const codeOf = (address: Hex) => rpc.readNow(Bytes, "eth_getCode", [address, "latest"])
   // USDC's code does not go away: asked once, so a call never simulates against an empty address.
   const assetCode = new Map<string, Promise<boolean>>()
   const isContract = (asset: Hex) => {
-    const known = assetCode.get(asset) ??
-      client.getCode({ address: asset }).then((code) => code !== undefined && code !== "0x")
+    const known = assetCode.get(asset) ?? Effect.runPromise(codeOf(asset)).then((code) => !isEoa(code))
     assetCode.set(asset, known)
     known.catch(() => assetCode.delete(asset))
     return known
@@ -80,14 +75,17 @@ export const quickVerify = (wallet: ChainWallet, library: Facilitator): Facilita
     if (!plainSignature(payment)) return fallback
     const transfer = transferCall(requirements, payment)
     // The reads go out first, so the node answers while the signature is recovered here.
-    const reads = Effect.tryPromise(() =>
-      Promise.all([
-        client.getCode({ address: from }),
-        isContract(getAddress(requirements.asset)),
-        client.call({ to: transfer.to, data: transfer.data })
-      ])
-    ).pipe(Effect.either, Effect.withSpan("PaymentVerify.reads"))
-    const signature = Effect.withSpan(signedByKey(payment, requirements, chainId), "PaymentVerify.signature")
+    const reads = Effect.all([
+      codeOf(from),
+      Effect.tryPromise(() => isContract(getAddress(requirements.asset))),
+      rpc.readNow(Bytes, "eth_call", [{ to: transfer.to, data: transfer.data }, "latest"])
+    ], { concurrency: "unbounded" }).pipe(Effect.either, Effect.withSpan("PaymentVerify.reads"))
+    // Recovering holds the thread for milliseconds: it waits one turn of the event loop, so the reads'
+    // requests are written to their sockets first instead of after it.
+    const signature = Effect.zipRight(
+      Effect.async<void>((resume) => void setImmediate(() => resume(Effect.void))),
+      Effect.withSpan(signedByKey(payment, requirements, chainId), "PaymentVerify.signature")
+    )
     return Effect.flatMap(
       Effect.all([reads, signature], { concurrency: "unbounded" }),
       ([read, signed]) =>
