@@ -109,7 +109,9 @@ export const broadcastSettlement = (
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
     // Redis not answering the cap: settle as in `confirmed`, the safe side.
     const waitHere = yield* book.overCap(verified.charge.price).pipe(Effect.orElseSucceed(() => true))
-    const sent = yield* Effect.tryPromise(() => chain.sender.sign(transferCall(verified.requirements, verified.payment)))
+    const sent = yield* Effect.tryPromise(() =>
+      chain.sender.sign(transferCall(verified.requirements, verified.payment))
+    )
       .pipe(
         Effect.withSpan("PaymentGate.sign"),
         Effect.mapError(unreachable("signing the settlement")),

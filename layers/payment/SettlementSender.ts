@@ -86,7 +86,15 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
   const pendingCount = () => client.getTransactionCount({ address: account.address, blockTag: "pending" })
 
   const signed = (call: SettlementCall, nonce: number, given: Fees) =>
-    account.signTransaction({ type: "eip1559", chainId, to: call.to, data: call.data, gas: SETTLEMENT_GAS, nonce, ...given })
+    account.signTransaction({
+      type: "eip1559",
+      chainId,
+      to: call.to,
+      data: call.data,
+      gas: SETTLEMENT_GAS,
+      nonce,
+      ...given
+    })
 
   /** Numbers and signs `call` without sending it: its hash is the one the node will give it. */
   const sign = async (call: SettlementCall): Promise<SentSettlement> => {
