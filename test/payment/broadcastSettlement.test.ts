@@ -151,8 +151,12 @@ it("owes a settlement the node refused after its answer, charges nothing for it,
     left: { _tag: "PaymentRejected", reason: "invalid_transaction_state" }
   })
 
-  // The counter moved past the taken nonce: the next payer's settlement lands.
-  const next = await paid(search, (await signFor(search, other)).header)
-  await settled()
-  expect((await chain.getTransactionReceipt({ hash: next.transaction as Hex })).status).toBe("success")
+  // The counter moved past the taken nonce: the next payer's settlement lands (under the hash its answer
+  // named or, this file's replacement time being short, a replacement's), and it pays once.
+  const [paidNext] = await walletFor(manifest, other).deltas(USDC, [other.address], async () => {
+    await paid(search, (await signFor(search, other)).header)
+    await settled()
+  })
+  expect(paidNext).toBe(-5_000n)
+  expect((await exposure()).debts).toEqual({ count: 1, value: 5_000n })
 })
