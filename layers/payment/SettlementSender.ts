@@ -31,7 +31,7 @@ export interface SentSettlement {
   fees: Fees
   /** The first transaction, signed and not yet handed to the node (`submit`). */
   readonly raw: Hex
-  /** When the node last accepted a transaction for this nonce; undefined while none was accepted. */
+  /** When a transaction for this nonce was last sent or tried again; undefined until the node accepts one. */
   sentAt: number | undefined
   /** Settles once the send before it in nonce order has been tried. */
   readonly previous: Promise<unknown>
