@@ -121,7 +121,7 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
       ? redisExposureBook(yield* redisClient(redis.url.value, failedToConnect), redis.prefix, settlement)
       : exposureBook(settlement)
     return {
-      facilitator: { ...facilitator, verify: quickVerify(wallet, facilitator) },
+      facilitator: { ...facilitator, verify: quickVerify(rpc, facilitator) },
       broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope)
     }
   })

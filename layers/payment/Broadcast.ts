@@ -87,9 +87,9 @@ export const broadcastSettlement = (
     )
   }
 
-  const confirmation = (verified: Verified, sent: SentSettlement) =>
+  const confirmation = (verified: Verified, sent: SentSettlement, deadlineMs = verified.expiresAtMs) =>
     Effect.tryPromise({
-      try: (signal) => chain.sender.confirm(sent, verified.expiresAtMs, signal),
+      try: (signal) => chain.sender.confirm(sent, deadlineMs, signal),
       catch: (error) => error instanceof Error ? error.message : String(error)
     }).pipe(
       Effect.flatMap((receipt: TransactionReceipt) =>
@@ -101,7 +101,11 @@ export const broadcastSettlement = (
       )
     )
 
-  /** Sends the settlement and answers with its transaction; confirms it in the background. */
+  /**
+   * Signs the settlement and answers with its transaction, sending it after the answer has left and
+   * confirming it in the background: a send that fails then is a served settlement that may not land,
+   * followed like any other (sent again, or a debt).
+   */
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
     // Counted before it is sent, in the step that checks the cap, so no other call (on any replica) takes
     // the same room. Redis not answering: settle as in `confirmed`, the safe side.
@@ -110,19 +114,26 @@ export const broadcastSettlement = (
     )
     const waitHere = !counted
     const release = Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key))
-    // Sent (or maybe sent): the authorization is spent whatever happens next.
-    yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
     const sent = yield* Effect.tryPromise(() =>
-      chain.sender.send(transferCall(verified.requirements, verified.payment))
-    ).pipe(
-      Effect.withSpan("PaymentGate.signAndSend"),
-      Effect.mapError(unreachable("broadcasting the settlement")),
-      Effect.tapError(() => release)
+      chain.sender.sign(transferCall(verified.requirements, verified.payment))
     )
+      .pipe(
+        Effect.withSpan("PaymentGate.sign"),
+        Effect.mapError(unreachable("signing the settlement")),
+        Effect.tapError(() => release)
+      )
+    // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
+    yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
     const transaction = sent.hashes[0] ?? ""
+    const submit = Effect.promise(() => chain.sender.submit(sent))
     const done = <A, E>(effect: Effect.Effect<A, E>) => Effect.ensuring(effect, release)
     if (waitHere) {
       // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
+      if (!(yield* submit)) {
+        // Refused by the node: the call is not served, so its nonce is used up by an empty transaction.
+        yield* confirmation(verified, sent, 0).pipe(Effect.ignore, done, Effect.forkIn(scope))
+        return yield* unreachable("broadcasting the settlement")("the node refused the transaction")
+      }
       const landed = yield* Effect.either(done(confirmation(verified, sent)))
       if (landed._tag === "Left") {
         return yield* reject(verified, {
@@ -133,7 +144,10 @@ export const broadcastSettlement = (
       const settlement = receiptOf(verified, landed.right, true)
       return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
-    yield* confirmation(verified, sent).pipe(
+    // Sent beside the answer rather than before it; once begun, even a closing service sends it.
+    yield* Effect.uninterruptible(submit).pipe(
+      Effect.withSpan("PaymentGate.send"),
+      Effect.zipRight(confirmation(verified, sent)),
       Effect.catchAll((reason) => failed(verified, sent, reason)),
       done,
       Effect.forkIn(scope)

@@ -1,12 +1,15 @@
 /**
  * How broadcast settlements leave the settlement key (docs/payments.md#settlement-modes). The key's
- * transactions are numbered here, by a local nonce counter, so settlements go out back to back without
- * waiting for each other's receipts; a settlement not mined in time is signed again with the same nonce
- * and a higher fee, so one transaction the pool does not mine never holds up those numbered after it.
- * Signing is local (no RPC call); sending is one `eth_sendRawTransaction`.
+ * transactions are numbered here, by a local nonce counter, and signed here, so a settlement's hash is
+ * known before it is sent: the answer can name it and the send can follow the answer. Sends go out in
+ * nonce order, back to back, without waiting for each other's receipts. Every nonce signed is followed
+ * until it is mined: a settlement not mined in time, or whose send failed, is signed again with the same
+ * nonce and a higher fee, and one that can no longer be settled (its authorization ended) is replaced by
+ * an empty transaction, so no nonce is ever left as a gap that holds up those numbered after it.
  */
 import {
   type Hex,
+  keccak256,
   type PrivateKeyAccount,
   publicActions,
   type TransactionReceipt,
@@ -26,6 +29,13 @@ export interface SentSettlement {
   readonly nonce: number
   readonly hashes: Array<Hex>
   fees: Fees
+  /** The first transaction, signed and not yet handed to the node (`submit`). */
+  readonly raw: Hex
+  /** When a transaction for this nonce was last sent or tried again; undefined until the node accepts one. */
+  sentAt: number | undefined
+  /** Settles once the send before it in nonce order has been tried. */
+  readonly previous: Promise<unknown>
+  readonly tried: () => void
 }
 
 export interface SenderOptions {
@@ -53,14 +63,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount, options: SenderOptions) => {
   const client = wallet.extend(publicActions)
   const chainId = wallet.chain.id
-  let nextNonce: number | undefined
-  let queue: Promise<unknown> = Promise.resolve()
-  // Nonces are handed out and sent in order: a node keeps a later nonce waiting until the earlier arrives.
-  const inOrder = <A>(run: () => Promise<A>): Promise<A> => {
-    const done = queue.then(run, run)
-    queue = done.catch(() => undefined)
-    return done
-  }
+  let nextNonce: Promise<number> | undefined
+  // The last send tried, in nonce order: a node keeps a later nonce waiting until the earlier arrives.
+  let lastTried: Promise<unknown> = Promise.resolve()
   // Fees move at most once a block: a paid call uses the last ones read and a refresh is asked for off
   // its path; a settlement priced a block behind and not mined is replaced at today's fee (below).
   let fees: { at: number; value: Promise<Fees> } | undefined
@@ -78,9 +83,10 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
     }
     return fees.value
   }
+  const pendingCount = () => client.getTransactionCount({ address: account.address, blockTag: "pending" })
 
-  const signAndSend = async (call: SettlementCall, nonce: number, given: Fees) => {
-    const raw = await account.signTransaction({
+  const signed = (call: SettlementCall, nonce: number, given: Fees) =>
+    account.signTransaction({
       type: "eip1559",
       chainId,
       to: call.to,
@@ -89,25 +95,46 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
       nonce,
       ...given
     })
-    return client.sendRawTransaction({ serializedTransaction: raw })
+
+  /** Numbers and signs `call` without sending it: its hash is the one the node will give it. */
+  const sign = async (call: SettlementCall): Promise<SentSettlement> => {
+    const given = await currentFees()
+    const counter = nextNonce ?? pendingCount()
+    nextNonce = counter.then((nonce) => nonce + 1)
+    // A failed first read takes no nonce: the next call reads again.
+    nextNonce.catch(() => (nextNonce = undefined))
+    // Sends are queued in the order nonces are handed out, here, with nothing awaited in between.
+    const previous = lastTried
+    let tried = () => {}
+    lastTried = new Promise<void>((resolve) => (tried = resolve))
+    try {
+      const nonce = await counter
+      const raw = await signed(call, nonce, given)
+      return { call, nonce, hashes: [keccak256(raw)], fees: given, raw, sentAt: undefined, previous, tried }
+    } catch (error) {
+      tried()
+      throw error
+    }
   }
 
-  /** Sends `call` with the next nonce; answers once the node has it in its pool. */
-  const send = async (call: SettlementCall): Promise<SentSettlement> => {
-    const given = await currentFees()
-    return inOrder(async () => {
-      nextNonce ??= await client.getTransactionCount({ address: account.address, blockTag: "pending" })
-      const nonce = nextNonce
-      try {
-        const hash = await signAndSend(call, nonce, given)
-        nextNonce = nonce + 1
-        return { call, nonce, hashes: [hash], fees: given }
-      } catch (error) {
-        // The nonce may be taken (another sender on this key) or still free: the node says which next time.
-        nextNonce = undefined
-        throw error
-      }
-    })
+  /**
+   * Hands the signed settlement to the node, after the one numbered before it. A refusal is not thrown:
+   * `confirm` sends the nonce again. Another sender on this key may have taken nonces: the counter then
+   * moves past them (never back, which would reuse a nonce signed here and not yet mined).
+   */
+  const submit = async (sent: SentSettlement) => {
+    await sent.previous
+    try {
+      await client.sendRawTransaction({ serializedTransaction: sent.raw })
+      sent.sentAt = Date.now()
+    } catch {
+      const known = await pendingCount().catch(() => 0)
+      const counter = nextNonce
+      if (counter !== undefined) nextNonce = counter.then((next) => Math.max(next, known))
+    } finally {
+      sent.tried()
+    }
+    return sent.sentAt !== undefined
   }
 
   const receiptOf = async (hash: Hex) => {
@@ -126,8 +153,11 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
     return undefined
   }
 
-  /** The same nonce signed again with a quarter more fee (or today's, if higher). */
-  const replace = async (sent: SentSettlement) => {
+  /**
+   * The same nonce signed again with a quarter more fee (or today's, if higher): the settlement, or once
+   * it can no longer be settled an empty transfer to the key itself, which only uses up the nonce.
+   */
+  const replace = async (sent: SentSettlement, empty: boolean) => {
     const today = await currentFees()
     const higher = {
       maxFeePerGas: [bump(sent.fees.maxFeePerGas), today.maxFeePerGas].reduce((a, b) => a > b ? a : b),
@@ -135,38 +165,46 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
         a > b ? a : b
       )
     }
-    const hash = await signAndSend(sent.call, sent.nonce, higher)
+    const raw = await signed(empty ? { to: account.address, data: "0x" } : sent.call, sent.nonce, higher)
     sent.fees = higher
-    sent.hashes.push(hash)
+    sent.hashes.push(keccak256(raw))
+    await client.sendRawTransaction({ serializedTransaction: raw })
+    sent.sentAt = Date.now()
   }
 
   /**
-   * Waits until one of the nonce's transactions is mined and answers its receipt, replacing it whenever
-   * it waited `replaceAfterMs`. Fails when the nonce was used by a transaction not sent here, or when
-   * `deadlineMs` (the authorization's end) passed unmined.
+   * Waits until the nonce is mined and answers the settlement's receipt, sending the nonce again whenever
+   * none of its transactions was accepted or mined within `replaceAfterMs`. Past `deadlineMs` (the
+   * authorization's end) the nonce is used up by an empty transaction and the settlement fails, as it
+   * does when the nonce was used by a transaction not sent here.
    */
   const confirm = async (sent: SentSettlement, deadlineMs: number, signal: AbortSignal) => {
-    let sentAt = Date.now()
     while (!signal.aborted) {
       const receipt = await anyReceipt(sent).catch(() => undefined)
-      if (receipt !== undefined) return receipt
-      if (Date.now() - sentAt >= options.replaceAfterMs) {
-        if (Date.now() > deadlineMs) throw new Error("the settlement was not mined before its authorization expired")
+      if (receipt !== undefined) {
+        if (receipt.to?.toLowerCase() === account.address.toLowerCase()) {
+          throw new Error("the settlement was not mined before its authorization expired")
+        }
+        return receipt
+      }
+      if (sent.sentAt === undefined || Date.now() - sent.sentAt >= options.replaceAfterMs) {
         const mined = await client.getTransactionCount({ address: account.address, blockTag: "latest" })
+          .catch(() => sent.nonce)
         if (mined > sent.nonce) {
           const late = await anyReceipt(sent)
-          if (late !== undefined) return late
+          if (late !== undefined) continue
           throw new Error(`nonce ${sent.nonce} of the settlement key was used by another transaction`)
         }
-        await replace(sent).catch(() => undefined)
-        sentAt = Date.now()
+        // A refused send waits the full interval before its next try, so a node refusing every send is
+        // not asked in a tight loop.
+        await replace(sent, Date.now() > deadlineMs).catch(() => (sent.sentAt = Date.now()))
       }
       await sleep(options.pollMs, signal)
     }
     throw new Error("stopped before the settlement was confirmed")
   }
 
-  return { address: account.address, send, confirm }
+  return { address: account.address, sign, submit, confirm }
 }
 
 export type SettlementSender = ReturnType<typeof settlementSender>

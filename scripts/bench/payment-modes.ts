@@ -40,12 +40,12 @@ const STAGES = [
   ["PaymentGate.claim", "  claim the authorization"],
   ["PaymentGate.admit", "  admit the payer (debt, one slot)"],
   ["PaymentGate.facilitatorVerify", "  signature + simulation"],
-  ["PaymentVerify.signature", "    signature, recovered locally"],
-  ["PaymentVerify.reads", "    payer code + simulation, together"],
+  ["PaymentVerify.reads", "    payer code + simulation (the signature check), together"],
   ["PaymentGate.operation", "operation (search)"],
   ["PaymentGate.settle", "settle: sent + receipt"],
-  ["PaymentGate.settleBroadcast", "settle: sent"],
-  ["PaymentGate.signAndSend", "  sign + eth_sendRawTransaction"]
+  ["PaymentGate.settleBroadcast", "settle: signed"],
+  ["PaymentGate.sign", "  sign (local; sent after the answer)"],
+  ["PaymentGate.send", "eth_sendRawTransaction, after the answer"]
 ] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -8,7 +8,7 @@
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http"
 import { erc20Abi, type Hex } from "viem"
 import { expect, it } from "vitest"
-import { clientsFor, freshAccount } from "../support/devnet.js"
+import { clientsFor, freshAccount, pooled } from "../support/devnet.js"
 import { readJson } from "../support/http.js"
 import { paidServiceForFile } from "../support/paidService.js"
 import { walletFor } from "../support/wallet.js"
@@ -53,6 +53,8 @@ it("refuses a payer whose served settlement failed until it pays what it owes, a
     const receipt = decodePaymentResponseHeader(served.headers.get("payment-response") ?? "")
     expect(receipt).toMatchObject({ success: true, payer: service.payer.address, network: "eip155:5042" })
     settlement = receipt.transaction as Hex
+    // Answered before it was sent: the node has it a moment later.
+    await pooled(manifest, settlement)
     // Served before it is mined: the operator sees it unconfirmed.
     expect((await payments()).unconfirmed).toEqual({ count: 1, value: "5000" })
     // The payer moves everything away with a tip that orders it before the settlement in the block.

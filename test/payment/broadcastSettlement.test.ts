@@ -4,12 +4,17 @@
  * (its next call waits), each call is charged exactly once, and a settlement the node's pool lost
  * (dropped with `anvil_dropTransaction` while the miner is paused, so the nonces after it cannot be
  * mined) is sent again with the same nonce and a higher fee, after which it and those behind it land.
+ * Answers name their settlement before it is sent (its hash is computed from the signed transaction);
+ * one the node then refuses (its nonce taken by another sender on the key) is the payer's debt, and
+ * the settlements after it still land.
  */
 import { Effect, Option } from "effect"
-import type { Hex } from "viem"
+import type { Hex, PrivateKeyAccount } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
 import { expect, it } from "vitest"
+import { roles } from "../../devnet/accounts.js"
 import { type Charge, type ExposureSnapshot, SubmittedPayment } from "../../layers/PaymentGate.js"
-import { clientsFor, manifestAccount } from "../support/devnet.js"
+import { clientsFor, manifestAccount, pooled } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
@@ -85,9 +90,7 @@ it("replaces a settlement lost from the pool with the same nonce and a higher fe
   const paused = await chain.getBlockNumber()
   try {
     const answered = await Promise.all(headers.map(({ header }) => paid(search, header)))
-    const sent = await Promise.all(
-      answered.map(({ transaction }) => chain.getTransaction({ hash: transaction as Hex }))
-    )
+    const sent = await Promise.all(answered.map(({ transaction }) => pooled(manifest, transaction as Hex)))
     expect(sent.map((tx) => tx.nonce - sent[0]!.nonce).sort()).toEqual([0, 1, 2])
     const lowest = sent.reduce((a, b) => (a.nonce < b.nonce ? a : b))
     first = { hash: lowest.hash, nonce: lowest.nonce, maxFeePerGas: lowest.maxFeePerGas ?? 0n, from: lowest.from }
@@ -112,4 +115,48 @@ it("replaces a settlement lost from the pool with the same nonce and a higher fe
   const after = await Promise.all(payers.map((payer) => walletFor(manifest, payer).balanceOf(USDC)))
   expect(after.map((balance, i) => before[i]! - balance)).toEqual([5_000n, 5_000n, 5_000n])
   expect(await walletFor(manifest, payers[0]!).balanceOf(USDC, payTo)).toBe(feesBefore + 15_000n)
+})
+
+it("owes a settlement the node refused after its answer, charges nothing for it, and sends the next ones", async () => {
+  const manifest = harness.manifest()
+  const chain = clientsFor(manifest).public
+  const [payer, other] = [4, 7].map((i) => manifestAccount(manifest, i)) as [PrivateKeyAccount, PrivateKeyAccount]
+  // One settlement first, so the gate's nonce counter is set; then another sender on the settlement key
+  // takes the nonce the counter will hand out next.
+  await paid(search, (await signFor(search, other)).header)
+  await settled()
+  const key = privateKeyToAccount(roles().treasury.privateKey)
+  const { wallet } = clientsFor(manifest, key)
+  await chain.waitForTransactionReceipt({
+    hash: await wallet.sendTransaction({ account: key, to: key.address, value: 0n })
+  })
+
+  let served: { readonly transaction: string; readonly success: boolean } | undefined
+  const [charged] = await walletFor(manifest, payer).deltas(USDC, [payer.address], async () => {
+    served = await paid(search, (await signFor(search, payer)).header)
+    await settled()
+  })
+  // Served, naming a transaction the node refused: it never lands, and the payer owes the call.
+  expect(served?.success).toBe(true)
+  expect(await chain.getTransactionReceipt({ hash: served?.transaction as Hex }).catch(() => undefined))
+    .toBeUndefined()
+  expect(charged).toBe(0n)
+  expect((await exposure()).debts).toEqual({ count: 1, value: 5_000n })
+  const again = await signFor(search, payer)
+  const refused = await gate((g) =>
+    Effect.either(g.charge(search, Option.some(SubmittedPayment.header(again.header)), Effect.succeed("answer")))
+  )
+  expect(refused).toMatchObject({
+    _tag: "Left",
+    left: { _tag: "PaymentRejected", reason: "invalid_transaction_state" }
+  })
+
+  // The counter moved past the taken nonce: the next payer's settlement lands (under the hash its answer
+  // named or, this file's replacement time being short, a replacement's), and it pays once.
+  const [paidNext] = await walletFor(manifest, other).deltas(USDC, [other.address], async () => {
+    await paid(search, (await signFor(search, other)).header)
+    await settled()
+  })
+  expect(paidNext).toBe(-5_000n)
+  expect((await exposure()).debts).toEqual({ count: 1, value: 5_000n })
 })

@@ -1,8 +1,8 @@
 /**
- * `broadcast` mode's verify (the signature recovered locally, the payer's code and the transfer's
- * simulation read together) refuses what `confirmed` refuses, with the same reasons; and a read-only
- * operation started beside the verification is never served, nor anything charged, when the payment
- * is refused: it is interrupted.
+ * `broadcast` mode's verify (the payer's code and the transfer's simulation read together, the
+ * simulation being the signature check: a tampered authorization no longer recovers to its payer)
+ * refuses what `confirmed` refuses, with the same reasons; and a read-only operation started beside the
+ * verification is never served, nor anything charged, when the payment is refused: it is interrupted.
  */
 import { Effect, Either, Option } from "effect"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"

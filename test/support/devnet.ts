@@ -107,6 +107,20 @@ export const clientsFor = (manifest: Manifest, account?: Account): DevnetClients
   }
 }
 
+/**
+ * A transaction once the node has it (pooled or mined), polled a bounded while: a broadcast payment's
+ * answer names its settlement before sending it.
+ */
+export const pooled = async (manifest: Manifest, hash: Hex) => {
+  const chain = clientsFor(manifest).public
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const found = await chain.getTransaction({ hash }).catch(() => undefined)
+    if (found !== undefined) return found
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`${hash} never reached the node`)
+}
+
 /** The manifest's account `i` as a viem local account. */
 export const manifestAccount = (manifest: Manifest, i: number) => {
   const entry = manifest.accounts[i]
