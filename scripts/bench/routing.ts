@@ -133,7 +133,7 @@ for (const usdc of [10_000n, 100_000n, 500_000n, 1_000_000n, 2_000_000n, 5_000_0
 
 // ---- speed against the venues' quoters ----
 console.log("")
-const quote = chainQuoter(manifest.rpcUrl, manifest.contracts, marketFromIndex(state))
+const quote = chainQuoter(manifest, marketFromIndex(state))
 let pricingTotal = 0
 let searchTotal = 0
 let chainTotal = 0

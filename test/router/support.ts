@@ -25,6 +25,7 @@ import {
   type RouterStep
 } from "../../src/execution/RouterPlan.js"
 import { contractAddress, manifestAccount, poolByLabel, tokenAddress } from "../support/devnet.js"
+import { findRevertData } from "../support/revertData.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 import { v2ExactIn } from "./poolState.js"
 
@@ -174,20 +175,6 @@ export const revertOf = async (
     }
   }
   return "succeeded"
-}
-
-/** The revert data somewhere in a viem error's cause chain. */
-export const findRevertData = (error: unknown): Hex | undefined => {
-  let current: unknown = error
-  for (let depth = 0; depth < 8 && current !== undefined && current !== null; depth++) {
-    const data = (current as { data?: unknown }).data
-    if (typeof data === "string" && data.startsWith("0x")) return data as Hex
-    if (typeof data === "object" && data !== null && typeof (data as { data?: unknown }).data === "string") {
-      return (data as { data: Hex }).data
-    }
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
 }
 
 /** Balances of `owners` in `tokens`, as a flat list in that order. */

@@ -27,7 +27,8 @@ import type { Wallet } from "../support/wallet.js"
 import { deploy, fakePoolAbi, testArtifact } from "./fixtures.js"
 import { deployForks, type Forks } from "./forkVenues.js"
 import { v2Reserves } from "./poolState.js"
-import { type Env, envOf, findRevertData, makePlan, revertOf, sendPlan } from "./support.js"
+import { findRevertData } from "../support/revertData.js"
+import { type Env, envOf, makePlan, revertOf, sendPlan } from "./support.js"
 
 let devnet: PrivateDevnet
 let env: Env

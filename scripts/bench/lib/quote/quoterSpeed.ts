@@ -1,7 +1,8 @@
 /**
  * Pricing the quote's own candidate paths from the in-memory index against asking the venues' quoters
- * on chain at the same block (lib/quoters.ts: QuoterV2, V4Quoter, a v2 pair's reserves), in one run.
- * The quoters' answers are also compared with the index's, to the base unit.
+ * on chain at the same block (lib/quoters.ts: each venue's own quoter, pool or pair), in one run. The
+ * quoters' answers are also compared with the index's, to the base unit; each candidate that differs, and
+ * each venue the chain did not price where the index did, is printed.
  */
 import { marketFromIndex } from "../../../../src/routing/Market.js"
 import { noTaxes, runPath } from "../../../../src/routing/Path.js"
@@ -39,10 +40,12 @@ export const quoterSpeed = async (bench: QuoteBench) => {
     ["USDC→DEGEN $5k", { sell: token("USDC"), buy: token("DEGEN"), amount: "5000" }],
     ["ORBIT→USDC 20k ORBIT", { sell: token("ORBIT"), buy: token("USDC"), amount: "20000" }]
   ]
-  const onChain = chainQuoter(manifest.rpcUrl, manifest.contracts, marketFromIndex(state))
+  const onChain = chainQuoter(manifest, marketFromIndex(state))
   const block = BigInt(state.block)
   console.log("")
   const totals = { chain: 0, memory: 0, quote: 0, candidates: 0, equal: 0, compared: 0 }
+  const differing: Array<string> = []
+  const refusals = new Set<string>()
   for (const [label, request] of mix) {
     const answer = await ask(request)
     const paths = bench.pathsOf(answer)
@@ -56,10 +59,15 @@ export const quoterSpeed = async (bench: QuoteBench) => {
     const chain = await timeAsync(() => onChain(paths, amount, block), 7)
     const fromChain = await onChain(paths, amount, block)
     inMemory().forEach((run, i) => {
-      const quoted = fromChain[i]
-      if (run._tag !== "Filled" || quoted === null || quoted === undefined) return
+      const quoted = fromChain[i]!
+      if (typeof quoted !== "bigint") {
+        if (run._tag === "Filled") refusals.add(`${quoted.venue}: ${quoted.reason}`)
+        return
+      }
+      if (run._tag !== "Filled") return
       totals.compared++
       if (quoted === run.amountOut) totals.equal++
+      else differing.push(`${label} ${paths[i]!.key}: quoters ${quoted}, index ${run.amountOut}`)
     })
     totals.chain += chain
     totals.memory += memory
@@ -77,4 +85,6 @@ export const quoterSpeed = async (bench: QuoteBench) => {
       `vs whole warm quotes ${ms(totals.quote)}: ${(totals.chain / totals.quote).toFixed(1)}×`
   )
   figure("quoters' answers equal to the index's", `${totals.equal} of ${totals.compared} priced candidates`)
+  for (const line of differing) console.log(`     differs: ${line}`)
+  for (const line of refusals) console.log(`     the index priced, the chain did not: ${line}`)
 }
