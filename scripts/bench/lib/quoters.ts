@@ -13,6 +13,7 @@ import { lowerAddress } from "../../../schema/Chain.js"
 import type { Manifest } from "../../../schema/Manifest.js"
 import { getAmountOut } from "../../../src/math/ConstantProduct.js"
 import type { ConcentratedPool } from "../../../src/math/PoolState.js"
+import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "../../../src/math/TickMath.js"
 import type { Market } from "../../../src/routing/Market.js"
 import type { Path } from "../../../src/routing/Path.js"
 import { v3QuoterV2Abi, v4QuoterAbi } from "../../../test/support/abis.js"
@@ -30,6 +31,9 @@ const v3Askers: Readonly<Record<string, { readonly quoterV2: string } | { readon
   "fork-v3": { quoterV2: "forkV3Quoter" },
   "pancake-v3": { probe: "pancakeV3Liquidity" }
 }
+
+/** The pool's quoter filled only part of the input (it answers for the part, as if it were the whole). */
+export class Unfillable extends Error {}
 
 /** A candidate the chain did not price: the venue asked and its contracts' (or this file's) reason. */
 export interface Refused {
@@ -66,6 +70,7 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
     const { args, errorName } = decodeErrorResult({ abi: probeAbi, data: revert })
     if (errorName !== "Probed") throw new Error(`the pool refused the swap (${errorName})`)
     const [amount0, amount1] = args as readonly [bigint, bigint]
+    if ((zeroForOne ? amount0 : amount1) !== amountIn) throw new Unfillable()
     return -(zeroForOne ? amount1 : amount0)
   }
 
@@ -84,7 +89,7 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
         const asker = v3Askers[pool.venue]
         if (asker === undefined) throw new Error("no quoter of this venue is known to the bench")
         if ("probe" in asker) return probe(role(asker.probe), a(pool.id), zeroForOne, amountIn, blockNumber)
-        const [out] = await client.readContract({
+        const [out, sqrtPriceAfter] = await client.readContract({
           address: role(asker.quoterV2),
           abi: v3QuoterV2Abi,
           functionName: "quoteExactInputSingle",
@@ -97,6 +102,8 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
           }],
           blockNumber
         })
+        // QuoterV2 swaps to the price bound without a limit: there the pool ran dry before the input did.
+        if (sqrtPriceAfter === (zeroForOne ? MIN_SQRT_PRICE + 1n : MAX_SQRT_PRICE - 1n)) throw new Unfillable()
         return out
       }
       case "v4": {
@@ -126,14 +133,16 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
     }
   }
 
-  /** Output of each path for `amountIn`, priced on chain, or the first hop the chain did not price. */
-  return (paths: ReadonlyArray<Path>, amountIn: bigint, blockNumber: bigint): Promise<Array<bigint | Refused>> =>
+  /** Output of each path for `amountIn`, priced on chain; "unfillable" when a pool cannot take a hop's
+   * whole input; or the first hop the chain did not price. */
+  return (paths: ReadonlyArray<Path>, amountIn: bigint, blockNumber: bigint): Promise<Array<bigint | "unfillable" | Refused>> =>
     Promise.all(paths.map(async (path) => {
       let amount = amountIn
       for (const hop of path.hops) {
         try {
           amount = await hopOut(hop.poolId, hop.tokenIn, amount, blockNumber)
         } catch (error) {
+          if (error instanceof Unfillable) return "unfillable"
           const reason = error instanceof Error ? error.message.split("\n")[0]! : String(error)
           return { venue: hop.venue, reason }
         }

@@ -1,8 +1,8 @@
 /**
  * Pricing the quote's own candidate paths from the in-memory index against asking the venues' quoters
  * on chain at the same block (lib/quoters.ts: each venue's own quoter, pool or pair), in one run. The
- * quoters' answers are also compared with the index's, to the base unit; each candidate that differs, and
- * each venue the chain did not price where the index did, is printed.
+ * quoters' answers are also compared with the index's, to the base unit, and so is which candidates a pool
+ * cannot fill; each candidate that differs, and each venue the bench could not ask, is printed.
  */
 import { marketFromIndex } from "../../../../src/routing/Market.js"
 import { noTaxes, runPath } from "../../../../src/routing/Path.js"
@@ -43,7 +43,7 @@ export const quoterSpeed = async (bench: QuoteBench) => {
   const onChain = chainQuoter(manifest, marketFromIndex(state))
   const block = BigInt(state.block)
   console.log("")
-  const totals = { chain: 0, memory: 0, quote: 0, candidates: 0, equal: 0, compared: 0 }
+  const totals = { chain: 0, memory: 0, quote: 0, candidates: 0, equal: 0, compared: 0, unfillable: 0, simulated: 0 }
   const differing: Array<string> = []
   const refusals = new Set<string>()
   for (const [label, request] of mix) {
@@ -60,14 +60,20 @@ export const quoterSpeed = async (bench: QuoteBench) => {
     const fromChain = await onChain(paths, amount, block)
     inMemory().forEach((run, i) => {
       const quoted = fromChain[i]!
-      if (typeof quoted !== "bigint") {
-        if (run._tag === "Filled") refusals.add(`${quoted.venue}: ${quoted.reason}`)
-        return
+      const at = `${label} ${paths[i]!.key}`
+      // The service prices these hops by simulating them on chain, not from the index.
+      if (run._tag === "NeedsSimulation") return void totals.simulated++
+      if (run._tag === "Filled" && typeof quoted === "bigint") {
+        totals.compared++
+        if (quoted === run.amountOut) totals.equal++
+        else differing.push(`${at}: quoters ${quoted}, index ${run.amountOut}`)
+      } else if (run._tag === "Unfillable" && quoted === "unfillable") {
+        totals.unfillable++
+      } else if (typeof quoted === "object") {
+        refusals.add(`${quoted.venue}: ${quoted.reason}`)
+      } else {
+        differing.push(`${at}: quoters ${quoted}, index ${run._tag}`)
       }
-      if (run._tag !== "Filled") return
-      totals.compared++
-      if (quoted === run.amountOut) totals.equal++
-      else differing.push(`${label} ${paths[i]!.key}: quoters ${quoted}, index ${run.amountOut}`)
     })
     totals.chain += chain
     totals.memory += memory
@@ -84,7 +90,11 @@ export const quoterSpeed = async (bench: QuoteBench) => {
     `quoters ${ms(totals.chain)} vs index ${ms(totals.memory)}: ${(totals.chain / totals.memory).toFixed(0)}×; ` +
       `vs whole warm quotes ${ms(totals.quote)}: ${(totals.chain / totals.quote).toFixed(1)}×`
   )
-  figure("quoters' answers equal to the index's", `${totals.equal} of ${totals.compared} priced candidates`)
+  figure(
+    "quoters' answers equal to the index's",
+    `${totals.equal} of ${totals.compared} priced candidates; unfillable on both ${totals.unfillable}; ` +
+      `${totals.simulated} through hooks the service simulates`
+  )
   for (const line of differing) console.log(`     differs: ${line}`)
-  for (const line of refusals) console.log(`     the index priced, the chain did not: ${line}`)
+  for (const line of refusals) console.log(`     the chain could not be asked: ${line}`)
 }
