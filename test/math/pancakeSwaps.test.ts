@@ -10,8 +10,8 @@ import { decodeErrorResult, encodeFunctionData } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { concentratedDepth } from "../../src/math/Depth.js"
 import type { ConcentratedPool } from "../../src/math/PoolState.js"
-import { findRevertData } from "../support/revertData.js"
 import { contractAddress, poolByLabel } from "../support/devnet.js"
+import { findRevertData } from "../support/revertData.js"
 import { devnetIndex, expectExactQuotes, sizes } from "./devnetIndex.js"
 
 const { blockNumber, client, holder, indexed, manifest } = devnetIndex()

@@ -23,11 +23,11 @@ import { readVenueTable } from "../../src/execution/DeployedVenueTable.js"
 import { decodeRouterError, encodeExecute, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
 import { v3QuoterV2Abi } from "../support/abis.js"
 import { contractAddress, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { findRevertData } from "../support/revertData.js"
 import type { Wallet } from "../support/wallet.js"
 import { deploy, fakePoolAbi, testArtifact } from "./fixtures.js"
 import { deployForks, type Forks } from "./forkVenues.js"
 import { v2Reserves } from "./poolState.js"
-import { findRevertData } from "../support/revertData.js"
 import { type Env, envOf, makePlan, revertOf, sendPlan } from "./support.js"
 
 let devnet: PrivateDevnet

@@ -13,10 +13,10 @@ import { DevnetVenue } from "../../devnet/router.js"
 import type { RouterStep } from "../../src/execution/RouterPlan.js"
 import { decodeRouterError } from "../../src/execution/RouterPlan.js"
 import { deploy, fakePoolAbi, testArtifact } from "../router/fixtures.js"
-import { findRevertData } from "../support/revertData.js"
 import { envOf, makePlan, revertOf } from "../router/support.js"
 import { contractAddress, poolByLabel, tokenAddress } from "../support/devnet.js"
 import { addressOf } from "../support/hex.js"
+import { findRevertData } from "../support/revertData.js"
 import { answerOf, harnessPerFile, takerOn } from "../swap/harness.js"
 
 const { harness, ops, trade } = harnessPerFile()

@@ -59,7 +59,9 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
     const name = getter.slice(0, -2)
     const abi = [{ type: "function", name, stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }] }]
     const fee = await client.readContract({ address: pair, abi, functionName: name, blockNumber }) as bigint
-    if ((fee * PIPS) % BigInt(denominator) !== 0n) throw new Error(`${venue}: fee ${fee}/${denominator} is not whole pips`)
+    if ((fee * PIPS) % BigInt(denominator) !== 0n) {
+      throw new Error(`${venue}: fee ${fee}/${denominator} is not whole pips`)
+    }
     return (fee * PIPS) / BigInt(denominator)
   }
 
@@ -135,7 +137,11 @@ export const chainQuoter = (manifest: Manifest, market: Market) => {
 
   /** Output of each path for `amountIn`, priced on chain; "unfillable" when a pool cannot take a hop's
    * whole input; or the first hop the chain did not price. */
-  return (paths: ReadonlyArray<Path>, amountIn: bigint, blockNumber: bigint): Promise<Array<bigint | "unfillable" | Refused>> =>
+  return (
+    paths: ReadonlyArray<Path>,
+    amountIn: bigint,
+    blockNumber: bigint
+  ): Promise<Array<bigint | "unfillable" | Refused>> =>
     Promise.all(paths.map(async (path) => {
       let amount = amountIn
       for (const hop of path.hops) {
