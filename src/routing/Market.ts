@@ -72,8 +72,7 @@ export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePo
   return {
     pool: (id) => curveById.get(id) ?? indexed.pool(id),
     // A pair neither of whose tokens has a curve reads the index alone, as every other request does.
-    poolsBetween: (a, b) =>
-      curveRefs.has(a) || curveRefs.has(b) ? withCurves(a, b) : indexed.poolsBetween(a, b)
+    poolsBetween: (a, b) => curveRefs.has(a) || curveRefs.has(b) ? withCurves(a, b) : indexed.poolsBetween(a, b)
   }
 }
 
