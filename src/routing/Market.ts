@@ -19,7 +19,7 @@ interface PoolRefs {
 
 /**
  * Pools of a pair, read from the side with fewer pools (a hub such as USDC may have thousands) and
- * remembered: one market serves one request, whose candidate search asks for the same hub pairs often.
+ * remembered: a market serves one snapshot, whose requests ask for the same hub pairs often.
  */
 const pairLookup = ({ refs }: PoolRefs): Market["poolsBetween"] => {
   const memo = new Map<string, ReadonlyArray<Hex>>()
@@ -34,7 +34,29 @@ const pairLookup = ({ refs }: PoolRefs): Market["poolsBetween"] => {
   }
 }
 
+// A search reads the same few pools thousands of times, and every request at a block the same ones: a
+// plain map kept per snapshot spares hashing the id each time. A snapshot never changes, so neither does it.
+const indexMarkets = new WeakMap<IndexState, Market>()
+
+const indexMarket = (state: IndexState): Market => {
+  const known = indexMarkets.get(state)
+  if (known !== undefined) return known
+  const seen = new Map<Hex, RoutablePool | undefined>()
+  const pool = (id: Hex) => {
+    if (seen.has(id)) return seen.get(id)
+    const found = Option.getOrUndefined(HashMap.get(state.pools, id))
+    seen.set(id, found)
+    return found
+  }
+  const refs = (token: Hex) => Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
+  const market = { pool, poolsBetween: pairLookup({ refs }) }
+  indexMarkets.set(state, market)
+  return market
+}
+
 export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePool> = []): Market => {
+  const indexed = indexMarket(state)
+  if (curves.length === 0) return indexed
   const curveById = new Map(curves.map((curve) => [curve.id, curve]))
   const curveRefs = new Map<Hex, Array<{ id: Hex; other: Hex }>>()
   for (const curve of curves) {
@@ -42,19 +64,16 @@ export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePo
     curveRefs.set(curve.usdc, [...(curveRefs.get(curve.usdc) ?? []), { id: curve.id, other: curve.token }])
   }
   const refs = (token: Hex) => {
-    const indexed = Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
     const launched = curveRefs.get(token)
-    return launched === undefined ? indexed : [...indexed, ...launched]
+    const pools = Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
+    return launched === undefined ? pools : [...pools, ...launched]
   }
-  // A search reads the same few pools thousands of times: a plain map spares hashing the id each time.
-  const seen = new Map<Hex, RoutablePool | undefined>()
-  const pool = (id: Hex) => {
-    if (seen.has(id)) return seen.get(id)
-    const found = curveById.get(id) ?? Option.getOrUndefined(HashMap.get(state.pools, id))
-    seen.set(id, found)
-    return found
+  const withCurves = pairLookup({ refs })
+  return {
+    pool: (id) => curveById.get(id) ?? indexed.pool(id),
+    // A pair neither of whose tokens has a curve reads the index alone, as every other request does.
+    poolsBetween: (a, b) => curveRefs.has(a) || curveRefs.has(b) ? withCurves(a, b) : indexed.poolsBetween(a, b)
   }
-  return { pool, poolsBetween: pairLookup({ refs }) }
 }
 
 /** A market over a plain list of pools (tests, benchmarks, embedders with their own state). */

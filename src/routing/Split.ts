@@ -64,8 +64,8 @@ const groupsOf = (paths: ReadonlyArray<Path>): ReadonlyArray<ReadonlyArray<numbe
   return [...groups.values()]
 }
 
-/** The exact objective, memoised per group so a move between two paths re-prices only their groups. */
-const objective = (problem: SplitProblem) => {
+/** The exact objective (`maxSplits` plays no part), memoised per group: a move re-prices only its groups. */
+export const objective = (problem: SplitProblem) => {
   const groups = groupsOf(problem.paths)
   const memo = groups.map(() => new Map<string, bigint | null>())
   let evaluations = 0
@@ -138,8 +138,11 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
 }
 
 /** Phase 2, from `start` (a feasible allocation summing to the order). */
-export const equaliseMarginals = (problem: SplitProblem, start: ReadonlyArray<bigint>): SplitOutcome => {
-  const f = objective(problem)
+export const equaliseMarginals = (
+  problem: SplitProblem,
+  start: ReadonlyArray<bigint>,
+  f = objective(problem)
+): SplitOutcome => {
   const { total } = problem
   const step = total >> 16n > 0n ? total >> 16n : 1n
   const nearby = (total * 3n) / 32n
@@ -186,11 +189,10 @@ export const equaliseMarginals = (problem: SplitProblem, start: ReadonlyArray<bi
 }
 
 /** Both phases; null when the paths together cannot fill the order. */
-export const optimiseSplit = (problem: SplitProblem): SplitOutcome | null => {
+export const optimiseSplit = (problem: SplitProblem, f = objective(problem)): SplitOutcome | null => {
   const start = waterFill(problem)
   if (start === null) return null
   // Parts priced one after another can total a little more than one swap of their sum pays.
-  const check = objective(problem).value(start)
-  if (check === null) return null
-  return equaliseMarginals(problem, start)
+  if (f.value(start) === null) return null
+  return equaliseMarginals(problem, start, f)
 }

@@ -7,7 +7,7 @@ import { gasInToken, pathGasUnits } from "./Gas.js"
 import { noTaxes, type Path, type PathRun, runPath, type TransferTaxes } from "./Path.js"
 import { execute, type Plan } from "./Plan.js"
 import { better, type Candidate, planOf, type RouteRequest } from "./RouteSearch.js"
-import { equaliseMarginals, optimiseSplit, type SplitProblem } from "./Split.js"
+import { equaliseMarginals, objective, optimiseSplit, type SplitProblem } from "./Split.js"
 
 /** The paths most worth splitting over: best alone at the full size, then best for a part of it. */
 export const shortlist = (request: RouteRequest, priced: ReadonlyArray<Candidate>): ReadonlyArray<Path> => {
@@ -46,7 +46,9 @@ export const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, tax
     maxSplits: request.maxSplits,
     taxes
   }
-  let outcome = optimiseSplit(problem)
+  // Every restriction prices allocations of the same paths: one memo serves them all.
+  const f = objective(problem)
+  let outcome = optimiseSplit(problem, f)
   let best: Plan | null = null
   while (outcome !== null) {
     const used = outcome.amounts.flatMap((amount, i) => (amount > 0n ? [i] : []))
@@ -60,9 +62,7 @@ export const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, tax
     // Without a gas cost a path fewer can only do worse.
     if (gasInToken(request.gas, pathGasUnits(request.gas, paths[smallest]!)) === 0n) break
     const restricted = { ...problem, maxSplits: used.length - 1 }
-    outcome = execute(request.market, paths, start, request.side, taxes)._tag === "Filled"
-      ? equaliseMarginals(restricted, start)
-      : null
+    outcome = f.value(start) === null ? null : equaliseMarginals(restricted, start, f)
   }
   return best
 }
