@@ -7,7 +7,7 @@
  * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
  * receipt as in `confirmed`.
  */
-import { Effect, Scope } from "effect"
+import { Effect, Fiber, Scope } from "effect"
 import type { Hex } from "viem"
 import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
@@ -114,27 +114,46 @@ export const broadcastSettlement = (
     )
     const waitHere = !counted
     const release = Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key))
-    const sent = yield* Effect.tryPromise(() =>
-      chain.sender.sign(transferCall(verified.requirements, verified.payment))
-    )
-      .pipe(
-        Effect.withSpan("PaymentGate.sign"),
-        Effect.mapError(unreachable("signing the settlement")),
-        Effect.tapError(() => release)
-      )
-    // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
-    yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-    const transaction = sent.hashes[0] ?? ""
-    const submit = Effect.promise(() => chain.sender.submit(sent))
     const done = <A, E>(effect: Effect.Effect<A, E>) => Effect.ensuring(effect, release)
+    // From signing on, a nonce of the settlement key is taken and later settlements are sent behind it: it
+    // is sent and followed in the service's scope whatever happens to this request (a payer that hangs up
+    // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
+    const { sent, followed } = yield* Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const sent = yield* Effect.tryPromise(() =>
+          chain.sender.sign(transferCall(verified.requirements, verified.payment))
+        )
+          .pipe(
+            Effect.withSpan("PaymentGate.sign"),
+            Effect.mapError(unreachable("signing the settlement")),
+            Effect.tapError(() => release)
+          )
+        // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
+        yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
+        // Once begun, even a closing service sends it.
+        const submit = Effect.uninterruptible(Effect.promise(() => chain.sender.submit(sent)))
+        const follow = waitHere
+          // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served;
+          // a settlement the node refused has its nonce used up by an empty transaction (`null`).
+          ? Effect.flatMap(submit, (accepted) =>
+            accepted
+              ? Effect.either(done(confirmation(verified, sent)))
+              : confirmation(verified, sent, 0).pipe(Effect.ignore, done, Effect.forkIn(scope), Effect.as(null)))
+          // Sent beside the answer rather than before it.
+          : submit.pipe(
+            Effect.withSpan("PaymentGate.send"),
+            Effect.zipRight(confirmation(verified, sent)),
+            Effect.catchAll((reason) => failed(verified, sent, reason)),
+            done,
+            Effect.as(null)
+          )
+        return { sent, followed: yield* Effect.forkIn(restore(follow), scope) }
+      })
+    )
+    const transaction = sent.hashes[0] ?? ""
     if (waitHere) {
-      // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
-      if (!(yield* submit)) {
-        // Refused by the node: the call is not served, so its nonce is used up by an empty transaction.
-        yield* confirmation(verified, sent, 0).pipe(Effect.ignore, done, Effect.forkIn(scope))
-        return yield* unreachable("broadcasting the settlement")("the node refused the transaction")
-      }
-      const landed = yield* Effect.either(done(confirmation(verified, sent)))
+      const landed = yield* Fiber.join(followed)
+      if (landed === null) return yield* unreachable("broadcasting the settlement")("the node refused the transaction")
       if (landed._tag === "Left") {
         return yield* reject(verified, {
           reason: Reason.transactionState,
@@ -144,14 +163,6 @@ export const broadcastSettlement = (
       const settlement = receiptOf(verified, landed.right, true)
       return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
     }
-    // Sent beside the answer rather than before it; once begun, even a closing service sends it.
-    yield* Effect.uninterruptible(submit).pipe(
-      Effect.withSpan("PaymentGate.send"),
-      Effect.zipRight(confirmation(verified, sent)),
-      Effect.catchAll((reason) => failed(verified, sent, reason)),
-      done,
-      Effect.forkIn(scope)
-    )
     const settlement = receiptOf(verified, transaction, true)
     return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
   })
