@@ -8,9 +8,11 @@ import type { PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import type { DevnetOptions } from "../../devnet/DevnetConfig.js"
-import { type Charge, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
+import { websocketOf } from "../../layers/ChainRpc.js"
+import { type Charge, type ExposureSnapshot, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { InsufficientLiquidity } from "../../schema/Errors.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { type RpcCall, type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
 import { walletFor } from "../support/wallet.js"
 import { gateLayer, pay, USDC } from "../support/x402.js"
 
@@ -19,13 +21,18 @@ export const search: Charge = {
   resource: { url: "http://service.test/trade/v1/search", description: "search" }
 }
 
-/** `settings` over the gate's defaults (`SETTLEMENT_MODE: "broadcast"`, say); `devnet` for its chain. */
+/**
+ * `settings` over the gate's defaults (`SETTLEMENT_MODE: "broadcast"`, say); `devnet` for its chain;
+ * `delay` puts the gate's JSON-RPC behind a proxy that holds a call until the promise it answers settles.
+ */
 export const gateHarness = (
   payerIndex: number,
   settings: Readonly<Record<string, string>> = {},
-  devnetOptions: Partial<DevnetOptions> = {}
+  devnetOptions: Partial<DevnetOptions> = {},
+  delay?: (call: RpcCall) => Promise<unknown> | undefined
 ) => {
   let devnet: PrivateDevnet
+  let proxy: RpcCounter | undefined
   let runtime: ManagedRuntime.ManagedRuntime<PaymentGate, unknown>
   let payer: PrivateKeyAccount
   const payTo = privateKeyToAccount(generatePrivateKey()).address
@@ -33,16 +40,27 @@ export const gateHarness = (
   beforeAll(async () => {
     devnet = await startDevnet(devnetOptions)
     payer = manifestAccount(devnet.manifest, payerIndex)
-    runtime = ManagedRuntime.make(gateLayer(devnet.manifest, { PAY_TO: payTo, ...settings }))
+    proxy = delay === undefined ? undefined : await startRpcCounter(devnet.manifest.rpcUrl, delay)
+    const rpc = proxy === undefined ? {} : { WS_URL: websocketOf(devnet.manifest.rpcUrl) }
+    runtime = ManagedRuntime.make(
+      gateLayer({ ...devnet.manifest, rpcUrl: proxy?.url ?? devnet.manifest.rpcUrl }, {
+        PAY_TO: payTo,
+        ...rpc,
+        ...settings
+      })
+    )
   })
   afterAll(async () => {
     await runtime?.dispose()
+    await proxy?.close()
     await devnet?.stop()
   })
 
-  const gate = <A, E>(use: (gate: PaymentGate["Type"]) => Effect.Effect<A, E>) =>
-    runtime.runPromise(Effect.flatMap(PaymentGate, use))
+  /** Runs `use` on the gate; aborting `signal` interrupts it, as a caller hanging up does. */
+  const gate = <A, E>(use: (gate: PaymentGate["Type"]) => Effect.Effect<A, E>, signal?: AbortSignal) =>
+    runtime.runPromise(Effect.flatMap(PaymentGate, use), { signal })
   const offerOf = (charge: Charge) => gate((g) => Effect.succeed(g.offer(charge)))
+  const exposure = () => gate((g): Effect.Effect<ExposureSnapshot> => g.exposure)
 
   return {
     payTo,
@@ -61,6 +79,22 @@ export const gateHarness = (
       gate((g) =>
         Effect.either(g.charge(charge, Option.map(Option.fromNullable(header), SubmittedPayment.header), operation))
       ),
+    /** The gate's charge with `header`, answering the settlement its answer names. */
+    paid: (charge: Charge, header: string, signal?: AbortSignal) =>
+      gate((g) =>
+        Effect.map(
+          g.charge(charge, Option.some(SubmittedPayment.header(header)), Effect.succeed("answer")),
+          (answer) => Option.getOrThrow(answer.receipt).settlement
+        ), signal),
+    exposure,
+    /** Waits (bounded) until every served settlement is confirmed. */
+    settled: async () => {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        if ((await exposure()).unconfirmed.count === 0) return
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      throw new Error("settlements stayed unconfirmed")
+    },
     /** USDC balance changes of the payer and the fee recipient across `action`. */
     balances: (action: () => Promise<unknown>) =>
       walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], action)

@@ -1,6 +1,8 @@
 /**
  * A pass-through JSON-RPC proxy that counts the calls going through it: put between the service and a
- * real node, it shows how many chain calls a workload costs. It forwards bytes unchanged.
+ * real node, it shows how many chain calls a workload costs. It forwards bytes unchanged. With `delay`,
+ * a request holding a call it answers a promise for is forwarded only once that promise settles: a
+ * node slow to answer one call, at the moment a test chooses.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -12,7 +14,21 @@ export interface RpcCounter {
   readonly close: () => Promise<void>
 }
 
-export const startRpcCounter = (target: string): Promise<RpcCounter> =>
+export interface RpcCall {
+  readonly method: string
+  readonly params: ReadonlyArray<unknown>
+}
+
+const callsIn = (parsed: unknown): Array<RpcCall> =>
+  (Array.isArray(parsed) ? parsed : [parsed]).map((call: { method?: unknown; params?: unknown }) => ({
+    method: String(call?.method),
+    params: Array.isArray(call?.params) ? call.params : []
+  }))
+
+export const startRpcCounter = (
+  target: string,
+  delay: (call: RpcCall) => Promise<unknown> | undefined = () => undefined
+): Promise<RpcCounter> =>
   new Promise((resolve) => {
     let calls = 0
     const server = createServer((request, response) => {
@@ -20,13 +36,17 @@ export const startRpcCounter = (target: string): Promise<RpcCounter> =>
       request.on("data", (chunk: Buffer) => chunks.push(chunk))
       request.on("end", () => {
         const body = Buffer.concat(chunks)
+        let held: Array<Promise<unknown>> = []
         try {
-          const parsed: unknown = JSON.parse(body.toString("utf8"))
-          calls += Array.isArray(parsed) ? parsed.length : 1
+          const parsed = callsIn(JSON.parse(body.toString("utf8")))
+          calls += parsed.length
+          held = parsed.flatMap((call) => delay(call) ?? [])
         } catch {
           calls += 1
         }
-        fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body }).then(
+        Promise.allSettled(held).then(() =>
+          fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        ).then(
           async (answer) => {
             response.writeHead(answer.status, { "content-type": "application/json" })
             response.end(Buffer.from(await answer.arrayBuffer()))
