@@ -47,21 +47,25 @@ const hangUpWhileSigning = (settling: Settling) => {
     const [goneHeader, nextHeader] = await Promise.all([harness.signFor(search, gone), harness.signFor(search, next)])
     const chain = clientsFor(manifest).public
 
-    const deltas = await walletFor(manifest, gone).deltas(USDC, [gone!.address, next!.address, harness.payTo], async () => {
-      const hangUp = new AbortController()
-      const cut = harness.gate((g) => settling(g, goneHeader.header), hangUp.signal).catch(() => undefined)
-      await signing
-      hangUp.abort()
-      release()
-      await cut
+    const deltas = await walletFor(manifest, gone).deltas(
+      USDC,
+      [gone!.address, next!.address, harness.payTo],
+      async () => {
+        const hangUp = new AbortController()
+        const cut = harness.gate((g) => settling(g, goneHeader.header), hangUp.signal).catch(() => undefined)
+        await signing
+        hangUp.abort()
+        release()
+        await cut
 
-      const served = await harness.paid(search, nextHeader.header)
-      expect(served.success).toBe(true)
-      // The settlement its answer named lands, sent behind the cut-off one.
-      const landed = await chain.waitForTransactionReceipt({ hash: served.transaction as Hex, timeout: 20_000 })
-      expect(landed.status).toBe("success")
-      await harness.settled()
-    })
+        const served = await harness.paid(search, nextHeader.header)
+        expect(served.success).toBe(true)
+        // The settlement its answer named lands, sent behind the cut-off one.
+        const landed = await chain.waitForTransactionReceipt({ hash: served.transaction as Hex, timeout: 20_000 })
+        expect(landed.status).toBe("success")
+        await harness.settled()
+      }
+    )
     // The cut-off settlement was sent too: each payer charged once, the fee recipient paid both.
     expect(deltas).toEqual([-5_000n, -5_000n, 10_000n])
     expect(await chain.getTransactionCount({ address: settlementKey, blockTag: "latest" }))

@@ -4,31 +4,24 @@
  * hook, the launchpad curve), every funding kind, random corruptions; after each, the invariants of
  * ./fuzz/invariants.ts. `ROUTER_FUZZ_RUNS` and `ROUTER_FUZZ_SEED` widen it (`npm run bench -- router-fuzz`).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
+import { describe, expect, it } from "@effect/vitest"
+import { deployedForFile } from "./deployedForFile.js"
 import { deployHostile } from "./fixtures.js"
 import { runFuzz } from "./fuzz/invariants.js"
-import { buildWorld, type World } from "./fuzz/world.js"
-import { envOf } from "./support.js"
+import { buildWorld } from "./fuzz/world.js"
 
 const runs = Number(process.env["ROUTER_FUZZ_RUNS"] ?? 60)
 const seed = Number(process.env["ROUTER_FUZZ_SEED"] ?? 20261123)
 
-let devnet: PrivateDevnet
-let world: World
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  const env = envOf(devnet.manifest)
-  const lp = env.trader(7)
-  world = await buildWorld(env, await deployHostile(env, lp), lp)
-}, 300_000)
-afterAll(() => devnet?.stop())
+const deployed = deployedForFile(
+  async (env, lp) => ({ world: await buildWorld(env, await deployHostile(env, lp), lp) }),
+  300_000
+)
 
 describe("router invariants under random plans", () => {
   it(`hold over ${runs} plans from seed ${seed}`, async () => {
     const started = performance.now()
-    const stats = await runFuzz(world, runs, seed)
+    const stats = await runFuzz(deployed.world, runs, seed)
     const seconds = (performance.now() - started) / 1000
     console.log(`router fuzz: ${JSON.stringify({ ...stats, seconds: Number(seconds.toFixed(1)) })}`)
     // The fuzz must exercise both sides: plans that execute and plans the router refuses.

@@ -7,7 +7,7 @@
  * there, and the canonical Permit2 is never touched. A router and a venue file that name different
  * Permit2s refuse the start, naming both.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { type Address, decodeFunctionData, erc20Abi, getAddress, parseAbi } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
@@ -19,9 +19,8 @@ import { checkedDeployment, checkVenueFile } from "../../layers/VenueChecks.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
 import { checkedRouter } from "../../src/execution/RouterCheck.js"
+import { deployedForFile } from "../router/deployedForFile.js"
 import { deploy } from "../router/fixtures.js"
-import { envOf } from "../router/support.js"
-import { type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
 import { type Harness, operationsOf, takerOn, tradingWith } from "./harness.js"
@@ -30,46 +29,36 @@ const permit2Abi = parseAbi([
   "function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)"
 ])
 
-let devnet: PrivateDevnet
-let harness: Harness
-let ops: ReturnType<typeof operationsOf>
-let file: VenueFile
-let permit2: Address
-let router: Address
-
-beforeAll(async () => {
-  devnet = await startDevnet()
-  const env = envOf(devnet.manifest)
-  const lp = env.trader(7)
-  permit2 = await deploy(lp, permit2Artifact(), [])
+const elsewhere = deployedForFile(async (env, lp, devnet) => {
+  const permit2 = await deploy(lp, permit2Artifact(), [])
   const base = devnet.manifest.venues!
-  router = await deploy(lp, loadArtifact("TradeRouter"), [
+  const router = await deploy(lp, loadArtifact("TradeRouter"), [
     routerConfigOf({ ...base, permit2 }, env.usdc, NativeMode.deposit)
   ])
-  file = { ...base, permit2, router }
+  const file: VenueFile = { ...base, permit2, router }
   // The manifest's own `permit2` role stays the canonical address: the venue file must win.
   const manifest: Manifest = { ...devnet.manifest, contracts: { ...devnet.manifest.contracts, router }, venues: file }
   const runtime = indexRuntime(manifest)
   await runtime.runPromise(synced)
-  harness = { devnet: { ...devnet, manifest }, runtime, stop: () => runtime.dispose() }
-  ops = operationsOf(runtime)
+  const harness: Harness = { devnet: { ...devnet, manifest }, runtime, stop: () => runtime.dispose() }
+  return { permit2, router, file, harness, ops: operationsOf(runtime), stop: harness.stop }
 }, 180_000)
-afterAll(async () => {
-  await harness?.stop()
-  await devnet?.stop()
-})
 
-const { trade } = tradingWith(() => ops)
+const { trade } = tradingWith(() => elsewhere.ops)
 
 describe("Permit2 at another address, named by the venue file", () => {
   it("start-up accepts it: it is Permit2 for this chain and address", async () => {
-    expect(getAddress(permit2)).not.toBe(getAddress(PERMIT2_ADDRESS))
-    const rpc = ChainRpc.make({ rpcUrl: devnet.manifest.rpcUrl, chainId: devnet.manifest.chainId })
-    const checked = checkVenueFile(rpc, file, { chainId: file.chainId, startBlock: devnet.manifest.startBlock })
+    expect(getAddress(elsewhere.permit2)).not.toBe(getAddress(PERMIT2_ADDRESS))
+    const rpc = ChainRpc.make({ rpcUrl: elsewhere.devnet.manifest.rpcUrl, chainId: elsewhere.devnet.manifest.chainId })
+    const checked = checkVenueFile(rpc, elsewhere.file, {
+      chainId: elsewhere.file.chainId,
+      startBlock: elsewhere.devnet.manifest.startBlock
+    })
     await expect(Effect.runPromise(checked)).resolves.toBeUndefined()
   })
 
   it("start-up refuses a router deployed for one Permit2 beside a venue file naming the other, naming both", async () => {
+    const { devnet, file, permit2, router } = elsewhere
     const base = devnet.manifest.venues!
     const refusal = (venues: VenueFile) =>
       Effect.runPromise(Effect.exit(Effect.provide(
@@ -91,7 +80,7 @@ describe("Permit2 at another address, named by the venue file", () => {
   })
 
   it("the permit flow approves, signs for and spends through that Permit2 only, receipt pass", async () => {
-    const env = envOf(devnet.manifest)
+    const { env, harness, permit2, router } = elsewhere
     const WETH = env.token("WETH")
     const taker = await takerOn(harness)
     await trade(taker, { sell: env.usdc, buy: WETH, amount: "3000" })
