@@ -11,35 +11,29 @@
  * learns of each block only because the operation reads the head when it arrives and waits for it.
  * Health runs on pushed heads, as the service does by default, with the same one-minute poll.
  */
-import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { type Address, parseUnits } from "viem"
+import { parseUnits } from "viem"
 import { QuoteResponse } from "../../schema/Quote.js"
 import { health } from "../../src/operations/health.js"
 import { search } from "../../src/operations/search.js"
 import { marketMaker } from "../indexer/market.js"
-import { ARRIVAL_ONLY } from "../support/arrivalOnly.js"
-import { manifestAccount, tokenAddress } from "../support/devnet.js"
+import { startArrivalOnly } from "../support/arrivalOnly.js"
+import { manifestAccount } from "../support/devnet.js"
+import { forFile } from "../support/forFile.js"
 import { indexRuntime } from "../support/services.js"
-import { deployTrap, fundLiquidityProvider, listWithPair, movePrice, trapAbi } from "../support/traps.js"
-import { type Wallet, walletFor } from "../support/wallet.js"
-import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "../swap/harness.js"
+import { deployTrap, listWithPair, movePrice, trapAbi } from "../support/traps.js"
+import { answerOf, errorOf, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
 
-const { harness } = harnessPerFile(ARRIVAL_ONLY)
-let lp: Wallet
-let usdc: Address
-beforeAll(async () => {
-  lp = walletFor(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 2))
-  await fundLiquidityProvider(harness.devnet.manifest, lp)
-  usdc = tokenAddress(harness.devnet.manifest, "USDC")
-}, 120_000)
+const arrival = forFile(startArrivalOnly, ({ harness }) => harness.stop(), 120_000)
 
 describe("answers at the head of the request's arrival, with neither pushed nor polled heads", () => {
   it(
     "a token whose sells were locked in the block before the quote is judged locked, and open once reopened",
     async () => {
+      const { harness, lp, usdc } = arrival
       const ops = operationsOf(harness.runtime)
       const token = await deployTrap(lp, "SwitchLockToken")
       await listWithPair(harness.devnet.manifest, lp, token)
@@ -65,6 +59,7 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
   it(
     "a price moved in the block before swap answers quote_stale with a replacement quote at or after that block",
     async () => {
+      const { harness, lp, usdc } = arrival
       const ops = operationsOf(harness.runtime)
       const token = await deployTrap(lp, "SwitchLockToken")
       const { pair } = await listWithPair(harness.devnet.manifest, lp, token)
@@ -103,6 +98,7 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
   )
 
   it("a pool created in the block before search and quote is found by both", async () => {
+    const { harness, usdc } = arrival
     const ops = operationsOf(harness.runtime)
     const maker = marketMaker(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 4))
     const missed: Array<string> = []
@@ -126,6 +122,7 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
 
 describe("health on pushed heads", () => {
   it("right after a block, names that block as the head", async () => {
+    const { harness, lp, usdc } = arrival
     const runtime = indexRuntime(harness.devnet.manifest, { settings: { INDEXER_POLL_MS: "60000" } })
     try {
       await runtime.runPromise(health())
