@@ -170,9 +170,8 @@ describe("a cluster of two replicas on one Redis", () => {
       taker: me()
     })
     expect(quote.status).toBe(200)
-    // All stopped, then all started again, together as the cluster first started them.
-    await Promise.all(fixture.cluster.replicas.map((replica) => fixture.cluster.stop(replica, "SIGTERM")))
-    await Promise.all(fixture.cluster.replicas.map(fixture.cluster.start))
+    for (const replica of fixture.cluster.replicas) await fixture.cluster.stop(replica, "SIGTERM")
+    for (const replica of fixture.cluster.replicas) await fixture.cluster.start(replica)
 
     const agent = agentOn(replicaTwo().url)
     const built = await agent.post("/trade/v1/swap", { quoteId: quote.body["quoteId"], taker: me() })
