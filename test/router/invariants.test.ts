@@ -5,7 +5,7 @@
  * ./fuzz/invariants.ts. `ROUTER_FUZZ_RUNS` and `ROUTER_FUZZ_SEED` widen it (`npm run bench -- router-fuzz`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { deployedForFile } from "./deployedForFile.js"
+import { routerDevnetWith } from "./devnet.js"
 import { deployHostile } from "./fixtures.js"
 import { runFuzz } from "./fuzz/invariants.js"
 import { buildWorld } from "./fuzz/world.js"
@@ -13,7 +13,7 @@ import { buildWorld } from "./fuzz/world.js"
 const runs = Number(process.env["ROUTER_FUZZ_RUNS"] ?? 60)
 const seed = Number(process.env["ROUTER_FUZZ_SEED"] ?? 20261123)
 
-const deployed = deployedForFile(
+const deployed = routerDevnetWith(
   async (env, lp) => ({ world: await buildWorld(env, await deployHostile(env, lp), lp) }),
   300_000
 )

@@ -19,7 +19,7 @@ import { checkedDeployment, checkVenueFile } from "../../layers/VenueChecks.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import type { VenueFile } from "../../schema/VenueFile.js"
 import { checkedRouter } from "../../src/execution/RouterCheck.js"
-import { deployedForFile } from "../router/deployedForFile.js"
+import { routerDevnetWith } from "../router/devnet.js"
 import { deploy } from "../router/fixtures.js"
 import { hexOf } from "../support/hex.js"
 import { indexRuntime, synced } from "../support/services.js"
@@ -29,7 +29,8 @@ const permit2Abi = parseAbi([
   "function allowance(address owner, address token, address spender) view returns (uint160 amount, uint48 expiration, uint48 nonce)"
 ])
 
-const elsewhere = deployedForFile(async (env, lp, devnet) => {
+// `router` here is the file's own router, over the devnet's.
+const elsewhere = routerDevnetWith(async (env, lp, devnet) => {
   const permit2 = await deploy(lp, permit2Artifact(), [])
   const base = devnet.manifest.venues!
   const router = await deploy(lp, loadArtifact("TradeRouter"), [
@@ -80,11 +81,11 @@ describe("Permit2 at another address, named by the venue file", () => {
   })
 
   it("the permit flow approves, signs for and spends through that Permit2 only, receipt pass", async () => {
-    const { env, harness, permit2, router } = elsewhere
-    const WETH = env.token("WETH")
+    const { harness, permit2, router, token, usdc } = elsewhere
+    const WETH = token("WETH")
     const taker = await takerOn(harness)
-    await trade(taker, { sell: env.usdc, buy: WETH, amount: "3000" })
-    const { built, delivered, quoted } = await trade(taker, { sell: WETH, buy: env.usdc, amount: "0.5" })
+    await trade(taker, { sell: usdc, buy: WETH, amount: "3000" })
+    const { built, delivered, quoted } = await trade(taker, { sell: WETH, buy: usdc, amount: "0.5" })
     expect(quoted.readiness?.approval.needs).toBe("approve_and_sign_permit")
     expect(built.next).toBe("sign_permit")
     const approval = decodeFunctionData({ abi: erc20Abi, data: hexOf(built.transactions[0]!.data) })
