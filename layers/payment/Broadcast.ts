@@ -70,7 +70,16 @@ export const broadcastSettlement = (
       }
       yield* book.forgive(verified.payer).pipe(Effect.mapError(unavailable))
     }
-    yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(Effect.mapError(unavailable))
+    const taken = yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(
+      Effect.mapError(unavailable)
+    )
+    if (!taken) {
+      return yield* reject(verified, {
+        reason: Reason.expiring,
+        message: "the authorization ended while this payer's previous settlement was still unconfirmed: " +
+          "sign a new one and call again"
+      })
+    }
   })
 
   // A settlement whose answer was served and then failed is the payer's debt, recorded under the last
