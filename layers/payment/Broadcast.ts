@@ -83,7 +83,7 @@ export const broadcastSettlement = (
     }
   })
 
-  const { confirmation, followed: served, failure } = followUp(chain, book)
+  const { confirmation, failure, filled, followed: served } = followUp(chain, book)
 
   /**
    * Signs the settlement and answers with its transaction, sending it after the answer has left and
@@ -123,7 +123,7 @@ export const broadcastSettlement = (
           ? Effect.flatMap(submit, (accepted) =>
             accepted
               ? Effect.either(done(confirmation(verified, sent)))
-              : confirmation(verified, sent, 0).pipe(Effect.ignore, done, Effect.forkIn(scope), Effect.as(null)))
+              : filled(verified, sent).pipe(done, Effect.forkIn(scope), Effect.as(null)))
           // Sent beside the answer rather than before it.
           : submit.pipe(
             Effect.withSpan("PaymentGate.send"),

@@ -57,8 +57,8 @@ export const followUp = (chain: BroadcastChain, book: ExposureBook) => {
   // it is no debt; the authorization stays spent (./AuthorizationLedger.ts), and the operator is told.
   const unknownFate = (sent: SentSettlement, unknown: Unknown) =>
     Effect.logWarning(
-      `settlement ${sent.hashes.at(-1)} (nonce ${sent.nonce}) left unconfirmed, fate unknown: the node did ` +
-        `not answer for ${unknown.silentMs} ms past its authorization's end; not followed any more`
+      `settlement ${sent.hashes.at(-1)} (nonce ${sent.nonce}) left unconfirmed, fate unknown: past its authorization's ` +
+        `end the node did not answer for ${unknown.silentMs} ms; not followed any more`
     )
   const failure = (reason: string | Unknown) =>
     typeof reason === "string" ? reason : "the node stopped answering: whether it landed is unknown"
@@ -71,5 +71,11 @@ export const followUp = (chain: BroadcastChain, book: ExposureBook) => {
       )
     )
 
-  return { confirmation, followed, failure }
+  /** A settlement the node refused, not served: its nonce used up by an empty transaction. */
+  const filled = (verified: Verified, sent: SentSettlement) =>
+    confirmation(verified, sent, 0).pipe(
+      Effect.catchAll((reason) => typeof reason === "string" ? Effect.void : unknownFate(sent, reason))
+    )
+
+  return { confirmation, followed, filled, failure }
 }
