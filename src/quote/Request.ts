@@ -73,4 +73,7 @@ export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(
 
 /** The operation table's pre-payment check of a quote request. */
 export const checkQuoteRequest = (request: QuoteRequest) =>
-  Effect.flatMap(TokenSearch, (tokens) => tokens.atHead((view) => Effect.asVoid(resolveQuoteRequest(request, view))))
+  Effect.flatMap(
+    TokenSearch,
+    (tokens) => Effect.asVoid(Effect.flatMap(tokens.view, (view) => resolveQuoteRequest(request, view)))
+  )
