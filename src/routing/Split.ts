@@ -64,25 +64,35 @@ const groupsOf = (paths: ReadonlyArray<Path>): ReadonlyArray<ReadonlyArray<numbe
   return [...groups.values()]
 }
 
-/** The exact objective (`maxSplits` plays no part), memoised per group: a move re-prices only its groups. */
+/**
+ * The exact objective (`maxSplits` plays no part), memoised per group: a move re-prices only its groups.
+ * Most groups are one path: its amount is the memo key as it is, and it is priced alone.
+ */
 export const objective = (problem: SplitProblem) => {
+  const { market, side, taxes } = problem
   const groups = groupsOf(problem.paths)
-  const memo = groups.map(() => new Map<string, bigint | null>())
+  const memo = groups.map(() => new Map<bigint | string, bigint | null>())
+  const members = groups.map((group) => group.map((i) => problem.paths[i]!))
   let evaluations = 0
+  const price = (g: number, amounts: ReadonlyArray<bigint>): bigint | null => {
+    const group = groups[g]!
+    if (group.length === 1) {
+      // As `execute` does: an unused path carries nothing and is worth nothing.
+      const amount = amounts[group[0]!]!
+      if (amount === 0n) return 0n
+      const run = runPath(members[g]![0]!, side, amount, market.pool, taxes)
+      return run._tag === "Filled" ? valueOf(side, run) : null
+    }
+    const run = execute(market, members[g]!, group.map((i) => amounts[i]!), side, taxes)
+    return run._tag === "Filled" ? valueOf(side, run) : null
+  }
   const group = (g: number, amounts: ReadonlyArray<bigint>): bigint | null => {
-    const members = groups[g]!
-    const key = members.map((i) => amounts[i]!).join(",")
+    const indices = groups[g]!
+    const key = indices.length === 1 ? amounts[indices[0]!]! : indices.map((i) => amounts[i]!).join(",")
     const known = memo[g]!.get(key)
     if (known !== undefined) return known
     evaluations++
-    const run = execute(
-      problem.market,
-      members.map((i) => problem.paths[i]!),
-      members.map((i) => amounts[i]!),
-      problem.side,
-      problem.taxes
-    )
-    const value = run._tag === "Filled" ? valueOf(problem.side, run) : null
+    const value = price(g, amounts)
     memo[g]!.set(key, value)
     return value
   }
@@ -109,7 +119,7 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
   const pools = overlay(problem.market)
   const amounts = paths.map(() => 0n)
   const ids = paths.map(poolIds)
-  const shares = (a: number, b: number) => [...ids[a]!].some((id) => ids[b]!.has(id))
+  const sharing = ids.map((a) => ids.map((b) => [...a].some((id) => b.has(id))))
   let runs: Array<PathRun | undefined> = paths.map(() => undefined)
   const active = new Set<number>()
   for (let k = 0n; k < chunks; k++) {
@@ -130,9 +140,7 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
     if (chosen._tag === "Filled") pools.apply(chosen.poolsAfter)
     amounts[best] = amounts[best]! + size
     active.add(best)
-    paths.forEach((_, j) => {
-      if (shares(j, best)) runs[j] = undefined
-    })
+    for (let j = 0; j < paths.length; j++) if (sharing[j]![best]) runs[j] = undefined
   }
   return amounts
 }
@@ -149,14 +157,24 @@ export const equaliseMarginals = (
   const amounts = [...start]
   let current = f.value(amounts)
   if (current === null) throw new Error("equaliseMarginals: the starting allocation does not fill")
-  const moved = (i: number, delta: bigint) => amounts.map((x, j) => (j === i ? x + delta : x))
+  // Every trial allocation is written into one array and put back after pricing: the objective reads it
+  // only during the call, and the line search tries some twenty per round.
+  const trial = [...amounts]
+  const valueMoving = (t: bigint, to: number, from = -1) => {
+    trial[to] = amounts[to]! + t
+    if (from >= 0) trial[from] = amounts[from]! - t
+    const value = f.value(trial)
+    trial[to] = amounts[to]!
+    if (from >= 0) trial[from] = amounts[from]!
+    return value
+  }
   let gapEstimate = 0n
   for (let round = 0; round < 60; round++) {
     const active = amounts.flatMap((x, i) => (x > 0n ? [i] : []))
     const eligible = active.length >= problem.maxSplits ? active : amounts.map((_, i) => i)
     const gains = new Map<number, bigint>()
     for (const i of eligible) {
-      const value = f.value(moved(i, step))
+      const value = valueMoving(step, i)
       if (value !== null) gains.set(i, value - current)
     }
     let receiver = -1
@@ -168,21 +186,21 @@ export const equaliseMarginals = (
     let donorLoss = 0n
     for (const i of active) {
       if (i === receiver || amounts[i]! < step) continue
-      const value = f.value(moved(i, -step))
+      const value = valueMoving(-step, i)
       if (value === null) continue
       const loss = current - value
       if (donor < 0 || loss < donorLoss) [donor, donorLoss] = [i, loss]
     }
     if (donor < 0 || bestGain <= donorLoss) break
     const from = donor
-    const phi = (t: bigint) => f.value(amounts.map((x, j) => (j === receiver ? x + t : j === from ? x - t : x)))
+    const phi = (t: bigint) => valueMoving(t, receiver, from)
     // Water-filling left every amount within about a part of the optimum: search near first.
     const near = amounts[from]! < nearby ? amounts[from]! : nearby
     let line = lineMaximum(phi, near, step)
     if (line.t + step >= near && near < amounts[from]!) line = lineMaximum(phi, amounts[from]!, step)
     if (line.value === null || line.value <= current) break
-    amounts[receiver] = amounts[receiver]! + line.t
-    amounts[from] = amounts[from]! - line.t
+    amounts[receiver] = trial[receiver] = amounts[receiver]! + line.t
+    amounts[from] = trial[from] = amounts[from]! - line.t
     current = line.value
   }
   return { amounts, value: current, gapEstimate, evaluations: f.evaluations() }
