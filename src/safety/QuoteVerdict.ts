@@ -42,7 +42,8 @@ const checkedPath = (plan: Plan, usdc: Hex, token: Hex, search: RouteRequest, si
   return alone.bestSingle?.legs[0]?.path
 }
 
-export const measureSafety = Effect.fn("Quote.safety")(function*(
+// Untraced: it runs inside the quote's judge step's span; a measurement opens SafetyCheck's own.
+export const measureSafety = Effect.fnUntraced(function*(
   plan: Plan,
   usdc: Hex,
   search: RouteRequest,
