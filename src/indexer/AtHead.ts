@@ -7,10 +7,14 @@
  * older block as if it were current. Everything one answer reads (pricing, the safety round trip,
  * readiness, the taker simulation) reads this snapshot's block.
  *
+ * One request reads the head once: within `AtHead.oneArrival` (the operation interpreter wraps every
+ * call in it), the snapshot the first read found answers every later ask, so a paid call's pre-payment
+ * check and its run read the same block, the head as of the request's arrival.
+ *
  * Programs that publish snapshots themselves (a benchmark over a recorded state, an embedder with its
  * own feed) run no indexer and answer for their own data: `AtHead.layerPublished`.
  */
-import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
+import { Context, Duration, Effect, FiberRef, Layer, Option, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { ChainHead } from "./ChainHead.js"
@@ -23,6 +27,13 @@ import { Indexer } from "./Indexer.js"
 export const answersFor = (snapshot: IndexSnapshot, head: Header) =>
   !snapshot.catchingUp &&
   (snapshot.state.block > head.number || (snapshot.state.block === head.number && snapshot.state.hash === head.hash))
+
+/** The snapshot a request's first ask found, shared by its later asks (`AtHead.oneArrival`). */
+interface Arrival {
+  snapshot: IndexSnapshot | undefined
+}
+
+const arrival = FiberRef.unsafeMake<Arrival | undefined>(undefined)
 
 export interface AtHeadService {
   /** The snapshot at or past the head as of now. */
@@ -72,15 +83,25 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
             )
         )
 
-      const snapshot = answering.pipe(
+      const atHead = answering.pipe(
         Effect.zipRight(chainHead.atArrival),
         Effect.flatMap(snapshotFor),
         Effect.withSpan("AtHead.snapshot")
       )
+      const snapshot = Effect.flatMap(FiberRef.get(arrival), (request) =>
+        request?.snapshot !== undefined
+          ? Effect.succeed(request.snapshot)
+          : Effect.tap(atHead, (found) => {
+            if (request !== undefined) request.snapshot = found
+          }))
 
       return { snapshot } satisfies AtHeadService
     })
   )
+
+  /** `effect` as one request: every snapshot it asks for is the one its first ask found. */
+  static readonly oneArrival = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => Effect.locally(effect, arrival, { snapshot: undefined }))
 
   /** The snapshot as published, for programs that publish their own (no indexer, no head to wait for). */
   static readonly layerPublished = Layer.effect(
