@@ -34,23 +34,27 @@ export type DispatchOf = (method: string, path: string) => Dispatch | undefined
 const routeKey = (method: string, path: string) => `${method} ${path}`
 
 /**
- * Each operation under `METHOD path`. An operation runs as under HttpApi: with the services this was
- * built with and the request's own (its scope, its span), interruptible when the client goes away, and
- * its route named on the request's span.
+ * How `op` is served: as under HttpApi, with `services` (what the edge was built with) and the request's
+ * own (its scope, its span), interruptible when the client goes away, its route named on the request's
+ * span.
  */
+const dispatchFor = (
+  op: ServedOperation<OperationServices>,
+  services: Context.Context<OperationServices>
+): Dispatch => ({
+  decode: op.method === "POST" ? decodeRequest(op.request) : undefined,
+  serve: (request, input) =>
+    Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
+      const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
+      if (span?._tag === "Span") span.attribute("http.route", op.path)
+      return Effect.mapInputContext(serveOperation(op, input, request), () => Context.merge(services, own))
+    }))
+})
+
+/** Each operation under `METHOD path`. */
 export const dispatchTable = Effect.map(Effect.context<OperationServices>(), (services) => {
   const table = new Map<string, Dispatch>()
-  for (const op of operations as ReadonlyArray<ServedOperation<OperationServices>>) {
-    table.set(routeKey(op.method, op.path), {
-      decode: op.method === "POST" ? decodeRequest(op.request) : undefined,
-      serve: (request, input) =>
-        Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
-          const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
-          if (span?._tag === "Span") span.attribute("http.route", op.path)
-          return Effect.mapInputContext(serveOperation(op, input, request), () => Context.merge(services, own))
-        }))
-    })
-  }
+  for (const op of operations) table.set(routeKey(op.method, op.path), dispatchFor(op, services))
   const dispatchOf: DispatchOf = (method, path) => table.get(routeKey(method, path))
   return dispatchOf
 })

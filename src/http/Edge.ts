@@ -12,7 +12,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { clip } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
 import { exposedPaymentHeaders } from "../payment/HttpPayment.js"
-import { dispatchTable, type DispatchOf } from "./Dispatch.js"
+import { type DispatchOf, dispatchTable } from "./Dispatch.js"
 import { answerBeforeServing } from "./EarlyAnswer.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./JsonBody.js"
@@ -149,7 +149,6 @@ export const edgeMiddleware = <R>(dispatchOf: Effect.Effect<DispatchOf, never, R
         )
       })
     }
-  })
-)
+  }))
 
 export const EdgeMiddleware = edgeMiddleware(dispatchTable)

@@ -50,7 +50,12 @@ const render = (outcome: Outcome) => {
 }
 
 /** `op` run on `input` for `request`, written as its HTTP answer. */
-export const serveOperation = <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
+export const serveOperation = <
+  Req extends Schema.Schema.AnyNoContext,
+  Res extends Schema.Schema.AnyNoContext,
+  E extends TradeError,
+  R
+>(
   op: Operation<string, HttpMethod, Req, Res, E, R>,
   input: Schema.Schema.Type<Req>,
   request: HttpServerRequest.HttpServerRequest

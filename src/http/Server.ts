@@ -20,12 +20,15 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
 )
 
-/**
- * `HttpApiBuilder.serve()`, each request's fiber holding only the services the platform serves a request
- * with. What a handler needs it has from where it was built (HttpApi's groups, ./Dispatch.ts, the MCP
- * route's runtime), and the platform copies a request's whole context several times over per request.
- */
-const requestServices = Context.pick(
+type RequestServices =
+  | HttpServer.HttpServer
+  | Scope.Scope
+  | HttpPlatform.HttpPlatform
+  | Etag.Generator
+  | FileSystem.FileSystem
+  | Path.Path
+
+const requestServices: (all: Context.Context<RequestServices>) => Context.Context<RequestServices> = Context.pick(
   HttpServer.HttpServer,
   Scope.Scope,
   HttpPlatform.HttpPlatform,
@@ -34,16 +37,13 @@ const requestServices = Context.pick(
   Path.Path
 )
 
+/**
+ * `HttpApiBuilder.serve()`, each request's fiber holding only the services the platform serves a request
+ * with. What a handler needs it has from where it was built (HttpApi's groups, ./Dispatch.ts, the MCP
+ * route's runtime), and the platform copies a request's whole context several times over per request.
+ */
 const serveLean = Layer.scopedDiscard(
-  Effect.flatMap(HttpApiBuilder.httpApp, (app) =>
-    Effect.mapInputContext(
-      HttpServer.serveEffect(app),
-      (
-        all: Context.Context<
-          HttpServer.HttpServer | Scope.Scope | HttpPlatform.HttpPlatform | Etag.Generator | FileSystem.FileSystem | Path.Path
-        >
-      ) => requestServices(all)
-    ))
+  Effect.flatMap(HttpApiBuilder.httpApp, (app) => Effect.mapInputContext(HttpServer.serveEffect(app), requestServices))
 ).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 
 /**
