@@ -7,13 +7,12 @@
  */
 import { HttpApi, HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { HttpApiDecodeError } from "@effect/platform/HttpApiError"
 import { Cause, Effect, Option, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { clip, decodeRequest, invalidRequest } from "../../schema/Decode.js"
+import { clip } from "../../schema/Decode.js"
 import { ClientClosed, Internal, MethodNotAllowed, TradeError, UnknownPath } from "../../schema/Errors.js"
-import { judgeBody } from "../operations/Endpoint.js"
 import { exposedPaymentHeaders } from "../payment/HttpPayment.js"
+import { type DispatchOf, dispatchTable } from "./Dispatch.js"
 import { answerBeforeServing } from "./EarlyAnswer.js"
 import { errorResponse } from "./ErrorResponse.js"
 import { readJsonBody } from "./JsonBody.js"
@@ -50,20 +49,12 @@ const failureToError = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
-  routes: ReadonlyMap<string, Route>,
-  body: Option.Option<unknown>
+  routes: ReadonlyMap<string, Route>
 ): Effect.Effect<TradeError> => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
     if (isTradeError(error)) return Effect.succeed(error)
-    const bodySchema = routes.get(pathOf(request.url))?.request
-    if (error instanceof HttpApiDecodeError && bodySchema !== undefined && Option.isSome(body)) {
-      // HttpApi refused the body (the edge judges bodies first: a fallback); worded as MCP words bad arguments.
-      return Effect.flip(decodeRequest(bodySchema)(body.value)).pipe(
-        Effect.orElseSucceed(() => invalidRequest(error.message, []))
-      )
-    }
     if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "RouteNotFound") {
       const methods = routes.get(pathOf(request.url))?.methods
       if (methods !== undefined) {
@@ -118,52 +109,46 @@ const closingIfBodyUnread = (
 const declaresBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["transfer-encoding"] !== undefined || (request.headers["content-length"] ?? "0") !== "0"
 
-export const EdgeMiddleware = HttpApiBuilder.middleware(
-  Effect.gen(function*() {
+/** The edge, serving the operations `dispatchOf` finds (./Dispatch.ts) itself and the rest through HttpApi. */
+export const edgeMiddleware = <R>(dispatchOf: Effect.Effect<DispatchOf, never, R>) =>
+  HttpApiBuilder.middleware(Effect.gen(function*() {
     const config = yield* AppConfig
     const { api } = yield* HttpApi.Api
     const routes = routesOf(api)
+    const dispatch = yield* dispatchOf
     return (app) => {
-      const refuse = (
-        cause: Cause.Cause<unknown>,
-        request: HttpServerRequest.HttpServerRequest,
-        requestId: string,
-        body: Option.Option<unknown>
-      ) =>
-        Effect.map(failureToError(cause, request, requestId, routes, body), (error) => {
+      const refuse = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest, requestId: string) =>
+        Effect.map(failureToError(cause, request, requestId, routes), (error) => {
           const answer = errorResponse(error)
           return error._tag === "MethodNotAllowed"
             ? HttpServerResponse.setHeader(answer, "allow", routes.get(pathOf(request.url))!.methods.join(", "))
             : answer
         })
-      // A JSON body is read and judged here, within the limit: a refused one is answered without HttpApi,
-      // an accepted one HttpApi takes as judged (src/operations/Endpoint.ts `judgeBody`).
-      const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, route: Route | undefined) =>
-        route?.request === undefined || request.method !== "POST"
+      // An operation is served here (./Dispatch.ts), its JSON body read within the limit and decoded once;
+      // anything else goes to HttpApi.
+      const serve = (request: HttpServerRequest.HttpServerRequest, requestId: string, path: string) => {
+        const found = dispatch(request.method, path)
+        const served = found === undefined
           ? (declaresBody(request) ? HttpIncomingMessage.withMaxBodySize(app, Option.some(config.maxBodyBytes)) : app)
-            .pipe(Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.none())))
-          : Effect.matchEffect(readJsonBody(request, config.maxBodyBytes), {
-            onFailure: (error) => Effect.succeed(errorResponse(error)),
-            onSuccess: (body) =>
-              Effect.matchEffect(judgeBody(route.request, body.json), {
-                onFailure: (refused) => Effect.succeed(errorResponse(refused)),
-                onSuccess: () =>
-                  app.pipe(
-                    Effect.provideService(HttpServerRequest.HttpServerRequest, body.request),
-                    Effect.catchAllCause((cause) => refuse(cause, request, requestId, Option.some(body.json)))
-                  )
-              })
+          : found.decode === undefined
+          ? found.serve(request, {})
+          : Effect.matchEffect(Effect.flatMap(readJsonBody(request, config.maxBodyBytes), found.decode), {
+            onFailure: (refused) => Effect.succeed(errorResponse(refused)),
+            onSuccess: (input) => found.serve(request, input)
           })
+        return Effect.catchAllCause(served, (cause) => refuse(cause, request, requestId))
+      }
       // Plain combinators rather than a generator: this runs for every request, health checks included.
       return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const requestId = requestIdOf(request)
-        const route = routes.get(pathOf(request.url))
-        const early = answerBeforeServing(request, route, config.maxBodyBytes)
+        const path = pathOf(request.url)
+        const early = answerBeforeServing(request, routes.get(path), config.maxBodyBytes)
         return Effect.flatMap(
-          early === undefined ? serve(request, requestId, route) : Effect.succeed(early),
+          early === undefined ? serve(request, requestId, path) : Effect.succeed(early),
           (response) => closingIfBodyUnread(request, HttpServerResponse.setHeaders(response, edgeHeaders(requestId)))
         )
       })
     }
-  })
-)
+  }))
+
+export const EdgeMiddleware = edgeMiddleware(dispatchTable)

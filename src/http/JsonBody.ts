@@ -1,5 +1,5 @@
 /**
- * Reads a JSON request body for HttpApi to decode. A body not declared as JSON becomes
+ * Reads a JSON request body for the edge to decode (./Dispatch.ts). A body not declared as JSON becomes
  * `unsupported_media_type`, an oversized one `payload_too_large`, malformed JSON `invalid_request`, so
  * no body problem can surface as a 500; what the JSON must hold is the request schema's to say
  * (src/operations/Endpoint.ts `jsonPayload`).
@@ -85,23 +85,6 @@ const parseJson = (text: string) =>
       ], "send `content-type: application/json` with a JSON object body")
   })
 
-/** A request and its body, read once by the edge. */
-export interface ReadBody {
-  readonly json: unknown
-  /** The same request, answering `text` and `json` from the body already read (HttpApi reads them). */
-  readonly request: HttpServerRequest.HttpServerRequest
-}
-
 /** The JSON body of `request`, at most `limit` bytes. */
 export const readJsonBody = (request: HttpServerRequest.HttpServerRequest, limit: number) =>
-  Effect.gen(function*() {
-    yield* requireJson(request)
-    const text = yield* readText(request, Option.some(limit))
-    const json = yield* parseJson(text)
-    const read: HttpServerRequest.HttpServerRequest = Object.create(request, {
-      text: { value: Effect.succeed(text) },
-      json: { value: Effect.succeed(json) }
-    })
-    const body: ReadBody = { json, request: read }
-    return body
-  })
+  Effect.zipRight(requireJson(request), Effect.flatMap(readText(request, Option.some(limit)), parseJson))

@@ -1,15 +1,12 @@
 /**
  * What the edge knows of each mounted path, read from the contract: the methods it answers (for 405,
- * `Allow` and the CORS preflight) and the request schema of its JSON body (to word a refusal).
+ * `Allow` and the CORS preflight).
  */
 import { HttpApi, type HttpApiGroup } from "@effect/platform"
-import { Option, type Schema } from "effect"
-import { requestSchemaOf } from "../operations/Endpoint.js"
 
-/** What the edge knows of a mounted path: the methods it answers, and the request schema of its JSON body. */
+/** What the edge knows of a mounted path: the methods it answers. */
 export interface Route {
   readonly methods: Array<string>
-  request: Schema.Schema<unknown> | undefined
 }
 
 /**
@@ -23,9 +20,8 @@ export const routesOf = (
   HttpApi.reflect(api, {
     onGroup: () => undefined,
     onEndpoint: ({ endpoint }) => {
-      const route = byPath.get(endpoint.path) ?? { methods: [], request: undefined }
+      const route = byPath.get(endpoint.path) ?? { methods: [] }
       route.methods.push(endpoint.method, ...(endpoint.method === "GET" ? ["HEAD"] : []))
-      route.request ??= Option.getOrUndefined(Option.flatMapNullable(endpoint.payloadSchema, requestSchemaOf))
       byPath.set(endpoint.path, route)
     }
   })

@@ -49,7 +49,13 @@ const render = (outcome: Outcome) => {
   }
 }
 
-const serve = <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
+/** `op` run on `input` for `request`, written as its HTTP answer. */
+export const serveOperation = <
+  Req extends Schema.Schema.AnyNoContext,
+  Res extends Schema.Schema.AnyNoContext,
+  E extends TradeError,
+  R
+>(
   op: Operation<string, HttpMethod, Req, Res, E, R>,
   input: Schema.Schema.Type<Req>,
   request: HttpServerRequest.HttpServerRequest
@@ -65,7 +71,7 @@ const serve = <Req extends Schema.Schema.AnyNoContext, Res extends Schema.Schema
 export const getHandler = <Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(
   op: Operation<string, "GET", typeof NoInput, Res, E, R>
 ) =>
-({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) => serve(op, {}, request)
+({ request }: { readonly request: HttpServerRequest.HttpServerRequest }) => serveOperation(op, {}, request)
 
 /** The handler of a `POST` operation, given its decoded body. */
 export const postHandler =
@@ -77,4 +83,4 @@ export const postHandler =
       readonly payload: Schema.Schema.Type<Req>
       readonly request: HttpServerRequest.HttpServerRequest
     }
-  ) => serve(op, payload, request)
+  ) => serveOperation(op, payload, request)

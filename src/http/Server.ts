@@ -2,9 +2,9 @@
  * Serves the HTTP contract on Node: the handlers, the edge middleware and the listening socket (a
  * hardened Node server, see `Protocol.ts`).
  */
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { Etag, FileSystem, HttpApiBuilder, HttpMiddleware, HttpPlatform, HttpServer, Path } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import type { Server as NodeServer } from "node:http"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Drain } from "../operations/Drain.js"
@@ -20,12 +20,38 @@ export const ApiLive = HttpApiBuilder.api(Api).pipe(
   Layer.provide([SystemHandlers, TradeHandlers])
 )
 
+type RequestServices =
+  | HttpServer.HttpServer
+  | Scope.Scope
+  | HttpPlatform.HttpPlatform
+  | Etag.Generator
+  | FileSystem.FileSystem
+  | Path.Path
+
+const requestServices: (all: Context.Context<RequestServices>) => Context.Context<RequestServices> = Context.pick(
+  HttpServer.HttpServer,
+  Scope.Scope,
+  HttpPlatform.HttpPlatform,
+  Etag.Generator,
+  FileSystem.FileSystem,
+  Path.Path
+)
+
+/**
+ * `HttpApiBuilder.serve()`, each request's fiber holding only the services the platform serves a request
+ * with. What a handler needs it has from where it was built (HttpApi's groups, ./Dispatch.ts, the MCP
+ * route's runtime), and the platform copies a request's whole context several times over per request.
+ */
+const serveLean = Layer.scopedDiscard(
+  Effect.flatMap(HttpApiBuilder.httpApp, (app) => Effect.mapInputContext(HttpServer.serveEffect(app), requestServices))
+).pipe(Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+
 /**
  * The routes and middleware without a socket; tests serve it on `NodeHttpServer.layerTest`. Health
  * checks get no `http.server` span: monitors and balancers poll them, and the span (URL, every header
  * as an attribute) cost more than the check itself.
  */
-export const HttpAppLive = HttpApiBuilder.serve().pipe(
+export const HttpAppLive = serveLean.pipe(
   HttpMiddleware.withTracerDisabledForUrls([Health.path]),
   Layer.provide(EdgeMiddleware),
   Layer.provide(ApiLive),

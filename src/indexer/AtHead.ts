@@ -7,17 +7,14 @@
  * older block as if it were current. Everything one answer reads (pricing, the safety round trip,
  * readiness, the taker simulation) reads this snapshot's block.
  *
- * `overlapped` does not wait for the head read before working: the head read is a round trip to the
- * node, and most of the time the published snapshot already answers for the head it brings back. The
- * work runs on the published snapshot while the head is read; its outcome stands only if that snapshot
- * answers for the head, else it is dropped (interrupted if still running) and the work runs once more
- * on the snapshot at the head, as `snapshot` finds it. The answer is the same as `snapshot`'s; only a
- * read may be overlapped, since a dropped run must leave nothing seen or charged.
+ * One request reads the head once: within `AtHead.oneArrival` (the operation interpreter wraps every
+ * call in it), the snapshot the first read found answers every later ask, so a paid call's pre-payment
+ * check and its run read the same block, the head as of the request's arrival.
  *
  * Programs that publish snapshots themselves (a benchmark over a recorded state, an embedder with its
  * own feed) run no indexer and answer for their own data: `AtHead.layerPublished`.
  */
-import { Context, Duration, Effect, Fiber, Layer, Option, Stream } from "effect"
+import { Context, Duration, Effect, FiberRef, Layer, Option, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { ChainHead } from "./ChainHead.js"
@@ -31,27 +28,16 @@ export const answersFor = (snapshot: IndexSnapshot, head: Header) =>
   !snapshot.catchingUp &&
   (snapshot.state.block > head.number || (snapshot.state.block === head.number && snapshot.state.hash === head.hash))
 
-/** One turn of the event loop: the I/O queued before it (a socket write) is flushed by its end. */
-const turn = Effect.async<void>((resume) => {
-  const pending = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(pending))
-})
+/** The snapshot a request's first ask found, shared by its later asks (`AtHead.oneArrival`). */
+interface Arrival {
+  snapshot: IndexSnapshot | undefined
+}
 
-/**
- * Lets the head read leave the process before CPU-bound work holds the thread. A forked read is not
- * sent at once: its fiber runs when the scheduler gets to it, and the HTTP client defers its write once
- * more. After one turn the request was written in 13 of 400 measured calls, after two in all 400
- * (scripts/bench/lib/quote/latency.ts compares the warm quote with and without the overlap).
- */
-const afterPendingIo = Effect.zipRight(turn, turn)
+const arrival = FiberRef.unsafeMake<Arrival | undefined>(undefined)
 
 export interface AtHeadService {
   /** The snapshot at or past the head as of now. */
   readonly snapshot: Effect.Effect<IndexSnapshot, RpcUnavailable>
-  /** `read` on the snapshot at or past the head as of now, started while the head is read (see above). */
-  readonly overlapped: <A, E, R>(
-    read: (snapshot: IndexSnapshot) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | RpcUnavailable, R>
 }
 
 export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
@@ -97,37 +83,29 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
             )
         )
 
-      const snapshot = answering.pipe(
+      const atHead = answering.pipe(
         Effect.zipRight(chainHead.atArrival),
         Effect.flatMap(snapshotFor),
         Effect.withSpan("AtHead.snapshot")
       )
+      const snapshot = Effect.flatMap(FiberRef.get(arrival), (request) =>
+        request?.snapshot !== undefined
+          ? Effect.succeed(request.snapshot)
+          : Effect.tap(atHead, (found) => {
+            if (request !== undefined) request.snapshot = found
+          }))
 
-      const overlapped = <A, E, R>(read: (snapshot: IndexSnapshot) => Effect.Effect<A, E, R>) =>
-        Effect.gen(function*() {
-          yield* answering
-          // Scoped: neither fiber outlives the answer, whichever way it ends.
-          const head = yield* Effect.forkScoped(chainHead.atArrival)
-          const published = yield* index.snapshot
-          const early = published.catchingUp
-            ? undefined
-            : yield* Effect.forkScoped(Effect.zipRight(afterPendingIo, read(published)))
-          const arrival = yield* Fiber.join(head)
-          if (early !== undefined && answersFor(published, arrival)) return yield* Fiber.join(early)
-          if (early !== undefined) yield* Fiber.interrupt(early)
-          return yield* Effect.flatMap(snapshotFor(arrival), read)
-        }).pipe(Effect.scoped, Effect.withSpan("AtHead.overlapped"))
-
-      return { snapshot, overlapped } satisfies AtHeadService
+      return { snapshot } satisfies AtHeadService
     })
   )
+
+  /** `effect` as one request: every snapshot it asks for is the one its first ask found. */
+  static readonly oneArrival = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.suspend(() => Effect.locally(effect, arrival, { snapshot: undefined }))
 
   /** The snapshot as published, for programs that publish their own (no indexer, no head to wait for). */
   static readonly layerPublished = Layer.effect(
     AtHead,
-    Effect.map(ChainIndex, (index) => ({
-      snapshot: index.snapshot,
-      overlapped: (read) => Effect.flatMap(index.snapshot, read)
-    } satisfies AtHeadService))
+    Effect.map(ChainIndex, (index) => ({ snapshot: index.snapshot } satisfies AtHeadService))
   )
 }

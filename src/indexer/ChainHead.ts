@@ -11,7 +11,7 @@
  * once, at most one head read is in flight and one waits behind it; the requests of one event loop turn
  * share one read.
  */
-import { Clock, Duration, Effect, Option, Ref, Runtime, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Duration, Effect, Option, PubSub, Ref, Runtime, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { lowerHex } from "../../schema/Chain.js"
@@ -29,7 +29,11 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
   scoped: Effect.gen(function*() {
     const rpc = yield* ChainRpc
     const { indexer } = yield* AppConfig
-    const observed = yield* SubscriptionRef.make<ObservedHead | undefined>(undefined)
+    // The newest head, renewed by every read that sees it again (an index that has it is current as of
+    // then); only a head that becomes the newest is news to the indexer (`heads`), so a quote's head
+    // read wakes no stream. Set and published in one synchronous step: in the order heads became newest.
+    let observed: ObservedHead | undefined
+    const newHeads = yield* PubSub.unbounded<Header>()
     const probe = yield* Ref.make<Probe | null>(null)
     const pace = yield* makePace(indexer.pollMillis)
     // When each higher head was first seen, oldest first: how long the index has trailed the head.
@@ -39,12 +43,15 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
     const observe = (header: Header, source: HeadSource, sentAt: number) =>
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
-        const [before, now] = yield* SubscriptionRef.modify(observed, (current) => {
-          const next = nextObserved(current, { header, at, source }, sentAt)
-          return [[current, next] as const, next]
+        const { before, fresh } = yield* Effect.sync(() => {
+          const before = observed
+          observed = nextObserved(before, { header, at, source }, sentAt)
+          // Only a head that became the newest (not one seen again, not a stale one) is new.
+          const fresh = observed.header.hash === header.hash && before?.header.hash !== header.hash
+          if (fresh) newHeads.unsafeOffer(header)
+          return { before, fresh }
         })
-        // Only a head that became the newest (not one seen again, not a stale one) is new.
-        if (now.header.hash !== header.hash || before?.header.hash === header.hash) return
+        if (!fresh) return
         if (before === undefined || header.number > before.header.number) yield* pace.saw(header.number, at)
         yield* Ref.update(firstSeen, (seen) => [
           ...seen.filter((entry) => entry.number < header.number).slice(-(SEEN_KEPT - 1)),
@@ -150,7 +157,7 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
 
     return {
       /** The newest head observed, from any source; none before the first. */
-      latest: Effect.map(SubscriptionRef.get(observed), Option.fromNullable),
+      latest: Effect.sync(() => Option.fromNullable(observed)),
       /** The head as of now: a read sent after this effect started, shared with concurrent callers. */
       atArrival,
       /** Waits for that read at most `bound`, whatever it answers (health reports what it knows then). */
@@ -158,11 +165,11 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       /** The last poll's outcome: whether the chain answers, and how fast. */
       probe: Ref.get(probe),
       /** Every new head (another block than the last one seen), for the indexer. */
-      heads: observed.changes.pipe(
-        Stream.filterMap(Option.fromNullable),
-        Stream.map((seen) => seen.header),
-        Stream.changesWith((a, b) => a.hash === b.hash)
-      ),
+      heads: Stream.unwrapScoped(Effect.map(Stream.fromPubSub(newHeads, { scoped: true }), (published) =>
+        // Subscribed first, then the newest read: a head published in between comes twice, never not at all.
+        Stream.concat(Stream.fromIterable(observed === undefined ? [] : [observed.header]), published))).pipe(
+          Stream.changesWith((a, b) => a.hash === b.hash)
+        ),
       /** Since when (ms) the head has been above `indexed`: when the first head above it was seen. */
       aheadOfSince: (indexed: number) =>
         Effect.map(Ref.get(firstSeen), (seen) => Option.fromNullable(seen.find((entry) => entry.number > indexed)?.at)),

@@ -84,7 +84,9 @@ export const quoteHop = (request: HopRequest): HopQuote => {
   const inputTaxBps = request.inputTaxBps ?? 0n
   const sent = request.side === "exactOut" ? leastHopInput(request) : refusal(request) ?? request.amount
   if (typeof sent !== "bigint") return sent
+  const outputTaxBps = request.outputTaxBps ?? 0n
   const inPool = poolExactIn(request.pool, request.tokenIn, afterTax(sent, inputTaxBps))
-  if (inPool._tag !== "Quoted") return inPool
-  return { ...inPool, amountIn: sent, amountOut: afterTax(inPool.amountOut, request.outputTaxBps ?? 0n) }
+  // Untaxed, the pool's own quote is the hop's: the common case skips a copy (route search runs it most).
+  if (inPool._tag !== "Quoted" || (inputTaxBps === 0n && outputTaxBps === 0n)) return inPool
+  return { ...inPool, amountIn: sent, amountOut: afterTax(inPool.amountOut, outputTaxBps) }
 }

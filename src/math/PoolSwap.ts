@@ -25,14 +25,16 @@ const V4_AMOUNT_MAX = 2n ** 127n - 1n
 export const poolExactIn = (pool: RoutablePool, tokenIn: Hex, received: bigint): HopQuote => {
   switch (pool.kind) {
     case "v2": {
+      // No destructured pairs on this path: route search prices hundreds of hops per quote.
       const zeroForOne = tokenIn === pool.token0
-      const [reserveIn, reserveOut] = zeroForOne ? [pool.reserve0, pool.reserve1] : [pool.reserve1, pool.reserve0]
+      const reserveIn = zeroForOne ? pool.reserve0 : pool.reserve1
+      const reserveOut = zeroForOne ? pool.reserve1 : pool.reserve0
       if (reserveIn + received > V2_RESERVE_MAX) return unfillable("insufficient_liquidity")
       const out = getAmountOut(received, reserveIn, reserveOut, BigInt(pool.feePips))
-      const [reserve0, reserve1] = zeroForOne
-        ? [reserveIn + received, reserveOut - out]
-        : [reserveOut - out, reserveIn + received]
-      return { _tag: "Quoted", amountIn: received, amountOut: out, poolAfter: { ...pool, reserve0, reserve1 } }
+      const poolAfter = zeroForOne
+        ? { ...pool, reserve0: reserveIn + received, reserve1: reserveOut - out }
+        : { ...pool, reserve0: reserveOut - out, reserve1: reserveIn + received }
+      return { _tag: "Quoted", amountIn: received, amountOut: out, poolAfter }
     }
     case "v3":
     case "v4": {

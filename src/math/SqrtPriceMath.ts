@@ -60,7 +60,9 @@ export const getNextSqrtPriceFromAmount = (
 
 /** token0 between two sqrt-prices for `liquidity`: L·(√b − √a)/(√a·√b). */
 export const getAmount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {
-  const [lower, upper] = sqrtA <= sqrtB ? [sqrtA, sqrtB] : [sqrtB, sqrtA]
+  // Two comparisons rather than a destructured pair: these run several times per swap step.
+  const lower = sqrtA <= sqrtB ? sqrtA : sqrtB
+  const upper = sqrtA <= sqrtB ? sqrtB : sqrtA
   if (lower === 0n) throw new RangeError("sqrt price is zero")
   const numerator1 = liquidity << 96n
   const numerator2 = upper - lower
@@ -71,6 +73,6 @@ export const getAmount0Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint,
 
 /** token1 between two sqrt-prices for `liquidity`: L·(√b − √a). */
 export const getAmount1Delta = (sqrtA: bigint, sqrtB: bigint, liquidity: bigint, roundUp: boolean): bigint => {
-  const [lower, upper] = sqrtA <= sqrtB ? [sqrtA, sqrtB] : [sqrtB, sqrtA]
-  return roundUp ? mulDivRoundingUp(liquidity, upper - lower, Q96) : mulDiv(liquidity, upper - lower, Q96)
+  const range = sqrtA <= sqrtB ? sqrtB - sqrtA : sqrtA - sqrtB
+  return roundUp ? mulDivRoundingUp(liquidity, range, Q96) : mulDiv(liquidity, range, Q96)
 }

@@ -7,7 +7,7 @@
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Effect, ParseResult, Schema, SchemaAST } from "effect"
 import { decodeRequest } from "../../schema/Decode.js"
-import { type InvalidRequest, PaymentRequired, PaymentUnavailable, type TradeError } from "../../schema/Errors.js"
+import { PaymentRequired, PaymentUnavailable, type TradeError } from "../../schema/Errors.js"
 import { type Cost, isPaid } from "./Cost.js"
 import { carries, type ErrorClass, httpError } from "./HttpErrors.js"
 import { paymentDocs, PaymentRefused } from "./PaymentDocs.js"
@@ -16,50 +16,20 @@ import { paymentDocs, PaymentRefused } from "./PaymentDocs.js"
  * The request body as HttpApi decodes it: the request schema's wire form (the OpenAPI document and the
  * typed client read that), decoded as MCP arguments are (`schema/Decode.ts`: unknown keys refused).
  * A failure carries the message alone: HttpApi formats a failure's value, which a hostile body can
- * nest deep enough to overflow the stack. The edge words the refusal (src/http/Edge.ts).
+ * nest deep enough to overflow the stack. The service's own edge decodes an operation's body itself
+ * (src/http/Dispatch.ts); this is the contract's.
  */
 export const jsonPayload = <S extends Schema.Schema.AnyNoContext>(
   request: S
 ): Schema.Schema<Schema.Schema.Type<S>, unknown> => {
   const decode = decodeRequest(request)
-  const payload = Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(request), {
+  return Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(request), {
     strict: true,
-    decode: (body, _, ast) => {
-      const judged = typeof body === "object" && body !== null ? accepted.get(body) : undefined
-      if (judged?.request === request) return ParseResult.succeed(judged.value)
-      return Effect.mapError(decode(body), (invalid) => new ParseResult.Type(ast, undefined, invalid.message))
-    },
+    decode: (body, _, ast) =>
+      Effect.mapError(decode(body), (invalid) => new ParseResult.Type(ast, undefined, invalid.message)),
     encode: (value) => ParseResult.encodeUnknown(request)(value)
   }).annotations({ [SchemaAST.SurrogateAnnotationId]: request.ast })
-  requests.set(payload.ast, request)
-  judges.set(request, (body) =>
-    Effect.map(decode(body), (value) => {
-      if (typeof body === "object" && body !== null) accepted.set(body, { request, value })
-    }))
-  return payload
 }
-
-/**
- * The edge judges a body before HttpApi sees it: a refused body is answered at once (HttpApi would
- * build and format its own decode error only for the edge to word it again), an accepted one is
- * remembered by body so HttpApi's decode returns it without decoding twice.
- */
-const judges = new WeakMap<Schema.Schema<unknown>, (body: unknown) => Effect.Effect<void, InvalidRequest>>()
-const accepted = new WeakMap<object, { readonly request: unknown; readonly value: unknown }>()
-
-/** Decodes `body` as `jsonPayload(request)` will, refusing it as MCP refuses bad arguments. */
-export const judgeBody = (
-  request: Schema.Schema<unknown> | undefined,
-  body: unknown
-): Effect.Effect<void, InvalidRequest> =>
-  (request === undefined ? undefined : judges.get(request)?.(body)) ?? Effect.void
-
-/** The request schema behind each `jsonPayload`, for the edge to word a refusal with. */
-const requests = new WeakMap<SchemaAST.AST, Schema.Schema<unknown>>()
-
-/** The request schema of an endpoint's payload made by `jsonPayload`. */
-export const requestSchemaOf = (payload: { readonly ast: SchemaAST.AST }): Schema.Schema<unknown> | undefined =>
-  requests.get(payload.ast)
 
 /** The errors an operation documents of its own; one that carries the answer documents it beside the envelope. */
 const ownErrors = (errors: ReadonlyArray<ErrorClass>, response: Schema.Schema.AnyNoContext) =>

@@ -9,6 +9,7 @@ import { Data, Effect, Option, Schema } from "effect"
 import { type GateFailure, PaymentGate, type SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { ResourceInfo } from "../../schema/Payment.js"
+import { AtHead } from "../indexer/AtHead.js"
 import { type Cost, type CostContext, priceOf } from "./Cost.js"
 import type { HttpMethod, Operation } from "./Declare.js"
 import { Outcome } from "./Outcome.js"
@@ -105,6 +106,8 @@ export const runOperation = <
         })
         : charged(price.value)
   }).pipe(
+    // The check before payment and the run read the head once, at the request's arrival.
+    AtHead.oneArrival,
     // No stack trace: it would always point here, and capturing it is most of the span's cost.
     Effect.withSpan("Operation.run", { attributes: { operation: op.name }, captureStackTrace: false })
   )

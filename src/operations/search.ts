@@ -15,7 +15,7 @@ import { RULES_VERSION } from "../search/Rules.js"
 import { TokenSearch } from "../search/TokenSearch.js"
 import type { SearchView } from "../search/View.js"
 
-/** The answer on `view`: reads only, so it may start before the head read lands (`TokenSearch.atHead`). */
+/** The answer on `view`. */
 const answerOn = (network: string, request: SearchRequest, view: SearchView) =>
   Effect.gen(function*() {
     const { snapshot } = view
@@ -48,5 +48,5 @@ const answerOn = (network: string, request: SearchRequest, view: SearchView) =>
 
 export const search = Effect.fn("Search.run")(function*(request: SearchRequest) {
   const tokens = yield* TokenSearch
-  return yield* tokens.atHead((view) => answerOn(tokens.network, request, view))
+  return yield* answerOn(tokens.network, request, yield* tokens.view)
 })

@@ -11,7 +11,8 @@ export class GasPrice extends Effect.Service<GasPrice>()("GasPrice", {
     const latest = yield* Ref.make<{ readonly block: number; readonly wei: bigint } | undefined>(undefined)
     return {
       /** Wei per gas unit at (or just after) `block`; never below 1 wei, so gas always costs something. */
-      at: Effect.fn("GasPrice.at")(function*(block: number) {
+      // Untraced: every quote asks inside its route step's span, and the price is known but once per block.
+      at: Effect.fnUntraced(function*(block: number) {
         const known = yield* Ref.get(latest)
         if (known !== undefined && known.block >= block) return known.wei
         const read = yield* rpc.use("getGasPrice", (client) => client.getGasPrice())

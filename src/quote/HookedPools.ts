@@ -78,7 +78,8 @@ export class HookedPools extends Effect.Service<HookedPools>()("HookedPools", {
     })
 
     /** `result` with every path that waits on a hooked pool priced, as far as simulation can. */
-    const price = Effect.fn("HookedPools.price")(function*(request: RouteRequest, result: RouteResult, block: number) {
+    // Untraced: it runs inside the quote's route step's span, and most quotes simulate nothing here.
+    const price = Effect.fnUntraced(function*(request: RouteRequest, result: RouteResult, block: number) {
       if (block !== cachedBlock) {
         cachedBlock = block
         cache.clear()

@@ -7,9 +7,8 @@
  * for readiness (one batched round trip).
  *
  * A pipeline of steps (./steps/) over one record, each adding what it decides to what the steps before
- * it found, each its own span. The steps up to readiness only read, so they start on the published
- * index view while the chain's head is read (`TokenSearch.atHead`): a run the head has passed is
- * dropped and run again at the head, and only a quote that stands is recorded.
+ * it found, each its own span, on the index view at the chain's head as of the request's arrival
+ * (`TokenSearch.view`). The steps up to readiness only read; only a quote that stands is recorded.
  */
 import { Effect } from "effect"
 import type { QuoteRequest } from "../../schema/QuoteRequest.js"
@@ -33,6 +32,6 @@ const offer = (request: QuoteRequest, view: SearchView) =>
   )
 
 export const quote = Effect.fn("Quote.run")(function*(request: QuoteRequest) {
-  const ready = yield* (yield* TokenSearch).atHead((view) => offer(request, view))
+  const ready = yield* offer(request, yield* (yield* TokenSearch).view)
   return present(yield* record(ready))
 })

@@ -47,7 +47,8 @@ export interface ResolvedRequest {
 }
 
 /** `request` resolved against `view`: a read of the view and the request alone. */
-export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(
+// Untraced: it runs inside the quote's first step's span, or the operation's before payment.
+export const resolveQuoteRequest = Effect.fnUntraced(
   function*(request: QuoteRequest, view: SearchView) {
     const usdc = usdcOf(yield* Deployment)
     const venues = yield* Venues
@@ -73,4 +74,7 @@ export const resolveQuoteRequest = Effect.fn("Quote.resolveRequest")(
 
 /** The operation table's pre-payment check of a quote request. */
 export const checkQuoteRequest = (request: QuoteRequest) =>
-  Effect.flatMap(TokenSearch, (tokens) => tokens.atHead((view) => Effect.asVoid(resolveQuoteRequest(request, view))))
+  Effect.flatMap(
+    TokenSearch,
+    (tokens) => Effect.asVoid(Effect.flatMap(tokens.view, (view) => resolveQuoteRequest(request, view)))
+  )

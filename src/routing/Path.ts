@@ -37,8 +37,8 @@ export const noTaxes: TransferTaxes = { buyBps: () => 0n, sellBps: () => 0n }
 
 export const noSimulatedHops: SimulatedHops = { get: () => undefined }
 
-const forward = (path: Path, amountIn: bigint, pricing: HopPricing): PathRun => {
-  const walk = walkPath(path, amountIn, { ...pricing, side: "exactIn", price: quoteHop })
+const forward = (path: Path, amountIn: bigint, { pools, simulated, taxes }: HopPricing): PathRun => {
+  const walk = walkPath(path, amountIn, { pools, taxes, simulated, side: "exactIn", price: quoteHop })
   if (walk._tag !== "Walked") return walk
   return { _tag: "Filled", amountIn, amountOut: walk.end, fills: walk.fills, poolsAfter: walk.poolsAfter }
 }

@@ -13,23 +13,10 @@
  *    no move of one resolution step (2⁻¹⁶ of the order) gains. At a concave optimum all used paths'
  *    marginals are equal; `gapEstimate` is the Frank–Wolfe duality gap from the last marginals.
  */
-import type { Hex } from "../../schema/Chain.js"
 import { lineMaximum } from "./LineSearch.js"
-import type { Market } from "./Market.js"
-import { type Path, type PathRun, runPath, type Side, type TransferTaxes } from "./Path.js"
-import { execute, overlay } from "./Plan.js"
-
-export interface SplitProblem {
-  readonly market: Market
-  readonly paths: ReadonlyArray<Path>
-  readonly side: Side
-  /** Input (exactIn) or output (exactOut) of the whole order. */
-  readonly total: bigint
-  readonly maxSplits: number
-  readonly taxes: TransferTaxes
-  /** Parts of the water-filling phase (default 32). */
-  readonly chunks?: number
-}
+import { type PathRun, runPath } from "./Path.js"
+import { overlay } from "./Plan.js"
+import { objective, poolIds, type SplitProblem, valueOf } from "./SplitObjective.js"
 
 export interface SplitOutcome {
   /** Per path of the problem, the amount it carries (0 for unused paths). */
@@ -42,64 +29,6 @@ export interface SplitOutcome {
   readonly evaluations: number
 }
 
-const valueOf = (side: Side, run: { readonly amountIn: bigint; readonly amountOut: bigint }): bigint =>
-  side === "exactIn" ? run.amountOut : -run.amountIn
-
-const poolIds = (path: Path): ReadonlySet<Hex> => new Set(path.hops.map((hop) => hop.poolId))
-
-/** Groups of paths linked by shared pools: only a group's paths need pricing together. */
-const groupsOf = (paths: ReadonlyArray<Path>): ReadonlyArray<ReadonlyArray<number>> => {
-  const parent = paths.map((_, i) => i)
-  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)))
-  const owner = new Map<Hex, number>()
-  paths.forEach((path, i) => {
-    for (const id of poolIds(path)) {
-      const other = owner.get(id)
-      if (other === undefined) owner.set(id, i)
-      else parent[root(i)] = root(other)
-    }
-  })
-  const groups = new Map<number, Array<number>>()
-  paths.forEach((_, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), i]))
-  return [...groups.values()]
-}
-
-/** The exact objective (`maxSplits` plays no part), memoised per group: a move re-prices only its groups. */
-export const objective = (problem: SplitProblem) => {
-  const groups = groupsOf(problem.paths)
-  const memo = groups.map(() => new Map<string, bigint | null>())
-  let evaluations = 0
-  const group = (g: number, amounts: ReadonlyArray<bigint>): bigint | null => {
-    const members = groups[g]!
-    const key = members.map((i) => amounts[i]!).join(",")
-    const known = memo[g]!.get(key)
-    if (known !== undefined) return known
-    evaluations++
-    const run = execute(
-      problem.market,
-      members.map((i) => problem.paths[i]!),
-      members.map((i) => amounts[i]!),
-      problem.side,
-      problem.taxes
-    )
-    const value = run._tag === "Filled" ? valueOf(problem.side, run) : null
-    memo[g]!.set(key, value)
-    return value
-  }
-  return {
-    value: (amounts: ReadonlyArray<bigint>): bigint | null => {
-      let sum = 0n
-      for (let g = 0; g < groups.length; g++) {
-        const value = group(g, amounts)
-        if (value === null) return null
-        sum += value
-      }
-      return sum
-    },
-    evaluations: () => evaluations
-  }
-}
-
 /** Phase 1. Null when no path can take even one part. */
 export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
   const { paths, side, total, taxes } = problem
@@ -109,7 +38,7 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
   const pools = overlay(problem.market)
   const amounts = paths.map(() => 0n)
   const ids = paths.map(poolIds)
-  const shares = (a: number, b: number) => [...ids[a]!].some((id) => ids[b]!.has(id))
+  const sharing = ids.map((a) => ids.map((b) => [...a].some((id) => b.has(id))))
   let runs: Array<PathRun | undefined> = paths.map(() => undefined)
   const active = new Set<number>()
   for (let k = 0n; k < chunks; k++) {
@@ -130,9 +59,7 @@ export const waterFill = (problem: SplitProblem): Array<bigint> | null => {
     if (chosen._tag === "Filled") pools.apply(chosen.poolsAfter)
     amounts[best] = amounts[best]! + size
     active.add(best)
-    paths.forEach((_, j) => {
-      if (shares(j, best)) runs[j] = undefined
-    })
+    for (let j = 0; j < paths.length; j++) if (sharing[j]![best]) runs[j] = undefined
   }
   return amounts
 }
@@ -149,14 +76,24 @@ export const equaliseMarginals = (
   const amounts = [...start]
   let current = f.value(amounts)
   if (current === null) throw new Error("equaliseMarginals: the starting allocation does not fill")
-  const moved = (i: number, delta: bigint) => amounts.map((x, j) => (j === i ? x + delta : x))
+  // Every trial allocation is written into one array and put back after pricing: the objective reads it
+  // only during the call, and the line search tries some twenty per round.
+  const trial = [...amounts]
+  const valueMoving = (t: bigint, to: number, from = -1) => {
+    trial[to] = amounts[to]! + t
+    if (from >= 0) trial[from] = amounts[from]! - t
+    const value = f.value(trial)
+    trial[to] = amounts[to]!
+    if (from >= 0) trial[from] = amounts[from]!
+    return value
+  }
   let gapEstimate = 0n
   for (let round = 0; round < 60; round++) {
     const active = amounts.flatMap((x, i) => (x > 0n ? [i] : []))
     const eligible = active.length >= problem.maxSplits ? active : amounts.map((_, i) => i)
     const gains = new Map<number, bigint>()
     for (const i of eligible) {
-      const value = f.value(moved(i, step))
+      const value = valueMoving(step, i)
       if (value !== null) gains.set(i, value - current)
     }
     let receiver = -1
@@ -168,21 +105,21 @@ export const equaliseMarginals = (
     let donorLoss = 0n
     for (const i of active) {
       if (i === receiver || amounts[i]! < step) continue
-      const value = f.value(moved(i, -step))
+      const value = valueMoving(-step, i)
       if (value === null) continue
       const loss = current - value
       if (donor < 0 || loss < donorLoss) [donor, donorLoss] = [i, loss]
     }
     if (donor < 0 || bestGain <= donorLoss) break
     const from = donor
-    const phi = (t: bigint) => f.value(amounts.map((x, j) => (j === receiver ? x + t : j === from ? x - t : x)))
+    const phi = (t: bigint) => valueMoving(t, receiver, from)
     // Water-filling left every amount within about a part of the optimum: search near first.
     const near = amounts[from]! < nearby ? amounts[from]! : nearby
     let line = lineMaximum(phi, near, step)
     if (line.t + step >= near && near < amounts[from]!) line = lineMaximum(phi, amounts[from]!, step)
     if (line.value === null || line.value <= current) break
-    amounts[receiver] = amounts[receiver]! + line.t
-    amounts[from] = amounts[from]! - line.t
+    amounts[receiver] = trial[receiver] = amounts[receiver]! + line.t
+    amounts[from] = trial[from] = amounts[from]! - line.t
     current = line.value
   }
   return { amounts, value: current, gapEstimate, evaluations: f.evaluations() }

@@ -7,7 +7,8 @@ import { gasInToken, pathGasUnits } from "./Gas.js"
 import { noTaxes, type Path, type PathRun, runPath, type TransferTaxes } from "./Path.js"
 import { execute, type Plan } from "./Plan.js"
 import { better, type Candidate, planOf, type RouteRequest } from "./RouteSearch.js"
-import { equaliseMarginals, objective, optimiseSplit, type SplitProblem } from "./Split.js"
+import { equaliseMarginals, optimiseSplit } from "./Split.js"
+import { objective, type SplitProblem } from "./SplitObjective.js"
 
 /** The paths most worth splitting over: best alone at the full size, then best for a part of it. */
 export const shortlist = (request: RouteRequest, priced: ReadonlyArray<Candidate>): ReadonlyArray<Path> => {

@@ -9,7 +9,8 @@
  * - The size is the order's USD value in USDC base units, or a 100 USDC probe when it has no price.
  *
  * Measuring is a read: the quote's `record` step gives the verdict to the `VerdictBook` (so a token
- * quoted once shows it in `search`) once the quote stands (src/indexer/AtHead.ts, `overlapped`).
+ * quoted once shows it in `search`) with the stored quote, so a quote that fails after its verdict
+ * leaves nothing in the book.
  */
 import { Effect } from "effect"
 import type { Hex } from "../../schema/Chain.js"
@@ -41,7 +42,8 @@ const checkedPath = (plan: Plan, usdc: Hex, token: Hex, search: RouteRequest, si
   return alone.bestSingle?.legs[0]?.path
 }
 
-export const measureSafety = Effect.fn("Quote.safety")(function*(
+// Untraced: it runs inside the quote's judge step's span; a measurement opens SafetyCheck's own.
+export const measureSafety = Effect.fnUntraced(function*(
   plan: Plan,
   usdc: Hex,
   search: RouteRequest,

@@ -102,7 +102,8 @@ export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
         }
       ),
       /** A quote's verdict of `token`, measured in index epoch `measuredIn`. */
-      quoted: Effect.fn("VerdictBook.quoted")(function*(token: Hex, verdict: SafetyVerdict, measuredIn: number) {
+      // Untraced: one map update inside the quote's record step's span.
+      quoted: Effect.fnUntraced(function*(token: Hex, verdict: SafetyVerdict, measuredIn: number) {
         yield* update(token, measuredIn, (known) => withQuote(known, verdict))
       })
     }

@@ -40,13 +40,7 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
     return {
       network: `eip155:${deployment.chainId}`,
       /** The view at the chain's head as of now (or `rpc_unavailable`): every answer starts here. */
-      view: Effect.flatMap(atHead.snapshot, viewOf),
-      /**
-       * `read` on the view at the chain's head as of now, started before the head read comes back
-       * (`AtHead.overlapped`): `read` must leave nothing behind, since a run on an older view is dropped.
-       */
-      atHead: <A, E, R>(read: (view: SearchView) => Effect.Effect<A, E, R>) =>
-        atHead.overlapped((snapshot) => Effect.flatMap(viewOf(snapshot), read))
+      view: Effect.flatMap(atHead.snapshot, viewOf)
     }
   })
 }) {}

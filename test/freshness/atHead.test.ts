@@ -3,37 +3,49 @@
  * block right before the call and repeats 50 times in a row, with no retry:
  *
  * - a token whose sells are locked in the block before `quote` is judged from its locked state;
+ * - a price moved in the block before `quote` is quoted at that block, with exactly one stored quote;
  * - a price moved in the block before `swap` answers 409 `quote_stale` with a replacement quote;
  * - a pool created in the block before `search` and `quote` is found by both;
  * - `/health` right after a block names that block as the head.
  *
- * The first three run with no pushed heads and no polling (`WS_URL=off`, a one-minute poll): the index
+ * The first four run with no pushed heads and no polling (`WS_URL=off`, a one-minute poll): the index
  * learns of each block only because the operation reads the head when it arrives and waits for it.
  * Health runs on pushed heads, as the service does by default, with the same one-minute poll.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { parseUnits } from "viem"
+import { type Address, parseUnits } from "viem"
+import { QuoteStore } from "../../layers/QuoteStore.js"
 import { QuoteResponse } from "../../schema/Quote.js"
+import type { QuoteRecord } from "../../schema/QuoteRecord.js"
+import { QuoteRequest } from "../../schema/QuoteRequest.js"
+import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { health } from "../../src/operations/health.js"
 import { search } from "../../src/operations/search.js"
+import { quote } from "../../src/quote/Quote.js"
 import { marketMaker } from "../indexer/market.js"
-import { startArrivalOnly } from "../support/arrivalOnly.js"
-import { manifestAccount } from "../support/devnet.js"
-import { forFile } from "../support/forFile.js"
+import { manifestAccount, tokenAddress } from "../support/devnet.js"
 import { indexRuntime } from "../support/services.js"
-import { deployTrap, listWithPair, movePrice, trapAbi } from "../support/traps.js"
-import { answerOf, errorOf, operationsOf, takerOn } from "../swap/harness.js"
+import { deployTrap, fundLiquidityProvider, listWithPair, movePrice, trapAbi } from "../support/traps.js"
+import { type Wallet, walletFor } from "../support/wallet.js"
+import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
 
-const arrival = forFile(startArrivalOnly, ({ harness }) => harness.stop(), 120_000)
+/** The index learns of a block only from the head read an operation makes at its arrival. */
+const { harness } = harnessPerFile({ WS_URL: "off", INDEXER_POLL_MS: "60000" })
+let lp: Wallet
+let usdc: Address
+beforeAll(async () => {
+  lp = walletFor(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 2))
+  await fundLiquidityProvider(harness.devnet.manifest, lp)
+  usdc = tokenAddress(harness.devnet.manifest, "USDC")
+}, 120_000)
 
 describe("answers at the head of the request's arrival, with neither pushed nor polled heads", () => {
   it(
     "a token whose sells were locked in the block before the quote is judged locked, and open once reopened",
     async () => {
-      const { harness, lp, usdc } = arrival
       const ops = operationsOf(harness.runtime)
       const token = await deployTrap(lp, "SwitchLockToken")
       await listWithPair(harness.devnet.manifest, lp, token)
@@ -56,10 +68,49 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
     300_000
   )
 
+  it("a price moved in a block the index has not seen is quoted at that block, with one stored quote", async () => {
+    const token = await deployTrap(lp, "SwitchLockToken")
+    const { pair } = await listWithPair(harness.devnet.manifest, lp, token)
+    const request = { sell: usdc, buy: token, amount: "100" }
+    /** `quote` as the operation runs it, with the quotes it stored. */
+    const quoted = () =>
+      harness.runtime.runPromise(Effect.gen(function*() {
+        const store = yield* QuoteStore
+        const stored: Array<QuoteRecord> = []
+        const put = (record: QuoteRecord) => Effect.zipRight(Effect.sync(() => stored.push(record)), store.put(record))
+        const answer = yield* Schema.decodeUnknown(QuoteRequest)(request).pipe(
+          Effect.orDie,
+          Effect.flatMap(quote),
+          Effect.provideService(QuoteStore, { ...store, put })
+        )
+        return { answer, out: answer.best.amountOutQuotedRaw, stored }
+      }))
+    const published = () => harness.runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.snapshot))
+    const wrong: Array<string> = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const before = await quoted()
+      const moved = await movePrice(lp, pair, usdc, parseUnits("2500", 6))
+      const stale = (await published()).state.block
+      const after = await quoted()
+      const again = await quoted()
+      if (stale >= moved) wrong.push(`round ${round}: the index had block ${moved} before the call`)
+      if (after.answer.block < moved || after.out === before.out) {
+        wrong.push(`round ${round}: answered ${after.out} at block ${after.answer.block} (moved in ${moved})`)
+      }
+      if (after.stored.length !== 1 || after.stored[0]!.quoteId !== after.answer.quoteId) {
+        wrong.push(`round ${round}: stored ${after.stored.map((r) => `${r.quoteId}@${r.block}`).join(", ")}`)
+      }
+      if (after.stored[0]?.block !== after.answer.block) wrong.push(`round ${round}: stored at another block`)
+      if (again.answer.block !== after.answer.block || again.out !== after.out) {
+        wrong.push(`round ${round}: asked again, ${again.out} at ${again.answer.block}`)
+      }
+    }
+    expect(wrong).toEqual([])
+  }, 300_000)
+
   it(
     "a price moved in the block before swap answers quote_stale with a replacement quote at or after that block",
     async () => {
-      const { harness, lp, usdc } = arrival
       const ops = operationsOf(harness.runtime)
       const token = await deployTrap(lp, "SwitchLockToken")
       const { pair } = await listWithPair(harness.devnet.manifest, lp, token)
@@ -98,7 +149,6 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
   )
 
   it("a pool created in the block before search and quote is found by both", async () => {
-    const { harness, usdc } = arrival
     const ops = operationsOf(harness.runtime)
     const maker = marketMaker(harness.devnet.manifest, manifestAccount(harness.devnet.manifest, 4))
     const missed: Array<string> = []
@@ -122,7 +172,6 @@ describe("answers at the head of the request's arrival, with neither pushed nor 
 
 describe("health on pushed heads", () => {
   it("right after a block, names that block as the head", async () => {
-    const { harness, lp, usdc } = arrival
     const runtime = indexRuntime(harness.devnet.manifest, { settings: { INDEXER_POLL_MS: "60000" } })
     try {
       await runtime.runPromise(health())

@@ -8,7 +8,7 @@ import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Schema } from "effect"
 import { createServer } from "node:http"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { EdgeMiddleware } from "../../src/http/Edge.js"
+import { edgeMiddleware } from "../../src/http/Edge.js"
 import { readJson } from "../support/http.js"
 
 class FaultGroup extends HttpApiGroup.make("fault").add(
@@ -24,7 +24,8 @@ const FaultHandlers = HttpApiBuilder.group(
 
 const runtime = ManagedRuntime.make(
   HttpApiBuilder.serve().pipe(
-    Layer.provide(EdgeMiddleware),
+    // No operation to serve: the fault endpoint goes through HttpApi.
+    Layer.provide(edgeMiddleware(Effect.succeed(() => undefined))),
     Layer.provide(HttpApiBuilder.api(FaultApi).pipe(Layer.provide(FaultHandlers))),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provide(AppConfig.Default),

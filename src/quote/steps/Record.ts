@@ -1,8 +1,7 @@
 /**
  * A quote's sixth step, its first to leave a trace: the quote stored (QuoteStore) with everything `swap`
  * needs, under a fresh id, valid for the request's `ttlSec`, and its verdict given to the `VerdictBook`
- * for `search`. The steps before it only read, so a run on a snapshot the head has passed can be
- * dropped (src/indexer/AtHead.ts, `overlapped`); this one runs once the quote stands.
+ * for `search`. The steps before it only read: a quote that fails on its way here leaves no trace.
  */
 import { Clock, Effect } from "effect"
 import { randomBytes } from "node:crypto"

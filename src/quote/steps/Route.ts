@@ -33,7 +33,8 @@ export interface Routed extends Sides {
 export const priceRoutes = (search: RouteRequest, block: number) =>
   Effect.flatMap(HookedPools, (hooked) => hooked.price(search, findRoute(search), block))
 
-const routeRequest = Effect.fn("Quote.routeRequest")(function*(sides: Sides, gasPriceWei: bigint) {
+// Untraced: the route step's span covers it.
+const routeRequest = Effect.fnUntraced(function*(sides: Sides, gasPriceWei: bigint) {
   const deployment = yield* Deployment
   const venues = yield* Venues
   const { request } = sides

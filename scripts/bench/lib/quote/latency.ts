@@ -1,19 +1,15 @@
 /**
  * Quote latency, in-process: the whole `quote` operation as the HTTP handler runs it. Warm: the same
- * order again at the same block (its sell-back verdict is cached), twice, samples interleaved so both
- * see the same machine load: pricing while the head is read (`TokenSearch.atHead`, the service), and
- * the head read first, then the pricing (before). Cold: a new size every call, so the fresh-wallet
- * simulation runs each time; twice, interleaved, with the sell-back horizons (the service's default)
- * and without (`SAFETY_HORIZONS=false`).
+ * order again at the same block (its sell-back verdict is cached). Cold: a new size every call, so the
+ * fresh-wallet simulation runs each time; twice, interleaved, with the sell-back horizons (the
+ * service's default) and without (`SAFETY_HORIZONS=false`).
  */
 import { type Context, Effect, Layer, Schema } from "effect"
 import { AppConfig } from "../../../../layers/AppConfig.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { quote } from "../../../../src/quote/Quote.js"
 import { SafetyCheck } from "../../../../src/safety/check/SafetyCheck.js"
-import { TokenSearch } from "../../../../src/search/TokenSearch.js"
-import type { SearchView } from "../../../../src/search/View.js"
-import { figure, latency } from "../report.js"
+import { latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 
 const WARM = 1_000
@@ -25,11 +21,6 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     await ask({ sell: token("USDC"), buy: token("WETH"), amount })
     return performance.now() - started
   }
-  const headFirst = await runtime.runPromise(Effect.map(TokenSearch, (tokens) =>
-    TokenSearch.make({
-      ...tokens,
-      atHead: <A, E, R>(read: (view: SearchView) => Effect.Effect<A, E, R>) => Effect.flatMap(tokens.view, read)
-    })))
   /** A quote's time with one of its services replaced. */
   const timeWith = <I, S>(tag: Context.Tag<I, S>, service: S) => async (amount: string) => {
     const started = performance.now()
@@ -42,17 +33,10 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     )
     return performance.now() - started
   }
-  const timeHeadFirst = timeWith(TokenSearch, headFirst)
-  for (let i = 0; i < 50; i++) await time("2500").then(() => timeHeadFirst("2500")) // JIT warm-up
+  for (let i = 0; i < 100; i++) await time("2500") // JIT warm-up
   const warm: Array<number> = []
-  const warmHeadFirst: Array<number> = []
-  for (let i = 0; i < WARM; i++) {
-    warm.push(await time("2500"))
-    warmHeadFirst.push(await timeHeadFirst("2500"))
-  }
-  const overlapped = latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
-  const sequential = latency("… the head read first, then the pricing (before)", warmHeadFirst)
-  figure("  overlapped / head read first, p50", `${(overlapped.p50 / sequential.p50).toFixed(2)}×`)
+  for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
+  latency("quote USDC→WETH $2,500, warm (verdict cached)", warm)
 
   const withoutHorizons = await runtime.runPromise(Effect.gen(function*() {
     const config = yield* AppConfig
