@@ -57,7 +57,9 @@ export const followUp = (chain: BroadcastChain, book: ExposureBook) => {
   // it is no debt; the authorization stays spent (./AuthorizationLedger.ts), and the operator is told.
   const unknownFate = (sent: SentSettlement, unknown: Unknown) =>
     Effect.logWarning(
-      `settlement ${sent.hashes.at(-1)} (nonce ${sent.nonce}) left unconfirmed, fate unknown: past its authorization's ` +
+      `settlement ${
+        sent.hashes.at(-1)
+      } (nonce ${sent.nonce}) left unconfirmed, fate unknown: past its authorization's ` +
         `end the node did not answer for ${unknown.silentMs} ms; not followed any more`
     )
   const failure = (reason: string | Unknown) =>

@@ -14,16 +14,21 @@ const sending = new Promise<void>((resolve) => (reached = resolve))
 let release = () => {}
 const released = new Promise<void>((resolve) => (release = resolve))
 let first = true
-const harness = gateHarness(5, {
-  SETTLEMENT_MODE: "broadcast",
-  SETTLEMENT_UNCONFIRMED_CAP: "0",
-  SETTLEMENT_GIVE_UP_AFTER_MS: "500"
-}, {}, (call) => {
-  if (call.method !== "eth_sendRawTransaction" || !first) return undefined
-  first = false
-  reached()
-  return released
-})
+const harness = gateHarness(
+  5,
+  {
+    SETTLEMENT_MODE: "broadcast",
+    SETTLEMENT_UNCONFIRMED_CAP: "0",
+    SETTLEMENT_GIVE_UP_AFTER_MS: "500"
+  },
+  {},
+  (call) => {
+    if (call.method !== "eth_sendRawTransaction" || !first) return undefined
+    first = false
+    reached()
+    return released
+  }
+)
 
 describe("a broadcast settlement whose node is killed while it is sent", () => {
   it("is refused uncharged, its follow-up gives up and says so, the service closes", async () => {
