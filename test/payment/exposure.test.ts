@@ -10,13 +10,19 @@ import { exposureBook } from "../../layers/payment/Exposure.js"
 const payer = "0x00000000000000000000000000000000000000Aa"
 const settings = { unconfirmedCap: 10_000n, debtRefusalSec: 60 }
 
+/** A book whose payer slot the call "first" holds, "second" waiting for it (its authorization ends in 10 s). */
+const heldWithWaiter = Effect.gen(function*() {
+  const book = exposureBook(settings)
+  const nowMs = yield* Clock.currentTimeMillis
+  expect(yield* book.take(payer, "first", nowMs + 600_000)).toBe(true)
+  const second = yield* Effect.fork(book.take(payer, "second", nowMs + 10_000))
+  return { book, nowMs, second }
+})
+
 describe("in-process exposure book", () => {
   it.effect("a payer's next call waits for the slot until its authorization ends, then is refused it", () =>
     Effect.gen(function*() {
-      const book = exposureBook(settings)
-      const nowMs = yield* Clock.currentTimeMillis
-      expect(yield* book.take(payer, "first", nowMs + 600_000)).toBe(true)
-      const second = yield* Effect.fork(book.take(payer, "second", nowMs + 10_000))
+      const { book, nowMs, second } = yield* heldWithWaiter
       yield* TestClock.adjust("9 seconds")
       expect(second.unsafePoll()).toBeNull()
       yield* TestClock.adjust("2 seconds")
@@ -32,10 +38,7 @@ describe("in-process exposure book", () => {
 
   it.effect("a slot freed before the authorization ends goes to the waiting call", () =>
     Effect.gen(function*() {
-      const book = exposureBook(settings)
-      const nowMs = yield* Clock.currentTimeMillis
-      expect(yield* book.take(payer, "first", nowMs + 60_000)).toBe(true)
-      const second = yield* Effect.fork(book.take(payer, "second", nowMs + 10_000))
+      const { book, second } = yield* heldWithWaiter
       yield* TestClock.adjust("5 seconds")
       yield* book.free(payer, "first")
       expect(yield* Fiber.join(second)).toBe(true)
