@@ -2,7 +2,8 @@
  * A pass-through JSON-RPC proxy that counts the calls going through it: put between the service and a
  * real node, it shows how many chain calls a workload costs. It forwards bytes unchanged. With `delay`,
  * a request holding a call it answers a promise for is forwarded only once that promise settles: a
- * node slow to answer one call, at the moment a test chooses.
+ * node slow to answer one call, at the moment a test chooses; when that promise rejects, the request's
+ * connection is dropped unanswered, as a node failing mid-call does.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -44,7 +45,7 @@ export const startRpcCounter = (
         } catch {
           calls += 1
         }
-        Promise.allSettled(held).then(() =>
+        Promise.all(held).then(() =>
           fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
         ).then(
           async (answer) => {
