@@ -5,6 +5,9 @@
  * every state on it are gone, so the service logs why and exits non-zero (a supervisor restarts it
  * with a fresh devnet) rather than serve a dead chain. An external `RPC_URL` may come back: there the
  * service stays up, `/health` answers 503 while it is away, and recovers by itself.
+ *
+ * A promise rejected with no handler is logged and served through, not a crash
+ * (layers/UnhandledRejections.ts).
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { ConfigProvider, Context, Effect, Layer, Option } from "effect"
@@ -13,6 +16,7 @@ import { Devnet } from "../devnet/Devnet.js"
 import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
+import { logUnhandledRejections } from "../layers/UnhandledRejections.js"
 import { checkedDeployment } from "../layers/VenueChecks.js"
 import { appWith } from "./App.js"
 import { checkedRouter } from "./execution/RouterCheck.js"
@@ -46,4 +50,4 @@ const main = Effect.flatMap(
       : onEmbeddedDevnet
 ).pipe(Effect.provide(AppConfig.Default))
 
-main.pipe(NodeRuntime.runMain)
+main.pipe(Effect.provide(logUnhandledRejections), NodeRuntime.runMain)
