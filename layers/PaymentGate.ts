@@ -26,7 +26,7 @@ import { redisExposureBook } from "./payment/RedisExposure.js"
 import { redisLedger } from "./payment/RedisLedger.js"
 import type { PaymentTerms } from "./payment/Requirements.js"
 import { settlementSender } from "./payment/SettlementSender.js"
-import { assetCodeAtStart, settlementSigner } from "./payment/SettlementSigner.js"
+import { settlementSigner } from "./payment/SettlementSigner.js"
 import { redisClient } from "./Redis.js"
 
 export { PaymentDemanded, PaymentRejected, SettlementPending } from "../schema/Payment.js"
@@ -92,7 +92,7 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
       settlementSigner(wallet, account, {
         receiptPollMs: resolved.receiptPollMs,
         receiptTimeoutMs: resolved.receiptTimeoutMs,
-        asset: yield* assetCodeAtStart(rpc, terms.asset)
+        asset: terms.asset
       }),
       terms.network,
       ledger.settlements

@@ -10,19 +10,18 @@
  * classify an ERC-6492 signature, then to choose ECDSA or ERC-1271), and a paid call should not wait
  * for the second round trip to learn what the first one said.
  *
- * The payment token's code is the one read at start-up (`assetCodeAtStart`; a token's code does not go
- * away), never asked of the node during a call: the library's exact verify starts its "is the asset a
- * contract" lookup first and leaves it unawaited when it returns or throws early (a refused signature,
- * a node failing under it), so a lookup that could fail would reject with no handler, which ends a Node
- * process. Served from memory it cannot fail, and a verify saves the round trip.
+ * The payment token's code is asked until the node first shows it and then remembered (a token's code
+ * does not go away). A failed lookup of it answers "no code" to the library and records the node's
+ * failure, so the verdict is the node's fault (502), never the payer's: it must not reject, because the
+ * library's exact verify starts that lookup first and leaves it unawaited when it returns or throws
+ * early (a refused signature, a node failing under it), and a rejection with no handler ends a Node
+ * process (test/payment/verifyNodeFailure.test.ts).
  */
 import type { FacilitatorEvmSigner } from "@x402/evm"
-import { Effect } from "effect"
 import { AsyncLocalStorage } from "node:async_hooks"
 import {
   BaseError,
   type GetCodeReturnType,
-  type Hex,
   HttpRequestError,
   type PrivateKeyAccount,
   publicActions,
@@ -30,9 +29,7 @@ import {
   TimeoutError,
   WebSocketRequestError
 } from "viem"
-import { RpcHex } from "../../schema/Chain.js"
-import type { ChainRpc, ChainWallet } from "../ChainRpc.js"
-import { PaymentConfigError } from "./PaymentConfig.js"
+import type { ChainWallet } from "../ChainRpc.js"
 
 /** Whether an error means the node could not be reached, as opposed to the node answering "no". */
 export const isTransportFailure = (error: unknown): boolean =>
@@ -54,25 +51,9 @@ export interface SettlementSignerOptions {
   readonly receiptPollMs: number
   /** How long a settlement's receipt is waited for before it is reported pending. */
   readonly receiptTimeoutMs: number
-  /** The payment token and its code, as read at start-up. */
-  readonly asset: { readonly address: string; readonly code: Hex }
+  /** The payment token's address. */
+  readonly asset: string
 }
-
-/**
- * The payment token's code, read once at start-up: a token with none would have every payment refused
- * as "asset not a contract", so the service does not start with it.
- */
-export const assetCodeAtStart = (rpc: Pick<ChainRpc["Type"], "read">, asset: string) =>
-  rpc.read(RpcHex, "eth_getCode", [asset, "latest"]).pipe(
-    Effect.mapError((error) =>
-      new PaymentConfigError({ message: `the payment asset ${asset}'s code could not be read: ${error.message}` })
-    ),
-    Effect.filterOrFail(
-      (code) => code !== "0x",
-      () => new PaymentConfigError({ message: `the payment asset ${asset} has no code at the RPC` })
-    ),
-    Effect.map((code) => ({ address: asset, code }))
-  )
 
 /** One signer per key; `probed` runs one verify or settle call with its own record of node failures. */
 export const settlementSigner = (
@@ -87,8 +68,22 @@ export const settlementSigner = (
     broadcasts = sent.catch(() => undefined)
     return sent
   }
-  const asset = options.asset.address.toLowerCase()
   const probes = new AsyncLocalStorage<ChainProbe>()
+  const asset = options.asset.toLowerCase()
+  let assetCode: GetCodeReturnType
+  // Only the library's verify and settle ask, always inside `probed`: the failure is recorded there.
+  const codeOfAsset = (args: { address: `0x${string}` }): Promise<GetCodeReturnType> =>
+    assetCode !== undefined ? Promise.resolve(assetCode) : client.getCode(args).then(
+      (code) => {
+        if (code !== undefined && code !== "0x") assetCode = code
+        return code
+      },
+      (error: unknown) => {
+        const probe = probes.getStore()
+        if (probe !== undefined) probe.transportFailure ??= error
+        return undefined
+      }
+    )
   const watched = <A>(run: () => Promise<A>): Promise<A> =>
     run().catch((error: unknown) => {
       const probe = probes.getStore()
@@ -100,7 +95,7 @@ export const settlementSigner = (
     readContract: (args) => watched(() => client.readContract(args as never)),
     verifyTypedData: (args) => watched(() => client.verifyTypedData(args as never)),
     getCode: (args) => {
-      if (args.address.toLowerCase() === asset) return Promise.resolve(options.asset.code)
+      if (args.address.toLowerCase() === asset) return codeOfAsset(args)
       const probe = probes.getStore()
       const read = () => watched(() => client.getCode(args))
       if (probe === undefined) return read()

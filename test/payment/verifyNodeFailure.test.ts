@@ -2,7 +2,8 @@
  * A paid call whose verify meets a failing node does not take the service down. The library's exact
  * verify starts the USDC contract check before anything else and, when it returns early (here: the
  * payer's signature cannot be checked), leaves that check unawaited; were it left to reject, Node's
- * default for an unhandled rejection would end the process. Runs the real entry point (`src/main.ts`) on
+ * default for an unhandled rejection would end the process (and the entry point's guard would log it).
+ * Runs the real entry point (`src/main.ts`) on
  * a real devnet behind the JSON-RPC proxy, which drops every `eth_getCode` while the paid call is made.
  */
 import { decodePaymentRequiredHeader } from "@x402/core/http"
@@ -84,6 +85,8 @@ it("answers a paid call whose verify meets a failing node uncharged, and stays u
     // An unobserved rejection ends the process on the next turns of the event loop: give it those.
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(child.exitCode, log).toBe(null)
+    // Not merely survived by the entry point's guard: no rejection was left unobserved at all.
+    expect(log).not.toContain("rejected with no handler")
     await healthy()
   })
   expect(deltas).toEqual([0n, 0n])
