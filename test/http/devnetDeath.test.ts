@@ -2,12 +2,12 @@
  * `npm start` on its embedded devnet never serves a dead chain: when its anvil dies, the service says
  * so in its log and exits non-zero. Runs the real entry point (`src/main.ts`) as a user would.
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, execFileSync, spawnSync } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, expect, it } from "vitest"
-import { untilAsync } from "../support/until.js"
+import { startServiceProcess } from "../support/serviceProcess.js"
 
 let service: ChildProcess | undefined
 afterAll(() => {
@@ -21,29 +21,12 @@ const childrenOf = (pid: number): Array<number> =>
 
 it("exits non-zero, saying why, when the embedded devnet's anvil dies", async () => {
   const work = mkdtempSync(join(tmpdir(), "arc-main-"))
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../../src/main.ts")], {
-    env: {
-      ...process.env,
-      // Config.port refuses 0: a port unlikely to be taken.
-      PORT: String(20_000 + Math.floor(Math.random() * 10_000)),
-      DEVNET_PORT: "0",
-      MANIFEST_PATH: join(work, "manifest.json"),
-      DATA_DIR: join(work, "data"),
-      DEVNET_CACHE_DIR: process.env["DEVNET_CACHE_DIR"] ?? resolve(import.meta.dirname, "../../.cache/devnet")
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  service = child
-  let log = ""
-  child.stdout.on("data", (chunk) => (log += chunk))
-  child.stderr.on("data", (chunk) => (log += chunk))
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
-
-  const listening = /Listening on (http:\/\/\S+)/
-  const baseUrl = await Promise.race([
-    untilAsync("the service to listen", async () => listening.exec(log)?.[1], { attempts: 600 }),
-    exited.then((code) => Promise.reject(new Error(`service exited (${code}) before listening:\n${log}`)))
-  ])
+  const { baseUrl, child, exited, log } = await startServiceProcess({
+    DEVNET_PORT: "0",
+    MANIFEST_PATH: join(work, "manifest.json"),
+    DATA_DIR: join(work, "data"),
+    DEVNET_CACHE_DIR: process.env["DEVNET_CACHE_DIR"] ?? resolve(import.meta.dirname, "../../.cache/devnet")
+  }, (child) => (service = child))
   expect((await fetch(`${baseUrl}/health`)).headers.get("x-request-id")).toBeTruthy()
 
   // The guard shell is the service's child; anvil is the guard's.
@@ -57,5 +40,5 @@ it("exits non-zero, saying why, when the embedded devnet's anvil dies", async ()
   const code = await exited
   expect(code).not.toBe(null)
   expect(code).not.toBe(0)
-  expect(log).toMatch(/embedded devnet's anvil .* exited \(137\)/)
+  expect(log()).toMatch(/embedded devnet's anvil .* exited \(137\)/)
 })

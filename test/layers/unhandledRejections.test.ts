@@ -8,7 +8,11 @@ import { resolve } from "node:path"
 import { expect, it } from "vitest"
 
 it("logs a rejection with no handler, with its reason, and keeps the process alive", () => {
-  const run = spawnSync(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../support/rejectionFixture.ts")], {
+  const run = spawnSync(process.execPath, [
+    "--import",
+    "tsx",
+    resolve(import.meta.dirname, "../support/rejectionFixture.ts")
+  ], {
     encoding: "utf8",
     timeout: 60_000
   })

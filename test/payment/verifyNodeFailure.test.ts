@@ -7,12 +7,13 @@
  * a real devnet behind the JSON-RPC proxy, which drops every `eth_getCode` while the paid call is made.
  */
 import { decodePaymentRequiredHeader } from "@x402/core/http"
-import { type ChildProcess, spawn } from "node:child_process"
-import { join, resolve } from "node:path"
+import type { ChildProcess } from "node:child_process"
+import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
+import { startServiceProcess } from "../support/serviceProcess.js"
 import { tempDir } from "../support/services.js"
 import { untilAsync } from "../support/until.js"
 import { walletFor } from "../support/wallet.js"
@@ -35,30 +36,16 @@ it("answers a paid call whose verify meets a failing node uncharged, and stays u
     devnet.manifest.rpcUrl,
     (call) => failing && call.method === "eth_getCode" ? Promise.reject(new Error("the node fails")) : undefined
   )
-  const child = spawn(process.execPath, ["--import", "tsx", resolve(import.meta.dirname, "../../src/main.ts")], {
-    env: {
-      ...process.env,
-      ...devnetPaymentSettings(),
-      PORT: String(20_000 + Math.floor(Math.random() * 10_000)),
-      RPC_URL: proxy.url,
-      WS_URL: devnet.manifest.rpcUrl.replace(/^http/, "ws"),
-      MANIFEST_PATH: join(work, "manifest.json"),
-      DATA_DIR: join(work, "data"),
-      SETTLEMENT_MODE: "confirmed",
-      SAFETY_SCAN: "false",
-      INDEXER_POLL_MS: "50"
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  service = child
-  let log = ""
-  child.stdout.on("data", (chunk) => (log += chunk))
-  child.stderr.on("data", (chunk) => (log += chunk))
-  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
-  const baseUrl = await Promise.race([
-    untilAsync("the service to listen", async () => /Listening on (http:\/\/\S+)/.exec(log)?.[1], { attempts: 600 }),
-    exited.then((code) => Promise.reject(new Error(`service exited (${code}) before listening:\n${log}`)))
-  ])
+  const { baseUrl, child, log } = await startServiceProcess({
+    ...devnetPaymentSettings(),
+    RPC_URL: proxy.url,
+    WS_URL: devnet.manifest.rpcUrl.replace(/^http/, "ws"),
+    MANIFEST_PATH: join(work, "manifest.json"),
+    DATA_DIR: join(work, "data"),
+    SETTLEMENT_MODE: "confirmed",
+    SAFETY_SCAN: "false",
+    INDEXER_POLL_MS: "50"
+  }, (started) => (service = started))
   const healthy = () =>
     untilAsync("the service to be healthy", async () => (await fetch(`${baseUrl}/health`)).status === 200, {
       attempts: 600
@@ -84,9 +71,9 @@ it("answers a paid call whose verify meets a failing node uncharged, and stays u
     expect(await answer.json()).toMatchObject({ error: { code: "payment_unavailable" } })
     // An unobserved rejection ends the process on the next turns of the event loop: give it those.
     await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(child.exitCode, log).toBe(null)
+    expect(child.exitCode, log()).toBe(null)
     // Not merely survived by the entry point's guard: no rejection was left unobserved at all.
-    expect(log).not.toContain("rejected with no handler")
+    expect(log()).not.toContain("rejected with no handler")
     await healthy()
   })
   expect(deltas).toEqual([0n, 0n])
