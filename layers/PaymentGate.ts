@@ -103,7 +103,8 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
     const chain: BroadcastChain = {
       sender: settlementSender(wallet, account, {
         pollMs: resolved.receiptPollMs,
-        replaceAfterMs: settlement.replaceAfterMs
+        replaceAfterMs: settlement.replaceAfterMs,
+        giveUpAfterMs: settlement.giveUpAfterMs
       }),
       paidSince: async (payer, sinceBlock) => {
         const logs = await client.getLogs({

@@ -11,13 +11,14 @@ import { Effect, Fiber, Scope } from "effect"
 import type { Hex } from "viem"
 import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
+import { followUp } from "./BroadcastFollow.js"
 import type { ExposureBook } from "./Exposure.js"
 import { FacilitatorUnavailable } from "./Facilitator.js"
 import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { SentSettlement, SettlementSender, TransactionReceipt } from "./SettlementSender.js"
+import type { SettlementSender } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
 import { checkedHex, transferCall } from "./Transfer.js"
 
@@ -70,36 +71,19 @@ export const broadcastSettlement = (
       }
       yield* book.forgive(verified.payer).pipe(Effect.mapError(unavailable))
     }
-    yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(Effect.mapError(unavailable))
+    const taken = yield* book.take(verified.payer, verified.key, verified.expiresAtMs).pipe(
+      Effect.mapError(unavailable)
+    )
+    if (!taken) {
+      return yield* reject(verified, {
+        reason: Reason.expiring,
+        message: "the authorization ended while this payer's previous settlement was still unconfirmed: " +
+          "sign a new one and call again"
+      })
+    }
   })
 
-  // A settlement whose answer was served and then failed is the payer's debt, recorded under the last
-  // transaction sent for its nonce (a replacement, when the first one was stuck) and naming the first.
-  const failed = (verified: Verified, sent: SentSettlement, failure: string) => {
-    const transaction = sent.hashes.at(-1) ?? ""
-    const reason = sent.hashes.length > 1 ? `${failure}; it replaced ${sent.hashes[0]}` : failure
-    return Effect.tryPromise(() => chain.headBlock()).pipe(
-      Effect.orElseSucceed(() => 0n),
-      Effect.flatMap((sinceBlock) =>
-        book.owe({ payer: verified.payer, value: verified.charge.price, transaction, reason, sinceBlock })
-      ),
-      Effect.zipRight(Effect.logWarning(`served settlement failed: ${transaction} (${reason})`))
-    )
-  }
-
-  const confirmation = (verified: Verified, sent: SentSettlement, deadlineMs = verified.expiresAtMs) =>
-    Effect.tryPromise({
-      try: (signal) => chain.sender.confirm(sent, deadlineMs, signal),
-      catch: (error) => error instanceof Error ? error.message : String(error)
-    }).pipe(
-      Effect.flatMap((receipt: TransactionReceipt) =>
-        receipt.status === "success" ? Effect.succeed(receipt.transactionHash) : Effect.fail("reverted")
-      ),
-      // The answer named the first transaction; the one that landed replaced it (same nonce, higher fee).
-      Effect.tap((landed) =>
-        landed === sent.hashes[0] ? Effect.void : Effect.logInfo(`settlement ${sent.hashes[0]} replaced by ${landed}`)
-      )
-    )
+  const { confirmation, failure, filled, followed: served } = followUp(chain, book)
 
   /**
    * Signs the settlement and answers with its transaction, sending it after the answer has left and
@@ -118,7 +102,7 @@ export const broadcastSettlement = (
     // From signing on, a nonce of the settlement key is taken and later settlements are sent behind it: it
     // is sent and followed in the service's scope whatever happens to this request (a payer that hangs up
     // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
-    const { sent, followed } = yield* Effect.uninterruptibleMask((restore) =>
+    const { sent, followed } = yield* Effect.uninterruptible(
       Effect.gen(function*() {
         const sent = yield* Effect.tryPromise(() =>
           chain.sender.sign(transferCall(verified.requirements, verified.payment))
@@ -130,7 +114,8 @@ export const broadcastSettlement = (
           )
         // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
         yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
-        // Once begun, even a closing service sends it.
+        // Once begun, even a closing service sends it (the wallet's transport bounds a send's wait);
+        // following it is interruptible (`confirmation`).
         const submit = Effect.uninterruptible(Effect.promise(() => chain.sender.submit(sent)))
         const follow = waitHere
           // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served;
@@ -138,16 +123,17 @@ export const broadcastSettlement = (
           ? Effect.flatMap(submit, (accepted) =>
             accepted
               ? Effect.either(done(confirmation(verified, sent)))
-              : confirmation(verified, sent, 0).pipe(Effect.ignore, done, Effect.forkIn(scope), Effect.as(null)))
+              : filled(verified, sent).pipe(done, Effect.forkIn(scope), Effect.as(null)))
           // Sent beside the answer rather than before it.
           : submit.pipe(
             Effect.withSpan("PaymentGate.send"),
-            Effect.zipRight(confirmation(verified, sent)),
-            Effect.catchAll((reason) => failed(verified, sent, reason)),
+            Effect.zipRight(served(verified, sent)),
             done,
             Effect.as(null)
           )
-        return { sent, followed: yield* Effect.forkIn(restore(follow), scope) }
+        // Forked uninterruptible, whatever the caller's mode, so a closing scope cannot stop it before it
+        // is sent.
+        return { sent, followed: yield* Effect.forkIn(follow, scope) }
       })
     )
     const transaction = sent.hashes[0] ?? ""
@@ -157,7 +143,7 @@ export const broadcastSettlement = (
       if (landed._tag === "Left") {
         return yield* reject(verified, {
           reason: Reason.transactionState,
-          message: `the payment could not be settled: ${landed.left}`
+          message: `the payment could not be settled: ${failure(landed.left)}`
         }, receiptOf(verified, transaction, false))
       }
       const settlement = receiptOf(verified, landed.right, true)

@@ -2,7 +2,8 @@
  * The risk broadcast settlement takes, kept bounded and in view (docs/payments.md#settlement-modes):
  * answers served whose settlement is not confirmed yet (count and value, capped: past the cap calls
  * settle `confirmed`), at most one such settlement per payer (a payer's next call waits for it, so its
- * payment is verified against a chain that already holds the one before), and the debts of payers whose
+ * payment is verified against a chain that already holds the one before; it waits until its own
+ * authorization ends at most, then is refused uncharged), and the debts of payers whose
  * settlement failed after they were served (refused until paid or until the refusal time has passed).
  *
  * This file keeps it in the process (one replica); with `REDIS_URL` set ./RedisExposure.ts keeps it in
@@ -36,8 +37,11 @@ export const nothingUnconfirmed: ExposureSnapshot = {
 
 /** The book, wherever it is kept; a book in Redis fails `LedgerUnavailable` when Redis does not answer. */
 export interface ExposureBook {
-  /** Holds the payer's one slot for the authorization `key` (until `expiresAtMs` at most), waiting while another call holds it. */
-  readonly take: (payer: string, key: string, expiresAtMs: number) => Effect.Effect<void, LedgerUnavailable>
+  /**
+   * Holds the payer's one slot for the authorization `key`, waiting while another call holds it, until
+   * `expiresAtMs` at most: false when the authorization ended while it waited (the slot is not held).
+   */
+  readonly take: (payer: string, key: string, expiresAtMs: number) => Effect.Effect<boolean, LedgerUnavailable>
   /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
   readonly free: (payer: string, key: string) => Effect.Effect<void>
   /**
@@ -71,14 +75,18 @@ export const exposureBook = (settings: ExposureSettings): ExposureBook => {
   const debts = new Map<string, Debt>()
   const payerOf = (payer: string) => payer.toLowerCase()
 
-  const take = (payer: string, key: string): Effect.Effect<void> =>
-    Effect.suspend(() => {
+  const take = (payer: string, key: string, expiresAtMs: number): Effect.Effect<boolean> =>
+    Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
       const held = slots.get(payerOf(payer))
       if (held === undefined) {
         slots.set(payerOf(payer), { key, done: Deferred.unsafeMake<void>(FiberId.none) })
-        return Effect.void
+        return Effect.succeed(true)
       }
-      return Effect.zipRight(Deferred.await(held.done), take(payer, key))
+      if (nowMs >= expiresAtMs) return Effect.succeed(false)
+      return Deferred.await(held.done).pipe(
+        Effect.timeoutOption(expiresAtMs - nowMs),
+        Effect.zipRight(Effect.suspend(() => take(payer, key, expiresAtMs)))
+      )
     })
 
   const free = (payer: string, key: string): Effect.Effect<void> =>
@@ -90,7 +98,7 @@ export const exposureBook = (settings: ExposureSettings): ExposureBook => {
     })
 
   return {
-    take: (payer, key) => take(payer, key),
+    take,
     free,
     reserve: (key, value) =>
       Effect.sync(() => {

@@ -47,6 +47,8 @@ export interface SettlementSettings {
   readonly debtRefusalSec: number
   /** Broadcast: a settlement not mined after this long is sent again, same nonce, higher fee. */
   readonly replaceAfterMs: number
+  /** Broadcast: past its authorization's end, how long a node not answering is waited for a receipt. */
+  readonly giveUpAfterMs: number
 }
 
 // Where a block, once made, is final and comes at a steady pace, a sent settlement lands in the next
@@ -115,7 +117,8 @@ export const paymentSettings = (profile: string, settings: AppConfig["payment"])
         mode,
         unconfirmedCap: settings.unconfirmedCap,
         debtRefusalSec: settings.debtRefusalSec,
-        replaceAfterMs: settings.replaceAfterMs
+        replaceAfterMs: settings.replaceAfterMs,
+        giveUpAfterMs: settings.giveUpAfterMs
       }
     } satisfies PaymentSettings
   })

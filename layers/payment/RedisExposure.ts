@@ -73,15 +73,18 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
       command("renew the payer's slot", () => redis.eval(RENEW, 1, slot(payer), key, SLOT_LEASE_MS))
     ).pipe(Effect.flatMap((renewed) => renewed === 1 ? renew(payer, key) : Effect.void), Effect.ignore)
 
-  const take = (payer: string, key: string, expiresAtMs: number): Effect.Effect<void, LedgerUnavailable> =>
+  const take = (payer: string, key: string, expiresAtMs: number): Effect.Effect<boolean, LedgerUnavailable> =>
     Effect.flatMap(
       lifetime(expiresAtMs),
       (ms) =>
         command("take the payer's slot", () => redis.set(slot(payer), key, "PX", Math.min(ms, SLOT_LEASE_MS), "NX"))
     ).pipe(
-      Effect.flatMap((taken) =>
+      Effect.zip(Clock.currentTimeMillis),
+      Effect.flatMap(([taken, nowMs]) =>
         taken === "OK"
-          ? Effect.asVoid(Effect.forkDaemon(renew(payer, key)))
+          ? Effect.as(Effect.forkDaemon(renew(payer, key)), true)
+          : nowMs >= expiresAtMs
+          ? Effect.succeed(false)
           : Effect.zipRight(Effect.sleep(SLOT_POLL_MS), take(payer, key, expiresAtMs))
       )
     )

@@ -41,15 +41,18 @@ export const gateHarness = (
     devnet = await startDevnet(devnetOptions)
     payer = manifestAccount(devnet.manifest, payerIndex)
     proxy = delay === undefined ? undefined : await startRpcCounter(devnet.manifest.rpcUrl, delay)
+    runtime = start()
+  })
+  const start = () => {
     const rpc = proxy === undefined ? {} : { WS_URL: websocketOf(devnet.manifest.rpcUrl) }
-    runtime = ManagedRuntime.make(
+    return ManagedRuntime.make(
       gateLayer({ ...devnet.manifest, rpcUrl: proxy?.url ?? devnet.manifest.rpcUrl }, {
         PAY_TO: payTo,
         ...rpc,
         ...settings
       })
     )
-  })
+  }
   afterAll(async () => {
     await runtime?.dispose()
     await proxy?.close()
@@ -87,6 +90,12 @@ export const gateHarness = (
           (answer) => Option.getOrThrow(answer.receipt).settlement
         ), signal),
     exposure,
+    /** Closes the gate's service, as a stopping process does (its scope closed). */
+    close: () => runtime.dispose(),
+    /** A new service on the same chain and settings, as a restarted process. */
+    restart: () => void (runtime = start()),
+    /** Kills the devnet's node. */
+    stopNode: () => devnet.stop(),
     /** Waits (bounded) until every served settlement is confirmed. */
     settled: async () => {
       for (let attempt = 0; attempt < 200; attempt++) {

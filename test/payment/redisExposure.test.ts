@@ -44,6 +44,17 @@ describe.skipIf(!redisUp)("exposure book in Redis, two replicas", () => {
       yield* b.free(payer, "second")
     })))
 
+  it.live("a payer's call waiting on the other replica's slot gives up when its authorization ends", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      const waiter = "0x00000000000000000000000000000000000000Cc"
+      expect(yield* a.take(waiter, "first", inAMinute())).toBe(true)
+      expect(yield* b.take(waiter, "second", Date.now() + 100)).toBe(false)
+      yield* a.free(waiter, "first")
+      expect(yield* b.take(waiter, "third", inAMinute())).toBe(true)
+      yield* b.free(waiter, "third")
+    })))
+
   it.live("a debt recorded by one replica refuses the payer on the other, until forgiven", () =>
     Effect.scoped(Effect.gen(function*() {
       const [a, b] = yield* replicas

@@ -1,0 +1,134 @@
+/**
+ * Following a broadcast settlement's nonce until it is mined (docs/payments.md#settlement-modes): a
+ * settlement not mined in time, or whose send failed, is signed again with the same nonce and a higher
+ * fee, and one that can no longer be settled (its authorization ended) is replaced by an empty
+ * transaction, so no nonce is left as a gap that holds up those numbered after it. A node that stops
+ * answering is waited for, but not forever: once the authorization has ended and the nonce's fill was
+ * tried, `giveUpAfterMs` without an answer ends the follow with the settlement's fate unknown.
+ */
+import {
+  type Hex,
+  keccak256,
+  type PrivateKeyAccount,
+  type PublicActions,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError
+} from "viem"
+import type { Fees, SenderOptions, SentSettlement } from "./SettlementSender.js"
+import type { SettlementCall } from "./Transfer.js"
+
+/** What the follower needs of the sender: its node, key, signing and today's fees. */
+export interface FollowerParts {
+  readonly client: Pick<PublicActions, "getTransactionReceipt" | "getTransactionCount" | "sendRawTransaction">
+  readonly account: PrivateKeyAccount
+  readonly signed: (call: SettlementCall, nonce: number, fees: Fees) => Promise<Hex>
+  readonly currentFees: () => Promise<Fees>
+  readonly options: SenderOptions
+}
+
+/** The follow ended without a receipt: the node did not answer for `silentMs` past the authorization's end. */
+export interface Unknown {
+  readonly _tag: "Unknown"
+  readonly silentMs: number
+}
+
+// Nodes replace a pooled transaction only for at least 10 % more fee: a quarter more clears that.
+const bump = (fee: bigint) => fee * 125n / 100n
+const higher = (a: bigint, b: bigint) => a > b ? a : b
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer)
+      resolve()
+    }, { once: true })
+  })
+
+export const settlementFollower = ({ account, client, currentFees, options, signed }: FollowerParts) => {
+  const receiptOf = async (hash: Hex) => {
+    try {
+      return await client.getTransactionReceipt({ hash })
+    } catch (error) {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined
+      throw error
+    }
+  }
+  const anyReceipt = async (sent: SentSettlement) => {
+    for (const hash of sent.hashes) {
+      const receipt = await receiptOf(hash)
+      if (receipt !== undefined) return receipt
+    }
+    return undefined
+  }
+
+  /**
+   * The same nonce signed again with a quarter more fee (or today's, if higher): the settlement, or once
+   * it can no longer be settled an empty transfer to the key itself, which only uses up the nonce.
+   */
+  const replace = async (sent: SentSettlement, empty: boolean) => {
+    const today = await currentFees()
+    const fees = {
+      maxFeePerGas: higher(bump(sent.fees.maxFeePerGas), today.maxFeePerGas),
+      maxPriorityFeePerGas: higher(bump(sent.fees.maxPriorityFeePerGas), today.maxPriorityFeePerGas)
+    }
+    const raw = await signed(empty ? { to: account.address, data: "0x" } : sent.call, sent.nonce, fees)
+    sent.fees = fees
+    sent.hashes.push(keccak256(raw))
+    await client.sendRawTransaction({ serializedTransaction: raw })
+    sent.sentAt = Date.now()
+  }
+
+  /**
+   * Waits until the nonce is mined and answers the settlement's receipt, sending the nonce again whenever
+   * none of its transactions was accepted or mined within `replaceAfterMs`. Past `deadlineMs` (the
+   * authorization's end) the nonce is used up by an empty transaction and the settlement fails, as it
+   * does when the nonce was used by a transaction not sent here. `Unknown` when the node stopped
+   * answering (see above).
+   */
+  const confirm = async (
+    sent: SentSettlement,
+    deadlineMs: number,
+    signal: AbortSignal
+  ): Promise<TransactionReceipt | Unknown> => {
+    let answeredAt = Date.now()
+    let fillTried = false
+    const answered = <A>(asked: Promise<A>, otherwise: A) =>
+      asked.then((answer) => {
+        answeredAt = Date.now()
+        return answer
+      }, () => otherwise)
+    while (!signal.aborted) {
+      const receipt = await answered(anyReceipt(sent), undefined)
+      if (receipt !== undefined) {
+        if (receipt.to?.toLowerCase() === account.address.toLowerCase()) {
+          throw new Error("the settlement was not mined before its authorization expired")
+        }
+        return receipt
+      }
+      const silentMs = Date.now() - answeredAt
+      if (fillTried && silentMs >= options.giveUpAfterMs) return { _tag: "Unknown", silentMs }
+      if (sent.sentAt === undefined || Date.now() - sent.sentAt >= options.replaceAfterMs) {
+        const mined = await answered(
+          client.getTransactionCount({ address: account.address, blockTag: "latest" }),
+          sent.nonce
+        )
+        if (mined > sent.nonce) {
+          const late = await anyReceipt(sent)
+          if (late !== undefined) continue
+          throw new Error(`nonce ${sent.nonce} of the settlement key was used by another transaction`)
+        }
+        const fill = Date.now() > deadlineMs
+        fillTried ||= fill
+        // A refused send waits the full interval before its next try, so a node refusing every send is
+        // not asked in a tight loop.
+        const replaced = await answered(replace(sent, fill).then(() => true), false)
+        if (!replaced) sent.sentAt = Date.now()
+      }
+      await sleep(options.pollMs, signal)
+    }
+    throw new Error("stopped before the settlement was confirmed")
+  }
+
+  return confirm
+}
