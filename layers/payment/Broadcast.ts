@@ -8,26 +8,17 @@
  * receipt as in `confirmed`.
  */
 import { Effect, Fiber, Scope } from "effect"
-import type { Hex } from "viem"
 import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
-import { followUp } from "./BroadcastFollow.js"
+import { type BroadcastChain, followUp } from "./BroadcastFollow.js"
 import type { ExposureBook } from "./Exposure.js"
 import { FacilitatorUnavailable } from "./Facilitator.js"
 import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { SettlementSender } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
 import { checkedHex, transferCall } from "./Transfer.js"
-
-export interface BroadcastChain {
-  readonly sender: SettlementSender
-  /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
-  readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
-  readonly headBlock: () => Promise<bigint>
-}
 
 export type Reject = (verified: Verified, refusal: Refusal, settlement?: SettlementReceipt) => PaymentRejected
 
@@ -161,4 +152,5 @@ export const broadcastSettlement = (
   }
 }
 
+export type { BroadcastChain }
 export type BroadcastSettlement = ReturnType<typeof broadcastSettlement>

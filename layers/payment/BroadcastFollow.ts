@@ -6,10 +6,16 @@
  */
 import { Effect } from "effect"
 import type { Hex } from "viem"
-import type { BroadcastChain } from "./Broadcast.js"
 import type { ExposureBook } from "./Exposure.js"
 import type { Verified } from "./GateShape.js"
-import type { SentSettlement, Unknown } from "./SettlementSender.js"
+import type { SentSettlement, SettlementSender, Unknown } from "./SettlementSender.js"
+
+export interface BroadcastChain {
+  readonly sender: SettlementSender
+  /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
+  readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
+  readonly headBlock: () => Promise<bigint>
+}
 
 export const followUp = (chain: BroadcastChain, book: ExposureBook) => {
   // A settlement whose answer was served and then failed is the payer's debt, recorded under the last

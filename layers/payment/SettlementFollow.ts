@@ -14,7 +14,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError
 } from "viem"
-import type { Fees, SenderOptions, SentSettlement } from "./SettlementSender.js"
+import type { Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
 import type { SettlementCall } from "./Transfer.js"
 
 /** What the follower needs of the sender: its node, key, signing and today's fees. */

@@ -6,37 +6,11 @@
  * followed until it is mined (./SettlementFollow.ts). The counter starts from the node's pending count,
  * so a restarted service numbers after whatever the one before it sent and left unconfirmed.
  */
-import { type Hex, keccak256, type PrivateKeyAccount, publicActions, type TransactionReceipt } from "viem"
+import { keccak256, type PrivateKeyAccount, publicActions, type TransactionReceipt } from "viem"
 import type { ChainWallet } from "../ChainRpc.js"
 import { settlementFollower } from "./SettlementFollow.js"
+import type { Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
 import type { SettlementCall } from "./Transfer.js"
-
-export interface Fees {
-  readonly maxFeePerGas: bigint
-  readonly maxPriorityFeePerGas: bigint
-}
-
-/** One nonce of the settlement key and every transaction signed for it, newest last. */
-export interface SentSettlement {
-  readonly call: SettlementCall
-  readonly nonce: number
-  readonly hashes: Array<Hex>
-  fees: Fees
-  /** The first transaction, signed and not yet handed to the node (`submit`). */
-  readonly raw: Hex
-  /** When a transaction for this nonce was last sent or tried again; undefined until the node accepts one. */
-  sentAt: number | undefined
-  /** Settles once the send before it in nonce order has been tried. */
-  readonly previous: Promise<unknown>
-  readonly tried: () => void
-}
-
-export interface SenderOptions {
-  readonly pollMs: number
-  readonly replaceAfterMs: number
-  /** Past the authorization's end, how long a node not answering is waited for (./SettlementFollow.ts). */
-  readonly giveUpAfterMs: number
-}
 
 // A `transferWithAuthorization` costs about 60k gas (a smart wallet's ERC-1271 check more); a fixed
 // limit saves an `eth_estimateGas` on every paid call, and only the gas used is paid for.
@@ -129,3 +103,4 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
 export type SettlementSender = ReturnType<typeof settlementSender>
 export type { TransactionReceipt }
 export type { Unknown } from "./SettlementFollow.js"
+export type { Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"

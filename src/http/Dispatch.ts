@@ -35,8 +35,9 @@ const routeKey = (method: string, path: string) => `${method} ${path}`
 
 /**
  * How `op` is served: as under HttpApi, with `services` (what the edge was built with) and the request's
- * own (its scope, its span), interruptible when the client goes away, its route named on the request's
- * span.
+ * span, interruptible when the client goes away, its route named on that span. Nothing else of the
+ * request's context is carried over (the operation is handed the request itself), so a request without
+ * a span (health) runs on `services` as they are, with no copy of them.
  */
 const dispatchFor = (
   op: ServedOperation<OperationServices>,
@@ -46,8 +47,10 @@ const dispatchFor = (
   serve: (request, input) =>
     Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
       const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
-      if (span?._tag === "Span") span.attribute("http.route", op.path)
-      return Effect.mapInputContext(serveOperation(op, input, request), () => Context.merge(services, own))
+      if (span === undefined) return Effect.mapInputContext(serveOperation(op, input, request), () => services)
+      if (span._tag === "Span") span.attribute("http.route", op.path)
+      const traced = Context.add(services, Tracer.ParentSpan, span)
+      return Effect.mapInputContext(serveOperation(op, input, request), () => traced)
     }))
 })
 

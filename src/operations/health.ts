@@ -6,14 +6,15 @@
  * the last poll failed it reports the newest head seen without asking. A pushed head is not enough: the
  * node's push of a block can land after a client has the block's receipt (test/freshness/atHead.test.ts).
  */
-import { Duration, Effect, Schema } from "effect"
+import { Context, Duration, Effect, Schema } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
-import { PaymentGate } from "../../layers/PaymentGate.js"
+import { PaymentGate, type PaymentGateShape } from "../../layers/PaymentGate.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
 import { ChainHead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
+import type { Indexer } from "../indexer/Indexer.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { Drain } from "./Drain.js"
 import { StartTime } from "./StartTime.js"
@@ -41,33 +42,34 @@ const sameAsLast = (report: HealthResponse): HealthResponse => {
   return report
 }
 
-// Untraced: monitors poll health often, the interpreter's `Operation.run` span (operation `health`)
-// already names each call, and every nested span copies the fiber's whole service context.
-export const health = Effect.fnUntraced(function*() {
-  const config = yield* AppConfig
-  const chainHead = yield* ChainHead
-  // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
-  // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
-  if ((yield* chainHead.probe)?.ok !== false) {
-    yield* chainHead.headWithin(HEAD_READ_BOUND)
-  }
-  const { bounds, freshness: current, input } = yield* currentFreshness
+type Exposure = Effect.Effect.Success<PaymentGateShape["exposure"]>
+
+/** What a report is made of: the service's state read once the head read landed (or was given up on). */
+interface Readings {
+  readonly chainId: number
+  readonly state: Effect.Effect.Success<typeof currentFreshness>
+  readonly draining: boolean
+  readonly startedMillis: number
+  readonly pollInterval: Duration.Duration
+  readonly settlementMode: PaymentGateShape["settlementMode"]
+  readonly exposure: Exposure
+}
+
+/** The report, a pure function of the readings. */
+const reportOf = ({ chainId, draining, exposure, pollInterval, settlementMode, startedMillis, state }: Readings) => {
+  const { bounds, freshness: current, input } = state
   // A replica shutting down reports itself down, so the balancer stops sending it requests (./Drain.ts).
-  const freshness = (yield* (yield* Drain).isDraining)
+  const freshness = draining
     ? { ...current, status: "down" as const, reason: "draining: this replica is shutting down" }
     : current
   const { now, probe, progress } = input
-  const started = yield* StartTime
-  const pollInterval = yield* chainHead.pollInterval
-  const gate = yield* PaymentGate
-  const exposure = yield* gate.exposure
   // A probe older than the age bound says nothing about now.
   const reachable = probe !== null && probe.ok && now - probe.at <= bounds.maxAgeSec * 1000
   const answer: HealthResponse = {
     status: freshness.status,
     reason: freshness.reason,
-    chainId: config.chainId,
-    network: `eip155:${config.chainId}`,
+    chainId,
+    network: `eip155:${chainId}`,
     headBlock: freshness.head?.header.number ?? null,
     headSource: freshness.head?.source ?? null,
     // Before its first block the index sits one block before the start block, which may be -1.
@@ -86,16 +88,58 @@ export const health = Effect.fnUntraced(function*() {
       pollIntervalMs: Math.round(Duration.toMillis(pollInterval))
     },
     payments: {
-      settlementMode: gate.settlementMode,
+      settlementMode,
       unconfirmed: { count: exposure.unconfirmed.count, value: exposure.unconfirmed.value.toString() },
       debts: { count: exposure.debts.count, value: exposure.debts.value.toString() }
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,
-    uptimeSec: Math.floor((now - started.millis) / 1000)
+    uptimeSec: Math.floor((now - startedMillis) / 1000)
   }
   return sameAsLast(answer)
-})
+}
+
+type HealthServices = AppConfig | ChainHead | Indexer | Drain | StartTime | PaymentGate
+
+/** The readings, from the services the fiber's context was read for once. */
+const readingsWith = (services: Context.Context<HealthServices>) => {
+  const chainHead = Context.get(services, ChainHead)
+  const gate = Context.get(services, PaymentGate)
+  return Effect.flatMap(
+    currentFreshness,
+    (state) =>
+      Effect.flatMap(
+        Context.get(services, Drain).isDraining,
+        (draining) =>
+          Effect.flatMap(chainHead.pollInterval, (pollInterval) =>
+            Effect.map(gate.exposure, (exposure): Readings => ({
+              chainId: Context.get(services, AppConfig).chainId,
+              state,
+              draining,
+              startedMillis: Context.get(services, StartTime).millis,
+              pollInterval,
+              settlementMode: gate.settlementMode,
+              exposure
+            })))
+      )
+  )
+}
+
+// Combinators and no span: monitors poll health often, the interpreter's `Operation.run` span (operation
+// `health`) already names each call, and every nested span copies the fiber's whole service context.
+export const health = (): Effect.Effect<HealthResponse, never, HealthServices> =>
+  Effect.contextWithEffect((services: Context.Context<HealthServices>) => {
+    const chainHead = Context.get(services, ChainHead)
+    // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
+    // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
+    return Effect.flatMap(chainHead.probe, (probe) =>
+      Effect.map(
+        probe?.ok === false
+          ? readingsWith(services)
+          : Effect.zipRight(chainHead.headWithin(HEAD_READ_BOUND), readingsWith(services)),
+        reportOf
+      ))
+  })
 
 /**
  * The operation: the report, or while `down` the `rpc_unavailable` error carrying it (served with 503
