@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/globalSetup.ts"],
-    setupFiles: ["test/support/effectVitestReset.ts"],
+    setupFiles: ["test/support/effectVitestReset.ts", "test/support/chainTimeouts.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -5,6 +5,7 @@
  */
 import { Deferred, Effect, Option } from "effect"
 import { anvilBinary } from "./anvilBinary.js"
+import { anvilCondition, type Drained } from "./anvilCondition.js"
 import { spawnGuarded, stopGuarded } from "./childGuard.js"
 import { DevnetError } from "./DevnetError.js"
 
@@ -28,6 +29,8 @@ export interface AnvilInstance {
   readonly version: string
   /** Completes with the exit code (or the signal's name) when anvil's process ends, for whatever reason. */
   readonly exited: Effect.Effect<number | string>
+  /** One line on what the process is doing now, for a node that stopped answering (anvilCondition.ts). */
+  readonly condition: Effect.Effect<string>
 }
 
 const READY_TIMEOUT_MS = 20_000
@@ -57,10 +60,16 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
     (child) => Effect.promise(() => stopGuarded(child))
   )
   const exited = yield* Deferred.make<number | string>()
+  const drained: Drained = { bytes: 0, lastAt: Date.now() }
+  const drain = (chunk: Buffer) => {
+    drained.bytes += chunk.length
+    drained.lastAt = Date.now()
+  }
   child.once("exit", (code, signal) => Deferred.unsafeDone(exited, Effect.succeed(code ?? signal ?? "unknown")))
   const port = yield* Effect.async<number, DevnetError>((resume) => {
     let output = ""
     const onData = (chunk: Buffer) => {
+      drain(chunk)
       output = (output + chunk.toString()).slice(-4_000)
       const match = LISTENING.exec(output)
       if (match !== null) finish(Effect.succeed(Number(match[2])))
@@ -75,14 +84,18 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
       () => finish(Effect.fail(new DevnetError({ message: `anvil not listening after ${READY_TIMEOUT_MS} ms` }))),
       READY_TIMEOUT_MS
     )
+    let cleaned = false
     const cleanup = () => {
+      if (cleaned) return
+      cleaned = true
       clearTimeout(timer)
       child.stdout?.off("data", onData)
       child.stderr?.off("data", onData)
       child.off("exit", onExit)
-      // Keep draining: anvil logs each request until told not to, and a full pipe would stall it.
-      child.stdout?.resume()
-      child.stderr?.resume()
+      // Keep draining: anvil logs each request, and a full pipe blocks its logger while it holds the
+      // node's locks, so every later request hangs (anvilCondition.ts then shows a thread in pipe_write).
+      child.stdout?.on("data", drain).resume()
+      child.stderr?.on("data", drain).resume()
     }
     const finish = (result: Effect.Effect<number, DevnetError>) => {
       cleanup()
@@ -99,6 +112,7 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
     port,
     pid: child.pid ?? -1,
     version: binary.version,
-    exited: Deferred.await(exited)
+    exited: Deferred.await(exited),
+    condition: Effect.sync(() => anvilCondition(child, drained))
   } satisfies AnvilInstance
 })

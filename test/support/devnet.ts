@@ -55,6 +55,12 @@ export interface PrivateDevnet {
   readonly stop: () => Promise<void>
 }
 
+const running = new Set<DevnetHandle>()
+
+/** What each private devnet's anvil is doing now: logged for a test whose chain stopped answering. */
+export const runningDevnetConditions = (): Array<string> =>
+  [...running].map((handle) => `${handle.manifest.rpcUrl}: ${Effect.runSync(handle.anvil.condition)}`)
+
 export const startDevnet = async (overrides: Partial<DevnetOptions> = {}): Promise<PrivateDevnet> => {
   const options = testDevnetOptions(overrides)
   const scope = Effect.runSync(Scope.make())
@@ -65,11 +71,13 @@ export const startDevnet = async (overrides: Partial<DevnetOptions> = {}): Promi
       Effect.onError(() => Scope.close(scope, Exit.void))
     )
   )
+  running.add(handle)
   let stopped: Promise<void> | undefined
   const stop =
-    () => (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() =>
+    () => (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
+      running.delete(handle)
       rmSync(options.manifestPath, { force: true })
-    ))
+    }))
   return { manifest: handle.manifest, handle, stop }
 }
 
