@@ -1,8 +1,9 @@
 /**
  * What an anvil that stopped answering is doing, in one line, read from /proc: a node that accepts
- * connections but answers nothing can be blocked writing a log line into an undrained pipe (a thread
- * waits in `pipe_write`), stuck on a lock (threads in `futex_*`, no CPU), spinning (CPU climbing),
- * stopped, or gone. The log line of a test that timed out names which, instead of "took too long".
+ * connections but answers nothing can be blocked writing a log line into an undrained stdout (a thread
+ * waits in `sock_alloc_send_pskb`: Node's stdio pipes are socket pairs, and anvil's network writes never
+ * block a thread), stuck on a lock (threads in `futex_*`, no CPU), spinning (CPU climbing), stopped,
+ * or gone. The log line of a test that timed out names which, instead of "took too long".
  */
 import type { ChildProcess } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
@@ -33,7 +34,7 @@ const statOf = (pid: number) => {
   return { state: fields[0] ?? "?", cpuTicks: Number(fields[11]) + Number(fields[12]) }
 }
 
-/** Where each thread sleeps in the kernel, counted: `futex_wait_queue×12 pipe_write×1`. */
+/** Where each thread sleeps in the kernel, counted: `futex_do_wait×4 sock_alloc_send_pskb×1`. */
 const waitsOf = (pid: number): string => {
   let tasks: Array<string>
   try {

@@ -93,7 +93,7 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
       child.stderr?.off("data", onData)
       child.off("exit", onExit)
       // Keep draining: anvil logs each request, and a full pipe blocks its logger while it holds the
-      // node's locks, so every later request hangs (anvilCondition.ts then shows a thread in pipe_write).
+      // node's locks, so every later request hangs (anvilCondition.ts shows that thread).
       child.stdout?.on("data", drain).resume()
       child.stderr?.on("data", drain).resume()
     }

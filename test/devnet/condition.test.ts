@@ -2,8 +2,8 @@
  * An anvil's condition, read when a chain request timed out: it must tell an answering node whose
  * output is drained from one that is stopped, on a real anvil (SIGSTOP is the fault, made for real).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { clientsFor, type PrivateDevnet, runningDevnetConditions, startDevnet } from "../support/devnet.js"
 
 describe("anvil's condition", () => {

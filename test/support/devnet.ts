@@ -73,11 +73,10 @@ export const startDevnet = async (overrides: Partial<DevnetOptions> = {}): Promi
   )
   running.add(handle)
   let stopped: Promise<void> | undefined
-  const stop =
-    () => (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
-      running.delete(handle)
-      rmSync(options.manifestPath, { force: true })
-    }))
+  const stop = () => (stopped ??= Effect.runPromise(Scope.close(scope, Exit.void)).then(() => {
+    running.delete(handle)
+    rmSync(options.manifestPath, { force: true })
+  }))
   return { manifest: handle.manifest, handle, stop }
 }
 
