@@ -92,8 +92,8 @@ export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
       child.stdout?.off("data", onData)
       child.stderr?.off("data", onData)
       child.off("exit", onExit)
-      // Keep draining: anvil logs each request, and a full pipe blocks its logger while it holds the
-      // node's locks, so every later request hangs (anvilCondition.ts shows that thread).
+      // Keep draining: anvil logs each request and transaction, and once its stdout is full (about 90
+      // transactions' worth) the logging thread blocks and every later request hangs, the process alive.
       child.stdout?.on("data", drain).resume()
       child.stderr?.on("data", drain).resume()
     }
