@@ -6,6 +6,7 @@
  * answering is waited for, but not forever: once the authorization has ended and the nonce's fill was
  * tried, `giveUpAfterMs` without an answer ends the follow with the settlement's fate unknown.
  */
+import { setTimeout as delay } from "node:timers/promises"
 import {
   type Hex,
   keccak256,
@@ -35,15 +36,6 @@ export interface Unknown {
 // Nodes replace a pooled transaction only for at least 10 % more fee: a quarter more clears that.
 const bump = (fee: bigint) => fee * 125n / 100n
 const higher = (a: bigint, b: bigint) => a > b ? a : b
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer)
-      resolve()
-    }, { once: true })
-  })
 
 export const settlementFollower = ({ account, client, currentFees, options, signed }: FollowerParts) => {
   const receiptOf = async (hash: Hex) => {
@@ -125,7 +117,8 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
         const replaced = await answered(replace(sent, fill).then(() => true), false)
         if (!replaced) sent.sentAt = Date.now()
       }
-      await sleep(options.pollMs, signal)
+      // The timer takes its abort listener off the signal when it fires: one confirmation polls many times.
+      await delay(options.pollMs, undefined, { signal }).catch(() => undefined)
     }
     throw new Error("stopped before the settlement was confirmed")
   }
