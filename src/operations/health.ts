@@ -105,23 +105,19 @@ type HealthServices = AppConfig | ChainHead | Indexer | Drain | StartTime | Paym
 const readingsWith = (services: Context.Context<HealthServices>) => {
   const chainHead = Context.get(services, ChainHead)
   const gate = Context.get(services, PaymentGate)
-  return Effect.flatMap(
-    currentFreshness,
-    (state) =>
-      Effect.flatMap(
-        Context.get(services, Drain).isDraining,
-        (draining) =>
-          Effect.flatMap(chainHead.pollInterval, (pollInterval) =>
-            Effect.map(gate.exposure, (exposure): Readings => ({
-              chainId: Context.get(services, AppConfig).chainId,
-              state,
-              draining,
-              startedMillis: Context.get(services, StartTime).millis,
-              pollInterval,
-              settlementMode: gate.settlementMode,
-              exposure
-            })))
-      )
+  return Effect.map(
+    Effect.all({
+      state: currentFreshness,
+      draining: Context.get(services, Drain).isDraining,
+      pollInterval: chainHead.pollInterval,
+      exposure: gate.exposure
+    }),
+    (read): Readings => ({
+      ...read,
+      chainId: Context.get(services, AppConfig).chainId,
+      startedMillis: Context.get(services, StartTime).millis,
+      settlementMode: gate.settlementMode
+    })
   )
 }
 

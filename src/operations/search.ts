@@ -13,40 +13,34 @@ import { present } from "../search/Present.js"
 import { runQuery } from "../search/Query.js"
 import { RULES_VERSION } from "../search/Rules.js"
 import { TokenSearch } from "../search/TokenSearch.js"
-import type { SearchView } from "../search/View.js"
-
-/** The answer on `view`. */
-const answerOn = (network: string, request: SearchRequest, view: SearchView) =>
-  Effect.gen(function*() {
-    const { snapshot } = view
-    // One read of the book; the scan and quotes fill it off the request path.
-    const verdicts = yield* (yield* VerdictBook).all
-    const outcome = runQuery(view, request.query, request.limit)
-    if (outcome === undefined) {
-      return yield* new TokenNotFound({
-        message: `no token matches "${request.query}"`,
-        hint: "search by ticker, name, the start of either, or the token's 0x address"
-      })
-    }
-    const response: SearchResponse = {
-      query: request.query,
-      network,
-      block: snapshot.state.block,
-      resolution: outcome.resolution,
-      rulesVersion: RULES_VERSION,
-      results: yield* Effect.forEach(outcome.ranked.slice(0, request.limit), ({ assessment, match }) => {
-        const token = assessment.token.address
-        const known = Option.getOrUndefined(HashMap.get(verdicts, token))
-        return Effect.map(
-          standingAt(token, known, snapshot.state),
-          (standing) => present(view, assessment, match, standing)
-        )
-      })
-    }
-    return response
-  })
 
 export const search = Effect.fn("Search.run")(function*(request: SearchRequest) {
   const tokens = yield* TokenSearch
-  return yield* answerOn(tokens.network, request, yield* tokens.view)
+  const view = yield* tokens.view
+  const { snapshot } = view
+  // One read of the book; the scan and quotes fill it off the request path.
+  const verdicts = yield* (yield* VerdictBook).all
+  const outcome = runQuery(view, request.query, request.limit)
+  if (outcome === undefined) {
+    return yield* new TokenNotFound({
+      message: `no token matches "${request.query}"`,
+      hint: "search by ticker, name, the start of either, or the token's 0x address"
+    })
+  }
+  const response: SearchResponse = {
+    query: request.query,
+    network: tokens.network,
+    block: snapshot.state.block,
+    resolution: outcome.resolution,
+    rulesVersion: RULES_VERSION,
+    results: yield* Effect.forEach(outcome.ranked.slice(0, request.limit), ({ assessment, match }) => {
+      const token = assessment.token.address
+      const known = Option.getOrUndefined(HashMap.get(verdicts, token))
+      return Effect.map(
+        standingAt(token, known, snapshot.state),
+        (standing) => present(view, assessment, match, standing)
+      )
+    })
+  }
+  return response
 })
