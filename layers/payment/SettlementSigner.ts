@@ -69,6 +69,11 @@ export const settlementSigner = (
     return sent
   }
   const probes = new AsyncLocalStorage<ChainProbe>()
+  /** Records `error` as the node's failure on the verify or settle call it happened under. */
+  const nodeFailed = (error: unknown) => {
+    const probe = probes.getStore()
+    if (probe !== undefined) probe.transportFailure ??= error
+  }
   const asset = options.asset.toLowerCase()
   let assetCode: GetCodeReturnType
   // Only the library's verify and settle ask, always inside `probed`: the failure is recorded there.
@@ -79,15 +84,13 @@ export const settlementSigner = (
         return code
       },
       (error: unknown) => {
-        const probe = probes.getStore()
-        if (probe !== undefined) probe.transportFailure ??= error
+        nodeFailed(error)
         return undefined
       }
     )
   const watched = <A>(run: () => Promise<A>): Promise<A> =>
     run().catch((error: unknown) => {
-      const probe = probes.getStore()
-      if (probe !== undefined && isTransportFailure(error)) probe.transportFailure ??= error
+      if (isTransportFailure(error)) nodeFailed(error)
       throw error
     })
   const signer: FacilitatorEvmSigner = {
