@@ -38,6 +38,10 @@ const pairLookup = ({ refs }: PoolRefs): Market["poolsBetween"] => {
 // plain map kept per snapshot spares hashing the id each time. A snapshot never changes, so neither does it.
 const indexMarkets = new WeakMap<IndexState, Market>()
 
+/** The indexed pools `token` is in. */
+const indexedRefs = (state: IndexState, token: Hex) =>
+  Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
+
 const indexMarket = (state: IndexState): Market => {
   const known = indexMarkets.get(state)
   if (known !== undefined) return known
@@ -48,8 +52,7 @@ const indexMarket = (state: IndexState): Market => {
     seen.set(id, found)
     return found
   }
-  const refs = (token: Hex) => Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
-  const market = { pool, poolsBetween: pairLookup({ refs }) }
+  const market = { pool, poolsBetween: pairLookup({ refs: (token) => indexedRefs(state, token) }) }
   indexMarkets.set(state, market)
   return market
 }
@@ -65,7 +68,7 @@ export const marketFromIndex = (state: IndexState, curves: ReadonlyArray<CurvePo
   }
   const refs = (token: Hex) => {
     const launched = curveRefs.get(token)
-    const pools = Option.getOrUndefined(HashMap.get(state.tokens, token))?.pools ?? []
+    const pools = indexedRefs(state, token)
     return launched === undefined ? pools : [...pools, ...launched]
   }
   const withCurves = pairLookup({ refs })
