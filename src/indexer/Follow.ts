@@ -93,6 +93,7 @@ export const follow = (engine: Engine, head: Header) => {
         if (!replaced) {
           // Already there (a restart on an idle chain): readers learn the head without a new block.
           yield* publishIfBehind(engine, tip, info)
+          yield* engine.progress.reached(Option.getOrUndefined(yield* engine.chainHead.latest))
           return yield* Effect.fail(Option.none())
         }
         return yield* rollback(engine, info)

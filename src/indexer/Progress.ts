@@ -36,6 +36,10 @@ interface Sample {
 
 const WINDOW_MS = 10_000
 
+/** `syncedAt` once the index stands at `indexed` while `observed` is the newest head seen. */
+const syncedAfter = (p: IndexerProgress, indexed: number, observed: ObservedHead | undefined) =>
+  observed !== undefined && indexed >= observed.header.number ? Math.max(p.syncedAt ?? 0, observed.at) : p.syncedAt
+
 export const makeProgress = (indexed: number, resumedFrom: number | null) =>
   Effect.gen(function*() {
     const state = yield* Ref.make<IndexerProgress>({
@@ -82,11 +86,16 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
             logsApplied: p.logsApplied + logs,
             catchingUp: p.head === null || p.head - indexed > window,
             lastError: null,
-            syncedAt: observed !== undefined && indexed >= observed.header.number
-              ? Math.max(p.syncedAt ?? 0, observed.at)
-              : p.syncedAt
+            syncedAt: syncedAfter(p, indexed, observed)
           }))
         }),
+      /**
+       * The index found already at `observed` with nothing to apply (a restart from a checkpoint at the
+       * head): that is a sync as much as an applied block, or a block that comes next would find the
+       * index "never at the head" and refuse answers until it is applied.
+       */
+      reached: (observed: ObservedHead | undefined) =>
+        Ref.update(state, (p) => ({ ...p, syncedAt: syncedAfter(p, p.indexed, observed) })),
       fetched: (from: number) => Ref.update(state, (p) => ({ ...p, firstFetched: p.firstFetched ?? from })),
       rolledBack: (indexed: number) => Ref.update(state, (p) => ({ ...p, indexed, rollbacks: p.rollbacks + 1 })),
       failed: (message: string) => Ref.update(state, (p) => ({ ...p, lastError: message }))

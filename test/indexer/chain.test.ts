@@ -1,13 +1,15 @@
 /**
  * The indexer against a private devnet it can disturb: a reorg (anvil snapshot, a fork of blocks,
  * revert, a different and longer fork) leaves the index equal to a fresh rebuild at the new head; a
- * restart resumes from the checkpoint instead of the start block; heads pushed over a websocket.
+ * restart resumes from the checkpoint instead of the start block, and one at the head counts as synced;
+ * heads pushed over a websocket.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Option, Queue, Stream } from "effect"
 import { getAddress } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
+import { currentFreshness, freshnessOf } from "../../src/indexer/Freshness.js"
 import { Indexer } from "../../src/indexer/Indexer.js"
 import { search } from "../../src/operations/search.js"
 import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -93,6 +95,28 @@ describe("checkpoint", () => {
       expect(progress.firstFetched).toBe(stopped.block + 1)
       expect(progress.firstFetched).toBeGreaterThan(devnet.manifest.startBlock)
       expect(canonical(resumed)).toBe(canonical(await rebuiltAtHead()))
+    } finally {
+      await second.dispose()
+    }
+  })
+})
+
+describe("restart at the head", () => {
+  it("an index resumed at the head of an idle chain is synced: the next block is waited for, not refused", async () => {
+    const dataDir = tempDir("resumed-at-head")
+    const first = indexRuntime(devnet.manifest, { dataDir })
+    const stopped = await stateAtHead(first)
+    await first.dispose()
+
+    const second = indexRuntime(devnet.manifest, { dataDir })
+    try {
+      expect((await stateAtHead(second)).block).toBe(stopped.block)
+      const { bounds, input } = await second.runPromise(currentFreshness)
+      expect(input.progress.firstFetched).toBeNull()
+      // The next block seen before it is applied: the index trails it, it has not "never reached" the head.
+      const next = { ...input.head!, header: { ...input.head!.header, number: stopped.block + 1 } }
+      const freshness = freshnessOf({ ...input, head: next, aheadSince: input.now }, bounds)
+      expect([freshness.status, freshness.reason]).toEqual(["ok", null])
     } finally {
       await second.dispose()
     }
