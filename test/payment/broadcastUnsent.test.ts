@@ -1,0 +1,53 @@
+/**
+ * A broadcast settlement the node does not take, and a service closed and restarted behind it. The
+ * node refuses the send for real: the settlement key has no gas (`anvil_setBalance` to 0), so anvil
+ * answers every send of it with an error, the follow-up's resends too. The service closes, the key is
+ * funded again and the service restarts: its nonce counter starts from the node's pending count, which
+ * never saw the refused settlement, so the next settlement takes the same nonce and the refused one can
+ * never land. A payer must therefore not be served on it: the call is answered 502, nothing is charged,
+ * and the next payer is served and charged once.
+ */
+import type { Hex } from "viem"
+import { describe, expect, it } from "vitest"
+import { roles } from "../../devnet/accounts.js"
+import { clientsFor, manifestAccount, pooled } from "../support/devnet.js"
+import { walletFor } from "../support/wallet.js"
+import { USDC } from "../support/x402.js"
+import { gateHarness, search } from "./harness.js"
+
+const settlementKey = roles().treasury.address
+const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast" })
+
+describe("a broadcast settlement the node refuses, then the service closed and restarted", () => {
+  it("is not served: nothing is charged, and the next payer is served and charged once", async () => {
+    const manifest = harness.manifest()
+    const [refused, next] = [5, 6].map((i) => manifestAccount(manifest, i))
+    const { public: chain, test } = clientsFor(manifest)
+    const [refusedHeader, nextHeader] = await Promise.all([
+      harness.signFor(search, refused),
+      harness.signFor(search, next)
+    ])
+    const gas = await chain.getBalance({ address: settlementKey })
+    const nonce = await chain.getTransactionCount({ address: settlementKey, blockTag: "pending" })
+
+    const deltas = await walletFor(manifest, refused).deltas(
+      USDC,
+      [refused!.address, next!.address, harness.payTo],
+      async () => {
+        await test.setBalance({ address: settlementKey, value: 0n })
+        const answer = await harness.call(search, refusedHeader.header)
+        expect(answer).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
+        await harness.close()
+
+        await test.setBalance({ address: settlementKey, value: gas })
+        harness.restart()
+        const served = await harness.paid(search, nextHeader.header)
+        expect((await pooled(manifest, served.transaction as Hex)).nonce).toBe(nonce)
+        const landed = await chain.waitForTransactionReceipt({ hash: served.transaction as Hex, timeout: 20_000 })
+        expect(landed.status).toBe("success")
+        await harness.settled()
+      }
+    )
+    expect(deltas).toEqual([0n, -5_000n, 5_000n])
+  })
+})
