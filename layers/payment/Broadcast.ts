@@ -113,19 +113,25 @@ export const broadcastSettlement = (
         const transaction = sent.hashes[0] ?? ""
         // Once begun, even a closing service sends it (the wallet's transport bounds a send's wait);
         // following it is interruptible (`confirmation`).
+        // One the node did not take is not served, so no longer counted as served, before anyone hears.
         const sending = yield* Effect.forkIn(
-          Effect.withSpan(Effect.promise(() => chain.sender.submit(sent)), "PaymentGate.send"),
+          Effect.withSpan(Effect.promise(() => chain.sender.submit(sent)), "PaymentGate.send").pipe(
+            Effect.tap((taken) => taken ? Effect.void : book.close(verified.key))
+          ),
           scope
         )
         // What the settlement came to, as far as the answer waits for it.
-        const follow = Effect.flatMap(Fiber.join(sending), (taken): Effect.Effect<Either.Either<string, string | Unknown>> =>
-          !taken
-            // Not served: its nonce used up by an empty transaction.
-            ? filled(verified, sent).pipe(done, Effect.as(Either.left(notTaken)))
-            : waitHere
-            // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
-            ? Effect.either(done(confirmation(verified, sent)))
-            : served(verified, sent).pipe(done, Effect.as(Either.right(transaction))))
+        const follow = Effect.flatMap(
+          Fiber.join(sending),
+          (taken): Effect.Effect<Either.Either<string, string | Unknown>> =>
+            !taken
+              // Not served: its nonce used up by an empty transaction.
+              ? filled(verified, sent).pipe(done, Effect.as(Either.left(notTaken)))
+              : waitHere
+              // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
+              ? Effect.either(done(confirmation(verified, sent)))
+              : served(verified, sent).pipe(done, Effect.as(Either.right(transaction)))
+        )
         // Forked uninterruptible, whatever the caller's mode, so a closing scope cannot stop it before it
         // is sent.
         return { transaction, sending, followed: yield* Effect.forkIn(follow, scope) }

@@ -43,6 +43,8 @@ describe("a broadcast settlement the node refuses, then the service closed and r
         await test.setBalance({ address: settlementKey, value: 0n })
         const answer = await harness.call(search, refusedHeader.header)
         expect(answer).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
+        // Its nonce's fill cannot be sent either; meanwhile it is not counted as a served settlement.
+        expect((await harness.exposure()).unconfirmed).toEqual({ count: 0, value: 0n })
         await harness.close()
 
         await test.setBalance({ address: settlementKey, value: gas })
