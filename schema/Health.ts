@@ -51,7 +51,8 @@ export const HealthResponse = Schema.Struct({
   }),
   payments: Schema.Struct({
     settlementMode: Schema.Literal("confirmed", "broadcast").annotations({
-      description: "when a paid answer leaves: once its settlement is mined, or once the node has taken it (SETTLEMENT_MODE)"
+      description:
+        "when a paid answer leaves: once its settlement is mined, or once the node has taken it (SETTLEMENT_MODE)"
     }),
     unconfirmed: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
       description:

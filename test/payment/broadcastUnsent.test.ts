@@ -15,33 +15,30 @@ import { Option } from "effect"
 import type { Hex } from "viem"
 import { describe, expect, it } from "vitest"
 import { roles } from "../../devnet/accounts.js"
-import { clientsFor, manifestAccount, pooled } from "../support/devnet.js"
+import { clientsFor, pooled } from "../support/devnet.js"
 import { answerLost } from "../support/rpcCounter.js"
 import { walletFor } from "../support/wallet.js"
 import { USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
 
 const settlementKey = roles().treasury.address
+
 describe("a broadcast settlement the node refuses, then the service closed and restarted", () => {
   const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast" })
 
   it("is not served: nothing is charged, and the next payer is served and charged once", async () => {
     const manifest = harness.manifest()
-    const [refused, next] = [5, 6].map((i) => manifestAccount(manifest, i))
+    const [refused, next] = await harness.twoPayers(search)
     const { public: chain, test } = clientsFor(manifest)
-    const [refusedHeader, nextHeader] = await Promise.all([
-      harness.signFor(search, refused),
-      harness.signFor(search, next)
-    ])
     const gas = await chain.getBalance({ address: settlementKey })
     const nonce = await chain.getTransactionCount({ address: settlementKey, blockTag: "pending" })
 
-    const deltas = await walletFor(manifest, refused).deltas(
+    const deltas = await walletFor(manifest, refused.account).deltas(
       USDC,
-      [refused!.address, next!.address, harness.payTo],
+      [refused.account.address, next.account.address, harness.payTo],
       async () => {
         await test.setBalance({ address: settlementKey, value: 0n })
-        const answer = await harness.call(search, refusedHeader.header)
+        const answer = await harness.call(search, refused.header)
         expect(answer).toMatchObject({ _tag: "Left", left: { _tag: "PaymentUnavailable" } })
         // Its nonce's fill cannot be sent either; meanwhile it is not counted as a served settlement.
         expect((await harness.exposure()).unconfirmed).toEqual({ count: 0, value: 0n })
@@ -49,7 +46,7 @@ describe("a broadcast settlement the node refuses, then the service closed and r
 
         await test.setBalance({ address: settlementKey, value: gas })
         harness.restart()
-        const served = await harness.paid(search, nextHeader.header)
+        const served = await harness.paid(search, next.header)
         expect((await pooled(manifest, served.transaction as Hex)).nonce).toBe(nonce)
         const landed = await chain.waitForTransactionReceipt({ hash: served.transaction as Hex, timeout: 20_000 })
         expect(landed.status).toBe("success")
