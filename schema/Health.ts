@@ -51,11 +51,12 @@ export const HealthResponse = Schema.Struct({
   }),
   payments: Schema.Struct({
     settlementMode: Schema.Literal("confirmed", "broadcast").annotations({
-      description: "when a paid answer leaves: once its settlement is mined, or once it is sent (SETTLEMENT_MODE)"
+      description:
+        "when a paid answer leaves: once its settlement is mined, or once the node has taken it (SETTLEMENT_MODE)"
     }),
     unconfirmed: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
       description:
-        "answers served whose settlement is sent and not yet mined (broadcast only), capped by SETTLEMENT_UNCONFIRMED_CAP"
+        "answers served whose settlement the node has taken and not yet mined (broadcast only), capped by SETTLEMENT_UNCONFIRMED_CAP"
     }),
     debts: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
       description:

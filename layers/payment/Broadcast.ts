@@ -7,7 +7,7 @@
  * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
  * receipt as in `confirmed`.
  */
-import { Effect, Fiber, Scope } from "effect"
+import { Effect, Either, Fiber, type Scope } from "effect"
 import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import { type BroadcastChain, followUp } from "./BroadcastFollow.js"
@@ -17,10 +17,13 @@ import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
+import type { Unknown } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
 import { checkedHex, transferCall } from "./Transfer.js"
 
 export type Reject = (verified: Verified, refusal: Refusal, settlement?: SettlementReceipt) => PaymentRejected
+
+const notTaken = "the node did not take the transaction"
 
 const unreachable = (action: string) => (error: unknown) =>
   unavailable(
@@ -77,9 +80,11 @@ export const broadcastSettlement = (
   const { confirmation, failure, filled, followed: served } = followUp(chain, book)
 
   /**
-   * Signs the settlement and answers with its transaction, sending it after the answer has left and
-   * confirming it in the background: a send that fails then is a served settlement that may not land,
-   * followed like any other (sent again, or a debt).
+   * Signs the settlement, sends it, and answers with its transaction once the node has taken it,
+   * confirming it in the background. A settlement the node did not take is not served: after the answer
+   * nothing would send it again once the service closed, and a restarted service, numbering from the
+   * node's pending count, would give its nonce to another settlement, so the payer would be served and
+   * never charged. It is answered 502 uncharged and its nonce used up by an empty transaction.
    */
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
     // Counted before it is sent, in the step that checks the cap, so no other call (on any replica) takes
@@ -93,7 +98,7 @@ export const broadcastSettlement = (
     // From signing on, a nonce of the settlement key is taken and later settlements are sent behind it: it
     // is sent and followed in the service's scope whatever happens to this request (a payer that hangs up
     // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
-    const { sent, followed } = yield* Effect.uninterruptible(
+    const { followed, sending, transaction } = yield* Effect.uninterruptible(
       Effect.gen(function*() {
         const sent = yield* Effect.tryPromise(() =>
           chain.sender.sign(transferCall(verified.requirements, verified.payment))
@@ -105,42 +110,42 @@ export const broadcastSettlement = (
           )
         // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
         yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
+        const transaction = sent.hashes[0] ?? ""
         // Once begun, even a closing service sends it (the wallet's transport bounds a send's wait);
         // following it is interruptible (`confirmation`).
-        const submit = Effect.uninterruptible(Effect.promise(() => chain.sender.submit(sent)))
-        const follow = waitHere
-          // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served;
-          // a settlement the node refused has its nonce used up by an empty transaction (`null`).
-          ? Effect.flatMap(submit, (accepted) =>
-            accepted
+        // One the node did not take is not served, so no longer counted as served, before anyone hears.
+        const sending = yield* Effect.forkIn(
+          Effect.withSpan(Effect.promise(() => chain.sender.submit(sent)), "PaymentGate.send").pipe(
+            Effect.tap((taken) => taken ? Effect.void : book.close(verified.key))
+          ),
+          scope
+        )
+        // What the settlement came to, as far as the answer waits for it.
+        const follow = Effect.flatMap(
+          Fiber.join(sending),
+          (taken): Effect.Effect<Either.Either<string, string | Unknown>> =>
+            !taken
+              // Not served: its nonce used up by an empty transaction.
+              ? filled(verified, sent).pipe(done, Effect.as(Either.left(notTaken)))
+              : waitHere
+              // Past the cap: as in `confirmed`, the answer waits for the receipt and a failure is not served.
               ? Effect.either(done(confirmation(verified, sent)))
-              : filled(verified, sent).pipe(done, Effect.forkIn(scope), Effect.as(null)))
-          // Sent beside the answer rather than before it.
-          : submit.pipe(
-            Effect.withSpan("PaymentGate.send"),
-            Effect.zipRight(served(verified, sent)),
-            done,
-            Effect.as(null)
-          )
+              : served(verified, sent).pipe(done, Effect.as(Either.right(transaction)))
+        )
         // Forked uninterruptible, whatever the caller's mode, so a closing scope cannot stop it before it
         // is sent.
-        return { sent, followed: yield* Effect.forkIn(follow, scope) }
+        return { transaction, sending, followed: yield* Effect.forkIn(follow, scope) }
       })
     )
-    const transaction = sent.hashes[0] ?? ""
-    if (waitHere) {
-      const landed = yield* Fiber.join(followed)
-      if (landed === null) return yield* unreachable("broadcasting the settlement")("the node refused the transaction")
-      if (landed._tag === "Left") {
-        return yield* reject(verified, {
-          reason: Reason.transactionState,
-          message: `the payment could not be settled: ${failure(landed.left)}`
-        }, receiptOf(verified, transaction, false))
-      }
-      const settlement = receiptOf(verified, landed.right, true)
-      return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
+    if (!(yield* Fiber.join(sending))) return yield* unreachable("broadcasting the settlement")(notTaken)
+    const landed = waitHere ? yield* Fiber.join(followed) : Either.right(transaction)
+    if (Either.isLeft(landed)) {
+      return yield* reject(verified, {
+        reason: Reason.transactionState,
+        message: `the payment could not be settled: ${failure(landed.left)}`
+      }, receiptOf(verified, transaction, false))
     }
-    const settlement = receiptOf(verified, transaction, true)
+    const settlement = receiptOf(verified, landed.right, true)
     return { settlement, header: encodeReceipt(settlement) } satisfies PaymentReceipt
   })
 

@@ -58,13 +58,15 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
    * The same nonce signed again with a quarter more fee (or today's, if higher): the settlement, or once
    * it can no longer be settled an empty transfer to the key itself, which only uses up the nonce.
    */
-  const replace = async (sent: SentSettlement, empty: boolean) => {
+  const replace = async (sent: SentSettlement, empty: boolean, signal: AbortSignal) => {
     const today = await currentFees()
     const fees = {
       maxFeePerGas: higher(bump(sent.fees.maxFeePerGas), today.maxFeePerGas),
       maxPriorityFeePerGas: higher(bump(sent.fees.maxPriorityFeePerGas), today.maxPriorityFeePerGas)
     }
     const raw = await signed(empty ? { to: account.address, data: "0x" } : sent.call, sent.nonce, fees)
+    // Stopped while it was priced and signed (the service closed): a closed service sends nothing new.
+    signal.throwIfAborted()
     sent.fees = fees
     sent.hashes.push(keccak256(raw))
     await client.sendRawTransaction({ serializedTransaction: raw })
@@ -114,7 +116,7 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
         fillTried ||= fill
         // A refused send waits the full interval before its next try, so a node refusing every send is
         // not asked in a tight loop.
-        const replaced = await answered(replace(sent, fill).then(() => true), false)
+        const replaced = await answered(replace(sent, fill, signal).then(() => true), false)
         if (!replaced) sent.sentAt = Date.now()
       }
       // The timer takes its abort listener off the signal when it fires: one confirmation polls many times.

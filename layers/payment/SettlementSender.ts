@@ -76,9 +76,11 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
   }
 
   /**
-   * Hands the signed settlement to the node, after the one numbered before it. A refusal is not thrown:
-   * `confirm` sends the nonce again. Another sender on this key may have taken nonces: the counter then
-   * moves past them (never back, which would reuse a nonce signed here and not yet mined).
+   * Hands the signed settlement to the node, after the one numbered before it: true once the node has
+   * it. A send that failed may still have reached the node (its answer lost on the way back): the node is
+   * asked for the transaction, and a settlement it has counts as taken, since it may land. Another
+   * sender on this key may have taken nonces: the counter then moves past them (never back, which would
+   * reuse a nonce signed here and not yet mined).
    */
   const submit = async (sent: SentSettlement) => {
     await sent.previous
@@ -86,9 +88,14 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
       await client.sendRawTransaction({ serializedTransaction: sent.raw })
       sent.sentAt = Date.now()
     } catch {
-      const known = await pendingCount().catch(() => 0)
-      const counter = nextNonce
-      if (counter !== undefined) nextNonce = counter.then((next) => Math.max(next, known))
+      const has = await client.getTransaction({ hash: keccak256(sent.raw) }).then(() => true, () => false)
+      if (has) {
+        sent.sentAt = Date.now()
+      } else {
+        const known = await pendingCount().catch(() => 0)
+        const counter = nextNonce
+        if (counter !== undefined) nextNonce = counter.then((next) => Math.max(next, known))
+      }
     } finally {
       sent.tried()
     }

@@ -3,7 +3,7 @@
  * a block every DEVNET_BLOCK_TIME s (0.5 by default, Arc's pace), one run per mode:
  * - an unpaid search (the 402 with the offer), the floor;
  * - a paid search (signed beforehand) from a payer with nothing unconfirmed: in `confirmed` the answer
- *   waits for the settlement's block, in `broadcast` only for its sending;
+ *   waits for the settlement's block, in `broadcast` until the node has taken it;
  * - back-to-back paid searches from one payer: in `broadcast` each waits for the one before to confirm;
  * - paid calls per second from 16 payers, each calling back to back.
  */
@@ -43,9 +43,9 @@ const STAGES = [
   ["PaymentVerify.reads", "    payer code + simulation (the signature check), together"],
   ["PaymentGate.operation", "operation (search)"],
   ["PaymentGate.settle", "settle: sent + receipt"],
-  ["PaymentGate.settleBroadcast", "settle: signed"],
-  ["PaymentGate.sign", "  sign (local; sent after the answer)"],
-  ["PaymentGate.send", "eth_sendRawTransaction, after the answer"]
+  ["PaymentGate.settleBroadcast", "settle: signed + taken by the node"],
+  ["PaymentGate.sign", "  sign (local)"],
+  ["PaymentGate.send", "  eth_sendRawTransaction (in nonce order)"]
 ] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

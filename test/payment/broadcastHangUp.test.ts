@@ -12,7 +12,7 @@ import type { Hex } from "viem"
 import { describe, expect, it } from "vitest"
 import { roles } from "../../devnet/accounts.js"
 import { type PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
-import { clientsFor, manifestAccount } from "../support/devnet.js"
+import { clientsFor } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
@@ -43,22 +43,21 @@ const hangUpWhileSigning = (settling: Settling) => {
   const { harness, release, signing } = heldAtSigning()
   return async () => {
     const manifest = harness.manifest()
-    const [gone, next] = [5, 6].map((i) => manifestAccount(manifest, i))
-    const [goneHeader, nextHeader] = await Promise.all([harness.signFor(search, gone), harness.signFor(search, next)])
+    const [gone, next] = await harness.twoPayers(search)
     const chain = clientsFor(manifest).public
 
-    const deltas = await walletFor(manifest, gone).deltas(
+    const deltas = await walletFor(manifest, gone.account).deltas(
       USDC,
-      [gone!.address, next!.address, harness.payTo],
+      [gone.account.address, next.account.address, harness.payTo],
       async () => {
         const hangUp = new AbortController()
-        const cut = harness.gate((g) => settling(g, goneHeader.header), hangUp.signal).catch(() => undefined)
+        const cut = harness.gate((g) => settling(g, gone.header), hangUp.signal).catch(() => undefined)
         await signing
         hangUp.abort()
         release()
         await cut
 
-        const served = await harness.paid(search, nextHeader.header)
+        const served = await harness.paid(search, next.header)
         expect(served.success).toBe(true)
         // The settlement its answer named lands, sent behind the cut-off one.
         const landed = await chain.waitForTransactionReceipt({ hash: served.transaction as Hex, timeout: 20_000 })

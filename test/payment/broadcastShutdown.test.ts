@@ -8,7 +8,7 @@
 import type { Hex } from "viem"
 import { describe, expect, it } from "vitest"
 import { roles } from "../../devnet/accounts.js"
-import { clientsFor, manifestAccount, pooled } from "../support/devnet.js"
+import { clientsFor, pooled } from "../support/devnet.js"
 import { walletFor } from "../support/wallet.js"
 import { USDC } from "../support/x402.js"
 import { gateHarness, search } from "./harness.js"
@@ -19,19 +19,15 @@ const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast" })
 describe("a broadcast service closed while a settlement is unconfirmed", () => {
   it("closes without waiting for the block, and restarted numbers after what it left", async () => {
     const manifest = harness.manifest()
-    const [first, second] = [5, 6].map((i) => manifestAccount(manifest, i))
+    const [first, second] = await harness.twoPayers(search)
     const { public: chain, test } = clientsFor(manifest)
-    const [firstHeader, secondHeader] = await Promise.all([
-      harness.signFor(search, first),
-      harness.signFor(search, second)
-    ])
 
-    const deltas = await walletFor(manifest, first).deltas(
+    const deltas = await walletFor(manifest, first.account).deltas(
       USDC,
-      [first!.address, second!.address, harness.payTo],
+      [first.account.address, second.account.address, harness.payTo],
       async () => {
         await test.setAutomine(false)
-        const left = await harness.paid(search, firstHeader.header)
+        const left = await harness.paid(search, first.header)
         const sent = await pooled(manifest, left.transaction as Hex)
         const head = await chain.getBlockNumber()
 
@@ -41,7 +37,7 @@ describe("a broadcast service closed while a settlement is unconfirmed", () => {
         await expect(chain.getTransactionReceipt({ hash: left.transaction as Hex })).rejects.toThrow()
 
         harness.restart()
-        const next = await harness.paid(search, secondHeader.header)
+        const next = await harness.paid(search, second.header)
         expect((await pooled(manifest, next.transaction as Hex)).nonce).toBe(sent.nonce + 1)
         await test.setAutomine(true)
         await test.mine({ blocks: 1 })

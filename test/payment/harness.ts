@@ -73,6 +73,14 @@ export const gateHarness = (
     offerOf,
     signFor: async (charge: Charge, account = payer) =>
       pay(account, (await offerOf(charge)) as unknown as LibraryOffer),
+    /** The manifest's accounts 5 and 6, each with a payment for `charge` signed: two payers in turn. */
+    twoPayers: (charge: Charge) => {
+      const signed = async (i: number) => {
+        const account = manifestAccount(devnet.manifest, i)
+        return { account, header: (await pay(account, (await offerOf(charge)) as unknown as LibraryOffer)).header }
+      }
+      return Promise.all([signed(5), signed(6)])
+    },
     /** Runs `charge` with the header and `operation`; answers the outcome as an Either. */
     call: (
       charge: Charge,

@@ -3,7 +3,8 @@
  * real node, it shows how many chain calls a workload costs. It forwards bytes unchanged. With `delay`,
  * a request holding a call it answers a promise for is forwarded only once that promise settles: a
  * node slow to answer one call, at the moment a test chooses; when that promise rejects, the request's
- * connection is dropped unanswered, as a node failing mid-call does.
+ * connection is dropped unanswered, as a node failing mid-call does; when it resolves to `answerLost`,
+ * the request is forwarded and the node's answer dropped, as a connection failing on the way back does.
  */
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -14,6 +15,9 @@ export interface RpcCounter {
   readonly calls: () => number
   readonly close: () => Promise<void>
 }
+
+/** What a `delay` promise resolves to for a call the node is to get and answer unheard. */
+export const answerLost = Symbol("answerLost")
 
 export interface RpcCall {
   readonly method: string
@@ -45,10 +49,13 @@ export const startRpcCounter = (
         } catch {
           calls += 1
         }
-        Promise.all(held).then(() =>
-          fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-        ).then(
+        let lost = false
+        Promise.all(held).then((outcomes) => {
+          lost = outcomes.includes(answerLost)
+          return fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
+        }).then(
           async (answer) => {
+            if (lost) return void response.destroy()
             response.writeHead(answer.status, { "content-type": "application/json" })
             response.end(Buffer.from(await answer.arrayBuffer()))
           },
