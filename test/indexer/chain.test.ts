@@ -75,13 +75,19 @@ describe("reorg", () => {
   })
 })
 
+/** An index run to the head and stopped: its data directory holds a checkpoint at `stopped`. */
+const checkpointedAtHead = async (name: string) => {
+  const dataDir = tempDir(name)
+  const first = indexRuntime(devnet.manifest, { dataDir })
+  const stopped = await stateAtHead(first)
+  // Closing the scope writes the last checkpoint.
+  await first.dispose()
+  return { dataDir, stopped }
+}
+
 describe("checkpoint", () => {
   it("a restart resumes from the checkpoint, not from the start block, and ends where a rebuild does", async () => {
-    const dataDir = tempDir("checkpoint")
-    const first = indexRuntime(devnet.manifest, { dataDir })
-    const stopped = await stateAtHead(first)
-    // Closing the scope writes the last checkpoint.
-    await first.dispose()
+    const { dataDir, stopped } = await checkpointedAtHead("checkpoint")
 
     const maker = marketMaker(devnet.manifest, manifestAccount(devnet.manifest, 7))
     const gamma = await maker.listToken("Gamma Late", "GAMMA")
@@ -103,10 +109,7 @@ describe("checkpoint", () => {
 
 describe("restart at the head", () => {
   it("an index resumed at the head of an idle chain is synced: the next block is waited for, not refused", async () => {
-    const dataDir = tempDir("resumed-at-head")
-    const first = indexRuntime(devnet.manifest, { dataDir })
-    const stopped = await stateAtHead(first)
-    await first.dispose()
+    const { dataDir, stopped } = await checkpointedAtHead("resumed-at-head")
 
     const second = indexRuntime(devnet.manifest, { dataDir })
     try {
