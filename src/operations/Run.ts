@@ -106,8 +106,9 @@ export const runOperation = <
         })
         : charged(price.value)
   }).pipe(
-    // The check before payment and the run read the head once, at the request's arrival.
-    AtHead.oneArrival,
+    // The check before payment and the run read the head once, at the request's arrival; an operation
+    // that reads the head itself has no snapshot to share, and its call is spared the fiber-ref set.
+    (call) => op.ownHead === true ? call : AtHead.oneArrival(call),
     tracedAsItsEdge(op.name)
   )
 }
