@@ -8,14 +8,14 @@
  */
 import type { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Context, Effect, Tracer } from "effect"
-import type { AppConfig } from "../../layers/AppConfig.js"
+import { AppConfig } from "../../layers/AppConfig.js"
 import type { PaymentGate } from "../../layers/PaymentGate.js"
 import { decodeRequest } from "../../schema/Decode.js"
 import type { InvalidRequest } from "../../schema/Errors.js"
 import type { CostContext } from "../operations/Cost.js"
 import type { Operation, ServedOperation } from "../operations/Declare.js"
 import { operations } from "../operations/table.js"
-import { serveOperation } from "./Serve.js"
+import { servingOf } from "./Serve.js"
 
 export type OperationServices = Operation.Context<(typeof operations)[number]> | PaymentGate | CostContext | AppConfig
 
@@ -42,17 +42,20 @@ const routeKey = (method: string, path: string) => `${method} ${path}`
 const dispatchFor = (
   op: ServedOperation<OperationServices>,
   services: Context.Context<OperationServices>
-): Dispatch => ({
-  decode: op.method === "POST" ? decodeRequest(op.request) : undefined,
-  serve: (request, input) =>
-    Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
-      const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
-      if (span === undefined) return Effect.mapInputContext(serveOperation(op, input, request), () => services)
-      if (span._tag === "Span") span.attribute("http.route", op.path)
-      const traced = Context.add(services, Tracer.ParentSpan, span)
-      return Effect.mapInputContext(serveOperation(op, input, request), () => traced)
-    }))
-})
+): Dispatch => {
+  const serve = servingOf(op, Context.get(services, AppConfig))
+  return {
+    decode: op.method === "POST" ? decodeRequest(op.request) : undefined,
+    serve: (request, input) =>
+      Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
+        const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
+        if (span === undefined) return Effect.mapInputContext(serve(input, request), () => services)
+        if (span._tag === "Span") span.attribute("http.route", op.path)
+        const traced = Context.add(services, Tracer.ParentSpan, span)
+        return Effect.mapInputContext(serve(input, request), () => traced)
+      }))
+  }
+}
 
 /** Each operation under `METHOD path`. */
 export const dispatchTable = Effect.map(Effect.context<OperationServices>(), (services) => {

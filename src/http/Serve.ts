@@ -49,6 +49,26 @@ const render = (outcome: Outcome) => {
   }
 }
 
+/**
+ * How `op` is served over HTTP: run on a decoded `input` for `request`, written as its HTTP answer. What
+ * its offer names (the resource, the discovery extension) is the same for every call, so it is built
+ * once, here, not per request.
+ */
+export const servingOf = <
+  Req extends Schema.Schema.AnyNoContext,
+  Res extends Schema.Schema.AnyNoContext,
+  E extends TradeError,
+  R
+>(op: Operation<string, HttpMethod, Req, Res, E, R>, config: AppConfig) => {
+  const resource = { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary }
+  const extensions = httpDiscovery(op)
+  return (input: Schema.Schema.Type<Req>, request: HttpServerRequest.HttpServerRequest) =>
+    Effect.flatMap(
+      runOperation(op, input, { submitted: submittedPaymentOf(request.headers), resource, extensions }),
+      render
+    )
+}
+
 /** `op` run on `input` for `request`, written as its HTTP answer. */
 export const serveOperation = <
   Req extends Schema.Schema.AnyNoContext,
@@ -59,13 +79,7 @@ export const serveOperation = <
   op: Operation<string, HttpMethod, Req, Res, E, R>,
   input: Schema.Schema.Type<Req>,
   request: HttpServerRequest.HttpServerRequest
-) =>
-  Effect.flatMap(AppConfig, (config) =>
-    runOperation(op, input, {
-      submitted: submittedPaymentOf(request.headers),
-      resource: { url: `${AppConfig.baseUrl(config)}${op.path}`, description: op.summary },
-      extensions: httpDiscovery(op)
-    })).pipe(Effect.flatMap(render))
+) => Effect.flatMap(AppConfig, (config) => servingOf(op, config)(input, request))
 
 /** The handler of a `GET` operation. */
 export const getHandler = <Res extends Schema.Schema.AnyNoContext, E extends TradeError, R>(

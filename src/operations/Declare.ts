@@ -75,6 +75,11 @@ export interface Operation<
    * is being verified, and its answer is still withheld until the payment verifies (./Run.ts).
    */
   readonly readOnly?: true
+  /**
+   * The operation reads no index snapshot (`AtHead`): it reads the chain's head itself (health), so the
+   * interpreter sets up no shared arrival for its call (./Run.ts).
+   */
+  readonly ownHead?: true
   /** Absent for an operation served over HTTP only. */
   readonly tool: Tool | undefined
   /** Its HTTP endpoint, typed by the declaration (./Endpoint.ts). */
@@ -116,6 +121,7 @@ interface Spec<
   readonly check?: (input: I) => Effect.Effect<void, Errors[number]["Type"] | ApiError, R>
   readonly run: (input: I, call: Call) => Effect.Effect<Schema.Schema.Type<Res>, Errors[number]["Type"] | ApiError, R>
   readonly readOnly?: true
+  readonly ownHead?: true
   readonly tool?: Tool
 }
 

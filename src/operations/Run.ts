@@ -5,7 +5,7 @@
  * encoded inside the charged effect, so only an answer that leaves as a success is settled; and an
  * operation's own failure is told apart from the payment gate's, which the edges write differently.
  */
-import { Data, Effect, Option, Schema } from "effect"
+import { Context, Data, Effect, Option, Schema, Tracer } from "effect"
 import { type GateFailure, PaymentGate, type SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { TradeError } from "../../schema/Errors.js"
 import type { ResourceInfo } from "../../schema/Payment.js"
@@ -106,9 +106,23 @@ export const runOperation = <
         })
         : charged(price.value)
   }).pipe(
-    // The check before payment and the run read the head once, at the request's arrival.
-    AtHead.oneArrival,
-    // No stack trace: it would always point here, and capturing it is most of the span's cost.
-    Effect.withSpan("Operation.run", { attributes: { operation: op.name }, captureStackTrace: false })
+    // The check before payment and the run read the head once, at the request's arrival; an operation
+    // that reads the head itself has no snapshot to share, and its call is spared the fiber-ref set.
+    (call) => op.ownHead === true ? call : AtHead.oneArrival(call),
+    tracedAsItsEdge(op.name)
   )
 }
+
+/**
+ * The call in an `Operation.run` span under its edge's span (`http.server`, `Mcp.callTool`). A call its
+ * edge does not trace (a health check: monitors poll it, src/http/Server.ts) opens none: the span and
+ * its copy of the fiber's service context were the largest part of a health check that outlives its
+ * head read, and a span with no parent would be a trace of its own for every poll.
+ */
+const tracedAsItsEdge = (operation: string) => <A, E, R>(call: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.contextWithEffect((context: Context.Context<never>) =>
+    Option.isNone(Context.getOption(context, Tracer.ParentSpan))
+      ? call
+      // No stack trace: it would always point here, and capturing it is most of the span's cost.
+      : Effect.withSpan(call, "Operation.run", { attributes: { operation }, captureStackTrace: false })
+  )

@@ -141,12 +141,15 @@ export const health = (): Effect.Effect<HealthResponse, never, HealthServices> =
  * The operation: the report, or while `down` the `rpc_unavailable` error carrying it (served with 503
  * beside the envelope), so a supervisor reads the status and a client `next` and `retryAfterSec`.
  */
-export const healthCheck = Effect.fnUntraced(function*() {
-  const report = yield* health()
-  if (report.status !== "down") return report
-  return yield* new RpcUnavailable({
-    message: "the service cannot answer from a current view of the chain",
-    hint: report.reason ?? "the index is not current",
-    report: yield* Effect.orDie(Schema.encode(HealthResponse)(report))
-  })
-})
+export const healthCheck = () =>
+  Effect.flatMap(health(), (report) =>
+    report.status !== "down"
+      ? Effect.succeed(report)
+      : Effect.flatMap(Effect.orDie(Schema.encode(HealthResponse)(report)), (encoded) =>
+        Effect.fail(
+          new RpcUnavailable({
+            message: "the service cannot answer from a current view of the chain",
+            hint: report.reason ?? "the index is not current",
+            report: encoded
+          })
+        )))

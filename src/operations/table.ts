@@ -43,6 +43,8 @@ export const Health = get({
   errors: [RpcUnavailable],
   cost: Cost.free,
   run: () => healthCheck(),
+  // It reads the head itself (shared with concurrent callers), never the index snapshot.
+  ownHead: true,
   tool: {
     description: "Service status: chain head, how far the index lags and RPC reachability. Call it when other tools " +
       "answer `retry` repeatedly; while the status is `down` the result is an error with next=retry."
