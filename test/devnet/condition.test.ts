@@ -29,7 +29,8 @@ describe("anvil's condition", () => {
     const pid = anvilPid()
     process.kill(pid, "SIGSTOP")
     try {
-      expect(condition()).toMatch(new RegExp(`^anvil ${pid}: state T,`))
+      // A stop is delivered to each thread in turn (`do_signal_stop` while it lands): polled until whole.
+      await expect.poll(condition).toMatch(new RegExp(`^anvil ${pid}: state T,`))
     } finally {
       process.kill(pid, "SIGCONT")
     }
