@@ -5,8 +5,9 @@
  * for every call, and whose garbage a busy edge pays for again.
  *
  * Every call is still sent when it is asked for, never answered from an earlier frame, so a read sent
- * after a request arrived proves the head at that moment over either path. While the socket is not
- * open, and when it closes or goes quiet with calls pending, those calls are sent over HTTP instead (the
+ * after a request arrived proves the head at that moment over either path. The socket carries one call
+ * at a time (the head read is one at a time already); a call made beside it goes over HTTP. While the
+ * socket is not open, and when it closes or goes quiet with calls pending, those calls are sent over HTTP instead (the
  * caller's `otherwise`); a lost socket is opened again on a later call, no sooner than its back-off.
  */
 import { Effect, type Scope } from "effect"
@@ -101,7 +102,10 @@ const connectLazily = (wsUrl: string, quietMs: number) => {
   const call = (method: string, params: ReadonlyArray<unknown>, otherwise: Outcome): Outcome =>
     Effect.suspend(() => {
       const open = ready()
-      if (open === undefined) return otherwise
+      // One call at a time: a node that writes without TCP_NODELAY (anvil does) holds a second answer
+      // until this end acknowledges the first, which Linux delays by up to 40 ms; a call made while
+      // another is out goes over HTTP, where each connection carries one answer.
+      if (open === undefined || pending.size > 0) return otherwise
       return Effect.async<unknown, RpcUnavailable>((resume) => {
         const id = nextId++
         const timer = setTimeout(() => lose(open), quietMs)

@@ -1,6 +1,7 @@
 /**
  * Reads at arrival (`ChainRpc.readNow`) go over a websocket kept open to a real anvil, and over HTTP
- * when that socket cannot carry them: not yet open, killed, or killed with a read on its way. Each read
+ * when that socket cannot carry them: not yet open, killed, killed with a read on its way, or busy with
+ * another read. Each read
  * is sent when asked, so whichever path carries it, it names the block the node is at then. The socket
  * runs through `startTcpCut`, which kills its connection for real; HTTP runs through a call counter.
  */
@@ -84,6 +85,20 @@ describe("reads at arrival over the node's websocket", () => {
     cutter.cut()
     expect(Number(await Effect.runPromise(Fiber.join(pending)))).toBe(mined)
     expect(http.calls()).toBe(before + 1)
+  })
+
+  it("a read asked while another is on the socket goes over HTTP at once, not behind it", async () => {
+    await socketOpen()
+    const mined = await mine()
+    cutter.hold()
+    const before = http.calls()
+    const first = Effect.runFork(rpc.readNow(RpcHex, "eth_blockNumber"))
+    await untilAsync("the first read to be sent on the socket", async () => cutter.heldBytes() > 0)
+    // A node that writes without TCP_NODELAY (anvil) would hold a second answer on the socket ~40 ms.
+    expect(await head()).toBe(mined)
+    expect(http.calls()).toBe(before + 1)
+    cutter.cut()
+    expect(Number(await Effect.runPromise(Fiber.join(first)))).toBe(mined)
   })
 
   it("a call the node refuses over the socket fails as RpcUnavailable, not over HTTP again", async () => {
