@@ -48,6 +48,17 @@ const socketOpen = () =>
     return socket.open()
   })
 
+/** A block mined, then a read of the head sent on the socket and held there, unanswered. */
+const readHeldOnSocket = async () => {
+  await socketOpen()
+  const mined = await mine()
+  cutter.hold()
+  const before = http.calls()
+  const pending = Effect.runFork(rpc.readNow(RpcHex, "eth_blockNumber"))
+  await untilAsync("the read to be sent on the socket", async () => cutter.heldBytes() > 0)
+  return { before, mined, pending }
+}
+
 describe("reads at arrival over the node's websocket", () => {
   it("an open socket carries them: no HTTP call, and the block mined just before is named", async () => {
     await socketOpen()
@@ -75,12 +86,7 @@ describe("reads at arrival over the node's websocket", () => {
   })
 
   it("a socket killed with a read on its way: that read is sent again over HTTP and answered", async () => {
-    await socketOpen()
-    const mined = await mine()
-    cutter.hold()
-    const before = http.calls()
-    const pending = Effect.runFork(rpc.readNow(RpcHex, "eth_blockNumber"))
-    await untilAsync("the read to be sent on the socket", async () => cutter.heldBytes() > 0)
+    const { before, mined, pending } = await readHeldOnSocket()
     expect(http.calls()).toBe(before)
     cutter.cut()
     expect(Number(await Effect.runPromise(Fiber.join(pending)))).toBe(mined)
@@ -88,12 +94,7 @@ describe("reads at arrival over the node's websocket", () => {
   })
 
   it("a read asked while another is on the socket goes over HTTP at once, not behind it", async () => {
-    await socketOpen()
-    const mined = await mine()
-    cutter.hold()
-    const before = http.calls()
-    const first = Effect.runFork(rpc.readNow(RpcHex, "eth_blockNumber"))
-    await untilAsync("the first read to be sent on the socket", async () => cutter.heldBytes() > 0)
+    const { before, mined, pending: first } = await readHeldOnSocket()
     // A node that writes without TCP_NODELAY (anvil) would hold a second answer on the socket ~40 ms.
     expect(await head()).toBe(mined)
     expect(http.calls()).toBe(before + 1)
