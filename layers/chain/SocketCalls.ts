@@ -7,8 +7,9 @@
  * Every call is still sent when it is asked for, never answered from an earlier frame, so a read sent
  * after a request arrived proves the head at that moment over either path. The socket carries one call
  * at a time (the head read is one at a time already); a call made beside it goes over HTTP. While the
- * socket is not open, and when it closes or goes quiet with calls pending, those calls are sent over HTTP instead (the
- * caller's `otherwise`); a lost socket is opened again on a later call, no sooner than its back-off.
+ * socket is not open, and when it closes or goes quiet with calls pending, those calls are sent over
+ * HTTP instead (the caller's `otherwise`); a lost socket is opened again on a later call, no sooner
+ * than its back-off.
  */
 import { Effect, type Scope } from "effect"
 import WebSocket from "ws"

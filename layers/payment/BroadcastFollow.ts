@@ -61,13 +61,13 @@ export const followUp = (chain: BroadcastChain, book: ExposureBook) => {
 
   // The node stopped answering past the authorization's end: the settlement may have landed or not, so
   // it is no debt; the authorization stays spent (./AuthorizationLedger.ts), and the operator is told.
-  const unknownFate = (sent: SentSettlement, unknown: Unknown) =>
-    Effect.logWarning(
-      `settlement ${
-        sent.hashes.at(-1)
-      } (nonce ${sent.nonce}) left unconfirmed, fate unknown: past its authorization's ` +
+  const unknownFate = (sent: SentSettlement, unknown: Unknown) => {
+    const newest = sent.hashes.at(-1)
+    return Effect.logWarning(
+      `settlement ${newest} (nonce ${sent.nonce}) left unconfirmed, fate unknown: past its authorization's ` +
         `end the node did not answer for ${unknown.silentMs} ms; not followed any more`
     )
+  }
   const failure = (reason: string | Unknown) =>
     typeof reason === "string" ? reason : "the node stopped answering: whether it landed is unknown"
 

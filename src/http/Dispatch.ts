@@ -49,10 +49,9 @@ const dispatchFor = (
     serve: (request, input) =>
       Effect.interruptible(Effect.contextWithEffect((own: Context.Context<never>) => {
         const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
-        if (span === undefined) return Effect.mapInputContext(serve(input, request), () => services)
-        if (span._tag === "Span") span.attribute("http.route", op.path)
-        const traced = Context.add(services, Tracer.ParentSpan, span)
-        return Effect.mapInputContext(serve(input, request), () => traced)
+        if (span?._tag === "Span") span.attribute("http.route", op.path)
+        const context = span === undefined ? services : Context.add(services, Tracer.ParentSpan, span)
+        return Effect.mapInputContext(serve(input, request), () => context)
       }))
   }
 }

@@ -121,8 +121,8 @@ const readingsWith = (services: Context.Context<HealthServices>) => {
   )
 }
 
-// Combinators and no span: monitors poll health often, the interpreter's `Operation.run` span (operation
-// `health`) already names each call, and every nested span copies the fiber's whole service context.
+// Combinators and no span: monitors poll health often, a traced call is named by the interpreter's
+// `Operation.run` span (operation `health`), and every nested span copies the fiber's service context.
 export const health = (): Effect.Effect<HealthResponse, never, HealthServices> =>
   Effect.contextWithEffect((services: Context.Context<HealthServices>) => {
     const chainHead = Context.get(services, ChainHead)
