@@ -23,6 +23,9 @@ import { makePace } from "./Pace.js"
 
 export type { HeadSource, ObservedHead, Probe } from "./Observed.js"
 
+/** One head read at arrival that landed, as the callers that waited for it know it: by identity. */
+export type HeadRead = object
+
 const SEEN_KEPT = 256
 
 export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
@@ -103,7 +106,7 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       return round
     })
     const atArrival: Effect.Effect<Header, RpcUnavailable> = Effect.flatMap(roundAtArrival, awaitRound)
-    const headWithin = (bound: Duration.DurationInput): Effect.Effect<void> =>
+    const headWithin = (bound: Duration.DurationInput): Effect.Effect<HeadRead | undefined> =>
       Effect.flatMap(roundAtArrival, (round) => awaitRoundWithin(round, bound))
 
     const recordProbe = (update: (last: Probe | null, at: number) => Probe) =>
@@ -160,7 +163,11 @@ export class ChainHead extends Effect.Service<ChainHead>()("ChainHead", {
       latest: Effect.sync(() => Option.fromNullable(observed)),
       /** The head as of now: a read sent after this effect started, shared with concurrent callers. */
       atArrival,
-      /** Waits for that read at most `bound`, whatever it answers (health reports what it knows then). */
+      /**
+       * Waits for that read at most `bound`, whatever it answers (health reports what it knows then): the
+       * read once it landed, one object shared by every caller that waited for it, or undefined when the
+       * bound passed first.
+       */
       headWithin,
       /** The last poll's outcome: whether the chain answers, and how fast. */
       probe: Ref.get(probe),

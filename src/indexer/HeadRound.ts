@@ -35,16 +35,22 @@ export const awaitRound = (round: HeadRound): Effect.Effect<Header, RpcUnavailab
     return Effect.sync(() => round.waiters.delete(waiter))
   })
 
-/** Waits for the round's read at most `bound`, whatever it answers. */
-export const awaitRoundWithin = (round: HeadRound, bound: Duration.DurationInput): Effect.Effect<void> =>
+/**
+ * Waits for the round's read at most `bound`, whatever it answers: the round once its read landed, or
+ * undefined when the bound passed first.
+ */
+export const awaitRoundWithin = (
+  round: HeadRound,
+  bound: Duration.DurationInput
+): Effect.Effect<HeadRound | undefined> =>
   Effect.async((resume) => {
     const waiter = () => {
       clearTimeout(timer)
-      resume(Effect.void)
+      resume(Effect.succeed(round))
     }
     const timer = setTimeout(() => {
       round.waiters.delete(waiter)
-      resume(Effect.void)
+      resume(Effect.succeed(undefined))
     }, Duration.toMillis(bound))
     join(round, waiter)
     return Effect.sync(() => {

@@ -2,8 +2,9 @@
  * `health`: whether the service can answer from a current view of the chain (see
  * `src/indexer/Freshness.ts` for `ok` / `degraded` / `down`) and the chain's head as of the call. The head
  * is read when the call arrives, a read shared with every concurrent caller and operation (at most one
- * in flight), so however often health is asked it costs the node at most one head read at a time; when
- * the last poll failed it reports the newest head seen without asking. A pushed head is not enough: the
+ * in flight), so however often health is asked it costs the node at most one head read at a time, and
+ * the callers that waited for one read share the report made once it landed; when the last poll failed
+ * it reports the newest head seen without asking. A pushed head is not enough: the
  * node's push of a block can land after a client has the block's receipt (test/freshness/atHead.test.ts).
  */
 import { Context, Duration, Effect, Schema } from "effect"
@@ -12,7 +13,7 @@ import { PaymentGate, type PaymentGateShape } from "../../layers/PaymentGate.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { HealthResponse } from "../../schema/Health.js"
 import { SERVICE_VERSION } from "../../schema/Service.js"
-import { ChainHead } from "../indexer/ChainHead.js"
+import { ChainHead, type HeadRead } from "../indexer/ChainHead.js"
 import { currentFreshness } from "../indexer/Freshness.js"
 import type { Indexer } from "../indexer/Indexer.js"
 import { RULES_VERSION } from "../search/Rules.js"
@@ -20,7 +21,7 @@ import { Drain } from "./Drain.js"
 import { StartTime } from "./StartTime.js"
 
 /** How long health waits for the head read before it reports the newest head seen instead. */
-const HEAD_READ_BOUND = "1 second"
+const HEAD_READ_BOUND = Duration.seconds(1)
 
 // A report equal to the last one is returned as that same object: the interpreter encodes, and the
 // edge renders, an answer object once (./Run.ts, src/http/Serve.ts), and a monitor mostly sees the
@@ -121,19 +122,34 @@ const readingsWith = (services: Context.Context<HealthServices>) => {
   )
 }
 
+/** A report from readings taken now. */
+const reportNow = (services: Context.Context<HealthServices>) => Effect.map(readingsWith(services), reportOf)
+
+// Reports by the head read they were made after. Every caller that waited for one read arrived before it
+// was sent, so the report made once it landed is as of after each of their arrivals: made once per read,
+// not once per caller (a burst of polls shares one read, and the readings were most of a check's cost).
+const reportAfter = new WeakMap<HeadRead, HealthResponse>()
+
+const reportOnceAfter = (read: HeadRead, services: Context.Context<HealthServices>) => {
+  const made = reportAfter.get(read)
+  return made !== undefined ? Effect.succeed(made) : Effect.map(reportNow(services), (report) => {
+    reportAfter.set(read, report)
+    return report
+  })
+}
+
 // Combinators and no span: monitors poll health often, a traced call is named by the interpreter's
 // `Operation.run` span (operation `health`), and every nested span copies the fiber's service context.
 export const health = (): Effect.Effect<HealthResponse, never, HealthServices> =>
   Effect.contextWithEffect((services: Context.Context<HealthServices>) => {
     const chainHead = Context.get(services, ChainHead)
     // A head pushed a moment ago may still be on its way: the head as of this call is read (shared with
-    // concurrent calls), unless the chain is known not to answer; then the newest head seen stands.
+    // concurrent calls), unless the chain is known not to answer; then the newest head seen stands, as
+    // it does when the read takes longer than the bound.
     return Effect.flatMap(chainHead.probe, (probe) =>
-      Effect.map(
-        probe?.ok === false
-          ? readingsWith(services)
-          : Effect.zipRight(chainHead.headWithin(HEAD_READ_BOUND), readingsWith(services)),
-        reportOf
+      probe?.ok === false ? reportNow(services) : Effect.flatMap(
+        chainHead.headWithin(HEAD_READ_BOUND),
+        (read) => read === undefined ? reportNow(services) : reportOnceAfter(read, services)
       ))
   })
 

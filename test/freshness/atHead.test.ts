@@ -6,7 +6,7 @@
  * - a price moved in the block before `quote` is quoted at that block, with exactly one stored quote;
  * - a price moved in the block before `swap` answers 409 `quote_stale` with a replacement quote;
  * - a pool created in the block before `search` and `quote` is found by both;
- * - `/health` right after a block names that block as the head.
+ * - `/health` right after a block names that block as the head, one check or a burst of them.
  *
  * The first four run with no pushed heads and no polling (`WS_URL=off`, a one-minute poll): the index
  * learns of each block only because the operation reads the head when it arrives and waits for it.
@@ -31,6 +31,7 @@ import { type Wallet, walletFor } from "../support/wallet.js"
 import { answerOf, errorOf, harnessPerFile, operationsOf, takerOn } from "../swap/harness.js"
 
 const ROUNDS = 50
+const BURST = 8
 
 /** The index learns of a block only from the head read an operation makes at its arrival. */
 const { harness } = harnessPerFile({ WS_URL: "off", INDEXER_POLL_MS: "60000" })
@@ -180,6 +181,24 @@ describe("health on pushed heads", () => {
         const mined = Number((await lp.transfer(usdc, lp.address, 1n)).blockNumber)
         const report = await runtime.runPromise(health())
         if (report.headBlock !== mined) wrong.push(`round ${round}: head ${report.headBlock}, mined ${mined}`)
+      }
+      expect(wrong).toEqual([])
+    } finally {
+      await runtime.dispose()
+    }
+  }, 120_000)
+
+  it("a burst of checks right after a block all name that block", async () => {
+    const runtime = indexRuntime(harness.devnet.manifest, { settings: { INDEXER_POLL_MS: "60000" } })
+    const burst = Effect.all(Array.from({ length: BURST }, () => health()), { concurrency: "unbounded" })
+    try {
+      await runtime.runPromise(health())
+      const wrong: Array<string> = []
+      for (let round = 0; round < ROUNDS; round++) {
+        const mined = Number((await lp.transfer(usdc, lp.address, 1n)).blockNumber)
+        const reports = await runtime.runPromise(burst)
+        const heads = reports.map((report) => report.headBlock)
+        if (heads.some((head) => head !== mined)) wrong.push(`round ${round}: heads ${heads.join()}, mined ${mined}`)
       }
       expect(wrong).toEqual([])
     } finally {

@@ -2,10 +2,11 @@
  * The head at a request's arrival (`ChainHead.atArrival`) against a real anvil, over HTTP through a call
  * counter, with the poll parked: every call the counter sees is a read at arrival. Callers that arrive
  * in one event loop turn share one read, sent after all of them arrived, and it names the block mined
- * just before they came.
+ * just before they came. A caller that waits for the read within a bound is handed that read, the
+ * same one as every caller it shared it with, or none when the bound passed first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, ManagedRuntime, Scope } from "effect"
 import { devnetDefaults } from "../../devnet/DevnetConfig.js"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
@@ -18,11 +19,16 @@ import { untilAsync } from "../support/until.js"
 
 const scope = Effect.runSync(Scope.make())
 let http: RpcCounter
+/** While set, head reads reach the node only once it settles. */
+let headsHeld: Promise<void> | undefined
 let runtime: ManagedRuntime.ManagedRuntime<ChainHead | ChainRpc, unknown>
 
 beforeAll(async () => {
   const anvil = await startPlainAnvil(scope)
-  http = await startRpcCounter(anvil.rpcUrl)
+  http = await startRpcCounter(
+    anvil.rpcUrl,
+    (call) => call.method === "eth_getBlockByNumber" ? headsHeld : undefined
+  )
   const rpc = Layer.succeed(ChainRpc, ChainRpc.make({ rpcUrl: http.url, chainId: devnetDefaults.chainId }))
   runtime = ManagedRuntime.make(
     Layer.provideMerge(
@@ -55,5 +61,32 @@ describe("the head at arrival", () => {
     )
     expect(heads.map((head) => head.number)).toEqual(Array.from({ length: 20 }, () => mined))
     expect(http.calls() - before).toBe(1)
+  })
+
+  it("callers waiting within a bound are handed the read they shared, and a caller after it another", async () => {
+    const before = http.calls()
+    const [burst, later] = await runtime.runPromise(Effect.flatMap(ChainHead, (head) => {
+      const within = head.headWithin(Duration.seconds(30))
+      return Effect.zip(Effect.all(Array.from({ length: 20 }, () => within), { concurrency: "unbounded" }), within)
+    }))
+    expect(burst[0]).toBeDefined()
+    expect(new Set(burst)).toEqual(new Set([burst[0]]))
+    expect(later).toBeDefined()
+    expect(later).not.toBe(burst[0])
+    expect(http.calls() - before).toBe(2)
+  })
+
+  it("a caller whose read has not landed within the bound is handed none", async () => {
+    let release = () => {}
+    headsHeld = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    try {
+      const read = await runtime.runPromise(Effect.flatMap(ChainHead, (head) => head.headWithin(Duration.millis(50))))
+      expect(read).toBeUndefined()
+    } finally {
+      headsHeld = undefined
+      release()
+    }
   })
 })
