@@ -51,7 +51,7 @@ const dispatchFor = (
         const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
         if (span?._tag === "Span") span.attribute("http.route", op.path)
         const context = span === undefined ? services : Context.add(services, Tracer.ParentSpan, span)
-        return Effect.mapInputContext(serve(input, request), () => context)
+        return Effect.provide(serve(input, request), context)
       }))
   }
 }
