@@ -11,6 +11,7 @@
  */
 import { Clock, Effect, Either, Exit, Fiber, Option } from "effect"
 import { PaymentDemanded, type PaymentRejected } from "../../schema/Payment.js"
+import { withoutStack } from "../../schema/Stackless.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { BroadcastSettlement, Reject } from "./Broadcast.js"
 import { confirmedSettlement } from "./Confirmed.js"
@@ -133,9 +134,11 @@ export const makeGate = (
       onNone: () =>
         Effect.fail(
           // The offer is the book's, checked when built; not checked again on every unpaid call.
-          new PaymentDemanded(
-            { message: `this call costs ${charge.price} USDC base units`, offer: offer(charge, PAYMENT_REQUIRED) },
-            true
+          withoutStack(() =>
+            new PaymentDemanded(
+              { message: `this call costs ${charge.price} USDC base units`, offer: offer(charge, PAYMENT_REQUIRED) },
+              true
+            )
           )
         ),
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim

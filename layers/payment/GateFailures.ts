@@ -6,6 +6,7 @@
 import { Effect } from "effect"
 import { Internal, PaymentUnavailable } from "../../schema/Errors.js"
 import { PaymentRejected, type PaymentRequired, type SettlementReceipt } from "../../schema/Payment.js"
+import { withoutStack } from "../../schema/Stackless.js"
 import type { LedgerUnavailable } from "./AuthorizationLedger.js"
 import type { FacilitatorFailure } from "./Facilitator.js"
 import type { Charge } from "./Requirements.js"
@@ -15,12 +16,14 @@ import type { Refusal } from "./Submission.js"
 export const rejection =
   (offer: (charge: Charge, error: string) => PaymentRequired) =>
   (charge: Charge, refusal: Refusal, settlement?: SettlementReceipt) =>
-    new PaymentRejected({
-      reason: refusal.reason,
-      message: refusal.message,
-      offer: offer(charge, refusal.reason),
-      ...(settlement === undefined ? {} : { settlement })
-    })
+    withoutStack(() =>
+      new PaymentRejected({
+        reason: refusal.reason,
+        message: refusal.message,
+        offer: offer(charge, refusal.reason),
+        ...(settlement === undefined ? {} : { settlement })
+      })
+    )
 
 export const unavailable = (error: FacilitatorFailure | LedgerUnavailable): PaymentUnavailable | Internal =>
   error._tag === "PaymentLibraryFailure"

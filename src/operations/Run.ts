@@ -89,12 +89,15 @@ export const runOperation = <
       gate.charge(
         { price, resource: payment.resource, extensions: payment.extensions, readOnly: op.readOnly === true },
         payment.submitted,
-        Effect.mapError(answerOf(op.response, op.run(input, { charged: price })), (error) =>
-          new OperationFailed({ error }))
+        // Made only once the gate lets the call run: an operation made with `Effect.fn` captures its call
+        // site when called, which an unpaid call would pay for with nothing to show.
+        Effect.mapError(
+          answerOf(op.response, Effect.suspend(() => op.run(input, { charged: price }))),
+          (error) => new OperationFailed({ error })
+        )
       )).pipe(Effect.match({
         onFailure: gateOutcome,
-        onSuccess: (paid) =>
-          Outcome.Answered({ body: paid.value, receipt: paid.receipt })
+        onSuccess: (paid) => Outcome.Answered({ body: paid.value, receipt: paid.receipt })
       }))
   return Effect.matchEffect(admit(op, input), {
     onFailure: failed,
