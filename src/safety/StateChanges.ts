@@ -1,72 +1,33 @@
 /**
- * Which contracts had their state written in each block, from the node's own account of the block (a
- * `prestateTracer` diff: storage and code written; balance-only changes, which every transaction makes
- * to its sender and the block producer, do not count). A verdict measured at an earlier block is shown
- * at a later one only while nothing it depends on was written in between (./Standing.ts).
+ * Which contracts had their state written in each block, from the node's own replay of the block (a
+ * state diff: storage and code written, ./BlockWrites.ts). A verdict measured at an earlier block is
+ * shown at a later one only while nothing it depends on was written in between (./Standing.ts).
  *
  * Blocks are traced as the index applies them, off the request path; a reader asking for a block not
- * traced yet traces it then (one trace per block, shared). A node that cannot trace (no `debug_*`
- * namespace) makes every answer unknown: verdicts then stand only at the block they were measured at.
+ * traced yet traces it then (one trace per block, shared). A node that can trace in neither way (no
+ * `trace_*` or `debug_*` namespace) makes every answer unknown: verdicts then stand only at the block
+ * they were measured at.
  * After a reorg the traces of the abandoned blocks are dropped.
  */
-import { Cache, Effect, Layer, Option, Ref, Schema, Stream } from "effect"
+import { Cache, Effect, Layer, Option, Ref, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
-import { type Hex, hexOption } from "../../schema/Chain.js"
-import type { RpcUnavailable } from "../../schema/Errors.js"
+import type { Hex } from "../../schema/Chain.js"
 import { ChainIndex } from "../indexer/ChainIndex.js"
-
-const AccountDiff = Schema.Struct({ storage: Schema.optional(Schema.Unknown), code: Schema.optional(Schema.Unknown) })
-const Accounts = Schema.optional(Schema.Record({ key: Schema.String, value: AccountDiff }))
-
-/** One transaction's `prestateTracer` diff as `debug_traceBlockByNumber` answers it. */
-const TxDiff = Schema.Struct({ result: Schema.optional(Schema.Struct({ pre: Accounts, post: Accounts })) })
-type TxDiff = typeof TxDiff.Type
+import { blockWrites } from "./BlockWrites.js"
 
 /** Blocks further apart than this are not compared one by one: the verdict is measured again. */
 const MAX_SPAN = 256
-/** How nodes say they have no such method (a block they cannot trace answers otherwise). */
-const unsupported = /method not found|method .* (does not exist|is not available|not supported)|unsupported method/i
-
-/**
- * Accounts whose storage or code a block's transactions wrote, or that they destroyed. A diff lists
- * only what changed, and omits zero values on either side: a slot cleared to zero shows in `pre` alone,
- * a slot written from zero in `post` alone.
- */
-export const writtenIn = (diffs: ReadonlyArray<TxDiff>): ReadonlySet<Hex> => {
-  const written = new Set<Hex>()
-  for (const { result } of diffs) {
-    const pre = result?.pre ?? {}
-    const post = result?.post ?? {}
-    const add = (address: string) => Option.map(hexOption(address), (hex) => written.add(hex))
-    for (const [address, before] of Object.entries(pre)) {
-      if (before.storage !== undefined || !(address in post)) add(address)
-    }
-    for (const [address, after] of Object.entries(post)) {
-      if (after.storage !== undefined || after.code !== undefined) add(address)
-    }
-  }
-  return written
-}
 
 export class StateChanges extends Effect.Service<StateChanges>()("StateChanges", {
   scoped: Effect.gen(function*() {
     const rpc = yield* ChainRpc
     const index = yield* ChainIndex
-    const traceable = yield* Ref.make(true)
-
-    const trace = (block: number): Effect.Effect<ReadonlySet<Hex>, RpcUnavailable> =>
-      rpc.read(Schema.Array(TxDiff), "debug_traceBlockByNumber", [
-        `0x${block.toString(16)}`,
-        { tracer: "prestateTracer", tracerConfig: { diffMode: true, disableCode: true } }
-      ]).pipe(
-        Effect.map(writtenIn),
-        Effect.tapError((error) => unsupported.test(`${error.hint ?? ""}`) ? Ref.set(traceable, false) : Effect.void)
-      )
+    const { traceable, writtenAt: trace } = yield* blockWrites(rpc)
     const traces = yield* Cache.make({ capacity: 4 * MAX_SPAN, timeToLive: "1 hour", lookup: trace })
 
     /** Written in `block`, or none when the node cannot say (a failed trace is asked again next time). */
     const writtenAt = (block: number) =>
-      Effect.flatMap(Ref.get(traceable), (can) =>
+      Effect.flatMap(traceable, (can) =>
         can
           ? traces.get(block).pipe(
             Effect.asSome,

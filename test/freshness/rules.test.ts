@@ -7,7 +7,7 @@ import { lowerHex } from "../../schema/Chain.js"
 import { type FreshnessInput, freshnessOf } from "../../src/indexer/Freshness.js"
 import { nextObserved, type ObservedHead } from "../../src/indexer/Observed.js"
 import type { IndexerProgress } from "../../src/indexer/Progress.js"
-import { writtenIn } from "../../src/safety/StateChanges.js"
+import { writtenIn, writtenInStateDiffs } from "../../src/safety/BlockWrites.js"
 
 const head = (
   number: number,
@@ -55,6 +55,29 @@ describe("contracts written in a block, from its state diff", () => {
       { result: { pre: { "0xE": { balance: "0x9", nonce: 1 } }, post: { "0xE": { balance: "0x8", nonce: 2 } } } }
     ] as never)
     expect([...written]).toEqual([])
+  })
+  it("from parity state diffs: a changed slot, new code and destroyed code count; balance and nonce do not", () => {
+    const written = writtenInStateDiffs([
+      {
+        stateDiff: {
+          "0xA": { balance: "=", code: "=", nonce: "=", storage: { "0x1": { "*": { from: "0x0", to: "0xff" } } } }
+        }
+      },
+      { stateDiff: { "0xC": { balance: { "+": "0x0" }, code: { "+": "0x60" }, nonce: { "+": "0x1" }, storage: {} } } },
+      { stateDiff: { "0xD": { balance: { "-": "0x5" }, code: { "-": "0x60" }, nonce: { "-": "0x1" }, storage: {} } } },
+      {
+        stateDiff: {
+          "0xE": {
+            balance: { "*": { from: "0x9", to: "0x8" } },
+            code: "=",
+            nonce: { "*": { from: "0x1", to: "0x2" } },
+            storage: {}
+          }
+        }
+      },
+      { stateDiff: null }
+    ] as never)
+    expect([...written].sort()).toEqual(["0xa", "0xc", "0xd"])
   })
 })
 
