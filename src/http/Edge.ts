@@ -41,6 +41,17 @@ export const edgeHeaders = (requestId: string) => ({
 
 const EXPOSED = [...exposedPaymentHeaders, "X-Request-Id"].join(", ")
 
+/**
+ * `response` with the edge's headers, set one by one: `HttpServerResponse.setHeaders` copies the
+ * record through three intermediate header objects, about 4 µs per answer against 0.7 µs this way
+ * (docs/performance.md).
+ */
+const withEdgeHeaders = (response: HttpServerResponse.HttpServerResponse, requestId: string) =>
+  Object.entries(edgeHeaders(requestId)).reduce(
+    (headed, [name, value]) => HttpServerResponse.setHeader(headed, name, value),
+    response
+  )
+
 const isTradeError = Schema.is(TradeError)
 
 const pathOf = (url: string): string => url.split("?", 1)[0]!
@@ -145,7 +156,7 @@ export const edgeMiddleware = <R>(dispatchOf: Effect.Effect<DispatchOf, never, R
         const early = answerBeforeServing(request, routes.get(path), config.maxBodyBytes)
         return Effect.flatMap(
           early === undefined ? serve(request, requestId, path) : Effect.succeed(early),
-          (response) => closingIfBodyUnread(request, HttpServerResponse.setHeaders(response, edgeHeaders(requestId)))
+          (response) => closingIfBodyUnread(request, withEdgeHeaders(response, requestId))
         )
       })
     }

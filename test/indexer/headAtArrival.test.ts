@@ -76,14 +76,22 @@ describe("the head at arrival", () => {
     expect(http.calls() - before).toBe(2)
   })
 
-  it("a caller whose read has not landed within the bound is handed none", async () => {
+  it("callers whose read has not landed within the bound are each handed none", async () => {
     let release = () => {}
     headsHeld = new Promise<void>((resolve) => {
       release = resolve
     })
     try {
-      const read = await runtime.runPromise(Effect.flatMap(ChainHead, (head) => head.headWithin(Duration.millis(50))))
-      expect(read).toBeUndefined()
+      const reads = await runtime.runPromise(
+        Effect.flatMap(ChainHead, (head) =>
+          Effect.all(
+            Array.from({ length: 5 }, () => head.headWithin(Duration.millis(50))),
+            {
+              concurrency: "unbounded"
+            }
+          ))
+      )
+      expect(reads).toEqual([undefined, undefined, undefined, undefined, undefined])
     } finally {
       headsHeld = undefined
       release()
