@@ -51,7 +51,8 @@ const dispatchFor = (
         const span = Context.getOrElse(own, Tracer.ParentSpan, () => undefined)
         if (span?._tag === "Span") span.attribute("http.route", op.path)
         const context = span === undefined ? services : Context.add(services, Tracer.ParentSpan, span)
-        return Effect.provide(serve(input, request), context)
+        // The context replaces the request's, not merged into it (`Effect.provide` would copy both maps).
+        return Effect.mapInputContext(serve(input, request), () => context)
       }))
   }
 }
