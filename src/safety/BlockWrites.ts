@@ -12,6 +12,9 @@
  * few hundred blocks (docs/safety.md); the parity replay takes the lock once.
  *
  * Balance and nonce changes do not count: every transaction makes them to its sender and the producer.
+ * The two differ on one thing: the prestate tracer is asked without code (`disableCode`), so it does not
+ * see a contract created without storage, which the parity diff counts. No verdict depends on one: the
+ * contracts a verdict depends on existed when it was measured.
  */
 import { type Context, Effect, Option, Ref, Schema } from "effect"
 import type { ChainRpc } from "../../layers/ChainRpc.js"
