@@ -3,7 +3,8 @@
  * state of the checked block: the buy's pool output, the sell's effective input, the buy's price
  * impact. Taxes are the gap between these and what the simulation delivered, so they are measured
  * behaviour, not a token's claims. Undefined where a pool cannot be priced exactly (a hook that sets
- * fees or returns deltas): then the taxes are not reported rather than guessed.
+ * fees or returns deltas): then the taxes are not reported rather than guessed, and the round trip's
+ * USDC in against USDC out, less what the pools' own fees take, stands for them (./Verdict.ts).
  */
 import type { Hex } from "../../../schema/Chain.js"
 import type { RoutablePool } from "../../math/Hop.js"
@@ -71,3 +72,14 @@ export const sellTaxBps = (
   if (sell._tag !== "Filled") return undefined
   return bpsOf(input.sent > sell.amountIn ? input.sent - sell.amountIn : 0n, input.sent)
 }
+
+/**
+ * What the pools' own lp fees take from a round trip over `path` (each hop crossed twice), in bps: the
+ * part of a round trip's loss that is no tax where the hops cannot be priced exactly. A dynamic fee
+ * counts as the last one its pool reported; a curve's fee is in its price, so counts as none.
+ */
+export const poolFeesBps = (path: Path, pools: PoolOf): number =>
+  path.hops.reduce((sum, hop) => {
+    const pool = pools(hop.poolId)
+    return sum + (pool === undefined || pool.kind === "curve" ? 0 : (2 * pool.feePips) / 100)
+  }, 0)

@@ -15,7 +15,7 @@ import type { SafetyVerdict } from "../../../schema/Token.js"
 import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
-import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, sellTaxBps } from "./Expected.js"
+import { buyImpactBps, buyTaxBps, expectedBuyOut, poolFeesBps, type PoolOf, sellTaxBps } from "./Expected.js"
 import { HORIZONS } from "./Horizons.js"
 import { readOwnerFlags } from "./OwnerPowers.js"
 import { findCap } from "./SizeLimit.js"
@@ -109,6 +109,8 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
             pools: request.pools
           })
           : undefined,
+        expectedBuyOut: expectedBuyOut(request.path, amountIn, request.pools),
+        poolFeesBps: poolFeesBps(request.path, request.pools),
         buyImpactBps: buyImpactBps(request.path, amountIn, request.pools),
         depthImpactBps: buyImpactBps(request.path, depthSize, request.pools),
         maxBuyUsdc: cap === undefined ? undefined : formatUnits(cap, 6)

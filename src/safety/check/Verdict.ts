@@ -1,8 +1,14 @@
 /**
  * The verdict rules, in one pure function over what the round trip measured, so each rule reads as the
- * docs/safety.md states it. Order matters: a sell that fails outweighs everything; a measurement the token
- * could have faked (a balance that disagrees with its transfers) is never called safe; liquidity,
- * caps and taxes follow, each with the figures that justify it.
+ * docs/safety.md states it. Order matters: a sell that fails outweighs everything; then what the wallet
+ * gets back: taxes where every hop is priced exactly, else the round trip's USDC in against USDC out
+ * beyond the pools' own fees, each confiscatory at the same threshold; a balance the pools cannot account
+ * for (more than they sent, a whole-balance sell that leaves tokens behind) is never called safe;
+ * liquidity, caps and taxes follow, each with the figures that justify it.
+ *
+ * The token's own figures (balanceOf, its Transfer events) only split a loss between buy and sell: what
+ * decides is USDC, measured at the wallet, and the pools' exact math. So a reflection token, whose balances
+ * move without a Transfer per unit, is judged by what its holder gets back, like any other.
  */
 import type { SafetyVerdict } from "../../../schema/Token.js"
 import type { HorizonOutcome } from "./Horizons.js"
@@ -22,6 +28,10 @@ export interface Measurement {
   readonly buyTaxBps: number | undefined
   readonly sellTaxBps: number | undefined
   readonly buyImpactBps: number | undefined
+  /** The buy path's untaxed output, where every hop can be priced exactly. */
+  readonly expectedBuyOut: bigint | undefined
+  /** What the pools' own fees take from a round trip, in bps (./Expected.ts `poolFeesBps`). */
+  readonly poolFeesBps: number
   /** Impact of a buy of max(order, reference size), for the depth rule. */
   readonly depthImpactBps: number | undefined
   /** The largest buy that went through, when a per-transaction cap was found (USDC, decimal). */
@@ -61,6 +71,41 @@ const lockedLater = (m: Measurement, nextBlockLoss: number, confiscatoryBps: num
   return undefined
 }
 
+/** A round trip's loss beyond the pools' own fees this small is rounding of the fee estimate, not a tax. */
+const UNPRICED_TOLERANCE_BPS = 10
+
+/**
+ * The loss the taxes stand for: the worse measured tax where every hop is priced exactly; otherwise what
+ * the round trip lost beyond the pools' own fees, since no tax could be told from the hop's price.
+ */
+const taxLoss = (m: Measurement, roundTripLossBps: number) => {
+  if (m.buyTaxBps !== undefined && m.sellTaxBps !== undefined) {
+    return { bps: Math.max(m.buyTaxBps, m.sellTaxBps), measured: "tax" as const }
+  }
+  const beyondFees = Math.floor(roundTripLossBps - m.poolFeesBps)
+  return { bps: beyondFees > UNPRICED_TOLERANCE_BPS ? beyondFees : 0, measured: "round_trip" as const }
+}
+
+/** Why the token's balances cannot be accounted for by what the pools moved, if they cannot. */
+const unaccounted = (
+  m: Measurement,
+  buy: Extract<BuyOutcome, { _tag: "Bought" }>,
+  sell: Extract<SellOutcome, { _tag: "Sold" }>
+) => {
+  const { received } = buy
+  if (m.expectedBuyOut !== undefined && received * 10_000n > m.expectedBuyOut * 10_001n) {
+    return `the wallet's balance rose by ${received} on the buy, more than the ${m.expectedBuyOut} the pools sent`
+  }
+  if (sell.sent < sell.balance) {
+    return `a sell of the whole balance (${sell.balance}) moved only ${sell.sent} out of the wallet`
+  }
+  if (m.expectedBuyOut === undefined && (!buy.witnessed || !sell.witnessed)) {
+    return `no Transfer event shows what balanceOf says moved (${received} in, ${sell.sent} out), and the pools ` +
+      `cannot be priced exactly to account for it`
+  }
+  return undefined
+}
+
 export const decide = (base: Base, m: Measurement, thresholds: Thresholds): SafetyVerdict => {
   if (m.buy._tag === "BuyFailed") return inconclusive(base, `the buy reverted: ${m.buy.reason}`)
   if (m.buy.received <= 0n) return inconclusive(base, "the buy delivered no tokens to the wallet")
@@ -84,34 +129,22 @@ export const decide = (base: Base, m: Measurement, thresholds: Thresholds): Safe
   }
   const roundTripLossBps = lossBps(m.amountIn, sell.usdcOut)
   const measured = { ...base, ...figures, roundTripLossBps }
-  const worstTax = Math.max(figures.buyTaxBps ?? 0, figures.sellTaxBps ?? 0)
-  if (sell.usdcOut === 0n || worstTax >= thresholds.confiscatoryTaxBps) {
+  const loss = taxLoss(m, roundTripLossBps)
+  if (sell.usdcOut === 0n || loss.bps >= thresholds.confiscatoryTaxBps) {
     return {
       ...measured,
       verdict: "cannot_sell",
       canSell: false,
-      reason: `the sell-back returned ${sell.usdcOut} USDC base units: a confiscatory tax (${worstTax} bps)`
+      reason: loss.measured === "tax"
+        ? `the sell-back returned ${sell.usdcOut} USDC base units: a confiscatory tax (${loss.bps} bps)`
+        : `the sell-back returned ${sell.usdcOut} USDC base units of ${m.amountIn}: a ${loss.bps} bps loss beyond ` +
+          `the pools' own fees (a pool on the route cannot be priced exactly, so the round trip decides)`
     }
   }
   const locked = lockedLater(m, roundTripLossBps, thresholds.confiscatoryTaxBps)
   if (locked !== undefined) return { ...measured, verdict: "cannot_sell", canSell: false, reason: locked }
-  if (!m.buy.witnessed || !sell.witnessed) {
-    return {
-      ...measured,
-      verdict: "inconclusive",
-      canSell: true,
-      reason: `no Transfer event shows what balanceOf says moved: ${m.buy.received} in, ${sell.sent} out`
-    }
-  }
-  if (sell.balance !== m.buy.received || sell.sent !== m.buy.received) {
-    return {
-      ...measured,
-      verdict: "inconclusive",
-      canSell: true,
-      reason:
-        `the wallet held ${sell.balance} when it sold and the sell moved ${sell.sent}, but the buy delivered ${m.buy.received}`
-    }
-  }
+  const unexplained = unaccounted(m, m.buy, sell)
+  if (unexplained !== undefined) return { ...measured, verdict: "inconclusive", canSell: true, reason: unexplained }
   if (m.depthImpactBps !== undefined && m.depthImpactBps > thresholds.illiquidImpactBps) {
     return {
       ...measured,
@@ -122,6 +155,14 @@ export const decide = (base: Base, m: Measurement, thresholds: Thresholds): Safe
     }
   }
   if (m.maxBuyUsdc !== undefined) return { ...measured, verdict: "size_limited", canSell: true }
-  if (worstTax > 0) return { ...measured, verdict: "taxed", canSell: true }
+  if (loss.bps > 0) {
+    return loss.measured === "tax" ? { ...measured, verdict: "taxed", canSell: true } : {
+      ...measured,
+      verdict: "taxed",
+      canSell: true,
+      reason: `the round trip lost ${loss.bps} bps beyond the pools' own fees; a pool on the route cannot be priced ` +
+        `exactly, so the loss cannot be split into buy and sell taxes`
+    }
+  }
   return { ...measured, verdict: "ok", canSell: true }
 }
