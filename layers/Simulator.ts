@@ -94,7 +94,7 @@ const RpcHeader = Schema.Struct({
 type RpcHeader = typeof RpcHeader.Type
 
 const GWEI = 10n ** 9n
-const DEFAULT_GAS = 3_000_000n
+export const DEFAULT_GAS = 3_000_000n
 /** Stands in for the block producer when the node reports none (anvil's coinbase is zero). */
 const STAND_IN_COINBASE: Address = "0x4200000000000000000000000000000000000011"
 const hex = (value: bigint): Hex => `0x${value.toString(16)}`

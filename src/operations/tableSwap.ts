@@ -69,7 +69,7 @@ export const SwapTx = post({
   description: "Only after `swap` answered `next: sign_permit`: takes the permit signed by the taker and answers " +
     "the final unsigned transactions, any approval still needed first. Works once per permit round.",
   response: SwapResponse,
-  errors: [QuoteNotFound, QuoteExpired, QuoteStale, NoPendingSwap, SwapAttemptsExhausted, SwapReverts],
+  errors: [QuoteNotFound, QuoteExpired, QuoteStale, NoPendingSwap, SwapAttemptsExhausted, SwapReverts, CannotSell],
   cost: Cost.free,
   run: swapTx,
   tool: {

@@ -16,7 +16,7 @@ import { Clock, Effect } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { Venues } from "../../layers/Venues.js"
-import { invalidField, NotExecutable, QuoteStale, SwapReverts } from "../../schema/Errors.js"
+import { invalidField, NotExecutable, QuoteStale } from "../../schema/Errors.js"
 import type { QuoteRecord } from "../../schema/QuoteRecord.js"
 import { routerPlanOf, routerVenuesOf } from "../execution/FromRoute.js"
 import { encodeExecuteWithPermit, type PermitSingle, planHashOf, planValue } from "../execution/RouterPlan.js"
@@ -31,6 +31,8 @@ import { fundedSwap } from "./FundedSwap.js"
 import { gasLimit, PERMIT_SIGNATURE_GAS } from "./Gas.js"
 import { rejudge } from "./Rejudge.js"
 import { keepsPromise, repricePlan } from "./Reprice.js"
+import { revertedSwap } from "./Reverted.js"
+import { takerSellBack } from "./TakerSellBack.js"
 
 export interface BuildTerms {
   readonly taker: Address
@@ -107,6 +109,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     })
   }
 
+  const routerVenues = routerVenuesOf(deployment.venues)
   const sellToken = record.sell
   const spend = record.side === "exactIn" ? record.amountIn : record.maxAmountIn
   // The verdict's simulation and the wallet's reads are independent round trips: sent together.
@@ -126,6 +129,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
   // The chain's clock may run ahead of ours (a devnet after a time jump): deadlines count from the later.
   const nowSec = Math.max(Math.floor(nowMs / 1000), snapshot.state.time)
   const deadline = BigInt(nowSec + terms.deadlineSec)
+  const sellBack = yield* takerSellBack({ record, market, ...terms, router, venues: routerVenues, usdc })
   const funded = yield* fundedSwap({
     funding: {
       wallet,
@@ -143,7 +147,7 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     },
     nativeAllowed: terms.approval === undefined,
     planFor: (funding) => ({
-      ...routerPlanOf(plan, market.pool, routerVenuesOf(deployment.venues), {
+      ...routerPlanOf(plan, market.pool, routerVenues, {
         recipient: terms.recipient,
         funding,
         deadline,
@@ -155,18 +159,12 @@ export const buildSwap = Effect.fn("Swap.build")(function*(quoted: QuoteRecord, 
     }),
     block: BigInt(block),
     taker: terms.taker,
-    router
+    router,
+    after: sellBack?.calls
   })
   const { approvals, executeData, outcome, permit, routerPlan } = funded
-  if (outcome._tag === "Reverted") {
-    if (outcome.priceMoved) {
-      return yield* new QuoteStale({ message: `the simulated swap no longer meets the quote: ${outcome.reason}` })
-    }
-    return yield* new SwapReverts({
-      message: `the swap reverts when simulated from the taker at block ${block}: ${outcome.reason}`,
-      hint: "the token or a pool refuses this wallet; do not send it"
-    })
-  }
+  if (outcome._tag === "Reverted") return yield* revertedSwap(outcome, "swap", block)
+  if (sellBack !== undefined) yield* sellBack.judge(outcome)
 
   const swapTransaction: BuiltTransaction = permit === undefined
     ? { to: router, data: executeData, value: planValue(routerPlan), gas: gasLimit(outcome.swapGas), purpose: "swap" }

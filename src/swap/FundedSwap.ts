@@ -7,6 +7,7 @@
  */
 import { Effect, Either } from "effect"
 import type { Address } from "viem"
+import type { SimCall } from "../../layers/Simulator.js"
 import { encodeExecute, Funding, type FundingCode, planValue, type RouterPlan } from "../execution/RouterPlan.js"
 import { chooseFunding, type FundingInput } from "./Funding.js"
 import { simulateResetting } from "./TakerSimulation.js"
@@ -19,6 +20,8 @@ export interface FundedSwapInput {
   readonly block: bigint
   readonly taker: Address
   readonly router: Address
+  /** Calls simulated in the block after the swap (./TakerSellBack.ts). */
+  readonly after: ReadonlyArray<SimCall> | undefined
 }
 
 const attempt = (input: FundedSwapInput, allowNative: boolean) =>
@@ -36,7 +39,8 @@ const attempt = (input: FundedSwapInput, allowNative: boolean) =>
       pendingPermit: choice.permit === undefined
         ? undefined
         : { permit2: input.funding.permit2!, permit: choice.permit },
-      swap: { data: executeData, value: planValue(routerPlan) }
+      swap: { data: executeData, value: planValue(routerPlan) },
+      ...(input.after === undefined ? {} : { after: input.after })
     }, choice.funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter)
     return { ...choice, approvals, routerPlan, executeData, outcome }
   })

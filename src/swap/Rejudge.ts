@@ -6,8 +6,10 @@
  * with the build's read of the taker's wallet (docs/safety.md says what it costs).
  *
  * Worse is: a verdict further down the ladder (ok / pinned, taxed, size_limited, illiquid /
- * inconclusive, cannot_sell), or a buy or sell tax higher by more than rounding. A node that did not
- * answer says nothing: the build goes on and its own simulation stands.
+ * inconclusive, cannot_sell), a buy or sell tax higher by more than rounding, or, where a pool on the
+ * route cannot be priced exactly and so no tax was measured, a round trip that loses more than it did by
+ * more than depth changes explain. A node that did not answer says nothing: the build goes on and its
+ * own simulation stands.
  */
 import { Effect } from "effect"
 import { QuoteStale } from "../../schema/Errors.js"
@@ -30,11 +32,17 @@ const RANK: Record<SafetyVerdict["verdict"], number> = {
 
 /** Tax differences up to this are rounding of one measurement against another. */
 const TAX_TOLERANCE_BPS = 10
+/** A round trip's loss also moves with the pools' depth (its price impact, twice): up to this, it is not the token's doing. */
+const ROUND_TRIP_TOLERANCE_BPS = 100
+
+const rose = (a: number | null, b: number | null, tolerance: number) => b !== null && b - (a ?? 0) > tolerance
 
 export const worsened = (before: SafetyVerdict, now: SafetyVerdict): boolean => {
   if (RANK[now.verdict] > RANK[before.verdict]) return true
-  const rose = (a: number | null, b: number | null) => b !== null && b - (a ?? 0) > TAX_TOLERANCE_BPS
-  return rose(before.buyTaxBps, now.buyTaxBps) || rose(before.sellTaxBps, now.sellTaxBps)
+  const untaxed = [before.buyTaxBps, before.sellTaxBps, now.buyTaxBps, now.sellTaxBps].includes(null)
+  return rose(before.buyTaxBps, now.buyTaxBps, TAX_TOLERANCE_BPS) ||
+    rose(before.sellTaxBps, now.sellTaxBps, TAX_TOLERANCE_BPS) ||
+    (untaxed && rose(before.roundTripLossBps, now.roundTripLossBps, ROUND_TRIP_TOLERANCE_BPS))
 }
 
 /** Fails `quote_stale` when the quote's verdict got worse at `block`. */

@@ -10,17 +10,10 @@ import { getAddress } from "viem"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { QuoteStore } from "../../layers/QuoteStore.js"
 import { hexOption } from "../../schema/Chain.js"
-import {
-  invalidField,
-  NoPendingSwap,
-  QuoteExpired,
-  QuoteNotFound,
-  QuoteStale,
-  SwapAttemptsExhausted,
-  SwapReverts
-} from "../../schema/Errors.js"
+import { invalidField, NoPendingSwap, QuoteExpired, QuoteNotFound, SwapAttemptsExhausted } from "../../schema/Errors.js"
 import { type PermitRound, planHashesAfter, type QuoteRecord } from "../../schema/QuoteRecord.js"
 import type { SwapTxRequest } from "../../schema/Swap.js"
+import { routerVenuesOf } from "../execution/FromRoute.js"
 import { permitSigner } from "../execution/Permit2.js"
 import { decodeRouterCall, encodeExecuteWithPermit, planHashOf } from "../execution/RouterPlan.js"
 import { readTakerWallet } from "../execution/TakerWallet.js"
@@ -31,7 +24,9 @@ import type { BuiltTransaction } from "./Build.js"
 import { gasLimit } from "./Gas.js"
 import { issuedPermit, samePermit, submittedPermit } from "./PermitRound.js"
 import { rejudge } from "./Rejudge.js"
+import { revertedSwap } from "./Reverted.js"
 import { countsAsAttempt, MAX_SWAP_FAILURES } from "./Swap.js"
+import { takerSellBack } from "./TakerSellBack.js"
 import { simulateTakerSwap } from "./TakerSimulation.js"
 
 const invalidPermit = (path: ReadonlyArray<string>, message: string) =>
@@ -54,7 +49,8 @@ const countRoundFailure = (quoteId: string, round: PermitRound) =>
     }))
 
 const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round: PermitRound, request: SwapTxRequest) {
-  const { chainId, contracts } = yield* Deployment
+  const deployment = yield* Deployment
+  const { chainId, contracts } = deployment
   const router = contracts["router"]!
   const permit2 = contracts["permit2"]!
   const issued = issuedPermit(round.permit)
@@ -73,6 +69,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
 
   const { snapshot } = yield* (yield* TokenSearch).view
   const block = snapshot.state.block
+  const market = marketFromIndex(snapshot.state)
   const nowSec = Math.max(Math.floor((yield* Clock.currentTimeMillis) / 1000), snapshot.state.time)
   const requested = BigInt(nowSec + request.deadlineSec)
   // The permit cannot be used after its signature deadline: the swap's own deadline never outlasts it.
@@ -82,7 +79,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
 
   // The verdict's simulation and the wallet's reads are independent round trips: sent together.
   const [, wallet] = yield* Effect.all([
-    rejudge(record, marketFromIndex(snapshot.state), block),
+    rejudge(record, market, block),
     readTakerWallet({
       taker: round.taker,
       sellToken: record.sell,
@@ -93,25 +90,26 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
     })
   ], { concurrency: "unbounded" })
   const approvals = wallet.allowanceToPermit2 >= issued.details.amount ? [] : round.approvals
+  const sellBack = yield* takerSellBack({
+    record,
+    market,
+    taker: round.taker,
+    recipient: plan.recipient,
+    router,
+    venues: routerVenuesOf(deployment.venues),
+    usdc: usdcOf({ contracts })
+  })
   const outcome = yield* simulateTakerSwap({
     block: BigInt(block),
     taker: round.taker,
     router,
     approvals,
     pendingPermit: undefined,
-    swap: { data, value: 0n }
+    swap: { data, value: 0n },
+    ...(sellBack === undefined ? {} : { after: sellBack.calls })
   })
-  if (outcome._tag === "Reverted") {
-    if (outcome.priceMoved) {
-      return yield* new QuoteStale({
-        message: `the final swap no longer meets the quote: ${outcome.reason}`,
-        hint: "quote again"
-      })
-    }
-    return yield* new SwapReverts({
-      message: `the final swap reverts when simulated from the taker: ${outcome.reason}`
-    })
-  }
+  if (outcome._tag === "Reverted") return yield* revertedSwap(outcome, "final swap", block)
+  if (sellBack !== undefined) yield* sellBack.judge(outcome)
   const transactions: Array<BuiltTransaction> = [
     ...approvals.map((tx, i) => ({
       to: getAddress(tx.to),
