@@ -17,7 +17,7 @@ const E6 = 10n ** 6n
 /** An honest, untaxed round trip of 100 USDC over one 0.3 % pool: 1,000 tokens in and out, 99.3 USDC back. */
 const honest: Measurement = {
   buy: { _tag: "Bought", received: 1_000n, witnessed: true, gasUsed: 1n },
-  sell: { _tag: "Sold", balance: 1_000n, sent: 1_000n, witnessed: true, usdcOut: 99_300_000n, gasUsed: 1n },
+  sell: { _tag: "Sold", balance: 1_000n, sent: 1_000n, witnessed: true, usdcOut: 99_300_000n, gasUsed: 1n, logs: [] },
   later: [],
   amountIn: 100n * E6,
   buyTaxBps: 0,
@@ -70,7 +70,7 @@ describe("reflection and invented balances", () => {
     const verdict = decide(base, {
       ...honest,
       buy: { _tag: "Bought", received: 950n, witnessed: false, gasUsed: 1n },
-      sell: { _tag: "Sold", balance: 951n, sent: 951n, witnessed: false, usdcOut: 89_700_000n, gasUsed: 1n },
+      sell: { _tag: "Sold", balance: 951n, sent: 951n, witnessed: false, usdcOut: 89_700_000n, gasUsed: 1n, logs: [] },
       buyTaxBps: 500,
       sellTaxBps: 500
     }, thresholds)
@@ -82,7 +82,15 @@ describe("reflection and invented balances", () => {
     const verdict = decide(base, {
       ...honest,
       buy: { _tag: "Bought", received: 2_000n, witnessed: true, gasUsed: 1n },
-      sell: { _tag: "Sold", balance: 2_000n, sent: 2_000n, witnessed: true, usdcOut: 99_300_000n, gasUsed: 1n }
+      sell: {
+        _tag: "Sold",
+        balance: 2_000n,
+        sent: 2_000n,
+        witnessed: true,
+        usdcOut: 99_300_000n,
+        gasUsed: 1n,
+        logs: []
+      }
     }, thresholds)
     expect(verdict.verdict).toBe("inconclusive")
     expect(verdict.reason).toMatch(/rose by 2000 on the buy, more than the 1000 the pools sent/)
@@ -91,7 +99,7 @@ describe("reflection and invented balances", () => {
   it("a sell of the whole balance that leaves tokens in the wallet is `inconclusive`", () => {
     const verdict = decide(base, {
       ...honest,
-      sell: { _tag: "Sold", balance: 1_000n, sent: 600n, witnessed: true, usdcOut: 59_000_000n, gasUsed: 1n }
+      sell: { _tag: "Sold", balance: 1_000n, sent: 600n, witnessed: true, usdcOut: 59_000_000n, gasUsed: 1n, logs: [] }
     }, thresholds)
     expect(verdict.verdict).toBe("inconclusive")
     expect(verdict.reason).toMatch(/whole balance \(1000\) moved only 600/)

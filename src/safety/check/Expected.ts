@@ -51,8 +51,9 @@ export const buyTaxBps = (path: Path, amountIn: bigint, received: bigint, pools:
 }
 
 /**
- * The sell tax: what the pools missed of what the wallet sent. The pools' receipt is the least input
- * that yields the USDC that came out, priced on the pools as the buy left them.
+ * The sell tax: what the pools missed of what the wallet sent. The pools' receipt is what the first pool
+ * recorded taking (`intake`, ./PoolIntake.ts) where it records it, else the least input that yields the
+ * USDC that came out, priced on the pools as the buy left them.
  */
 export const sellTaxBps = (
   input: {
@@ -61,16 +62,27 @@ export const sellTaxBps = (
     readonly sent: bigint
     readonly usdcOut: bigint
     readonly pools: PoolOf
+    readonly intake: bigint | undefined
   }
 ): number | undefined => {
   const buy = runPath(input.path, "exactIn", input.amountIn, input.pools, noTaxes)
   if (buy._tag !== "Filled" || input.sent <= 0n) return undefined
   if (input.usdcOut === 0n) return 10_000
-  const after = overlay({ pool: input.pools, poolsBetween: () => [] })
-  after.apply(buy.poolsAfter)
-  const sell = runPath(reversePath(input.path), "exactOut", input.usdcOut, after.lookup, noTaxes)
-  if (sell._tag !== "Filled") return undefined
-  return bpsOf(input.sent > sell.amountIn ? input.sent - sell.amountIn : 0n, input.sent)
+  const received = input.intake ?? impliedIntake(input.path, input.usdcOut, input.pools, buy.poolsAfter)
+  if (received === undefined) return undefined
+  return bpsOf(input.sent > received ? input.sent - received : 0n, input.sent)
+}
+
+const impliedIntake = (
+  path: Path,
+  usdcOut: bigint,
+  pools: PoolOf,
+  poolsAfterBuy: ReadonlyArray<RoutablePool>
+): bigint | undefined => {
+  const after = overlay({ pool: pools, poolsBetween: () => [] })
+  after.apply(poolsAfterBuy)
+  const sell = runPath(reversePath(path), "exactOut", usdcOut, after.lookup, noTaxes)
+  return sell._tag === "Filled" ? sell.amountIn : undefined
 }
 
 /**

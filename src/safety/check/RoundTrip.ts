@@ -145,6 +145,8 @@ export type SellOutcome =
     /** USDC the wallet's balance rose by (the router's measurement). */
     readonly usdcOut: bigint
     readonly gasUsed: bigint
+    /** The sell's events: the pools' own record of what they took (./PoolIntake.ts). */
+    readonly logs: ReadonlyArray<SimLog>
   }
 
 export const readSell = (
@@ -172,6 +174,7 @@ export const readSell = (
     sent,
     witnessed: witnessed(sell.logs, wallet, -sent),
     usdcOut: executed.amountOut,
-    gasUsed: sell.gasUsed
+    gasUsed: sell.gasUsed,
+    logs: sell.logs
   }
 }

@@ -15,9 +15,18 @@ import type { SafetyVerdict } from "../../../schema/Token.js"
 import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
-import { buyImpactBps, buyTaxBps, expectedBuyOut, poolFeesBps, type PoolOf, sellTaxBps } from "./Expected.js"
+import {
+  buyImpactBps,
+  buyTaxBps,
+  expectedBuyOut,
+  poolFeesBps,
+  type PoolOf,
+  reversePath,
+  sellTaxBps
+} from "./Expected.js"
 import { HORIZONS } from "./Horizons.js"
 import { readOwnerFlags } from "./OwnerPowers.js"
+import { v2SellIntake } from "./PoolIntake.js"
 import { findCap } from "./SizeLimit.js"
 import { tripsOn } from "./Trips.js"
 import { decide, inconclusive, type Measurement } from "./Verdict.js"
@@ -106,7 +115,8 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
             amountIn,
             sent: trip.sold.sent,
             usdcOut: trip.sold.usdcOut,
-            pools: request.pools
+            pools: request.pools,
+            intake: v2SellIntake(reversePath(request.path), trip.sold.logs, routerAddress, request.pools)
           })
           : undefined,
         expectedBuyOut: expectedBuyOut(request.path, amountIn, request.pools),
