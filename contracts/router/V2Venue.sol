@@ -49,9 +49,12 @@ abstract contract V2Venue is RouterBase {
         (uint256 reserveIn, uint256 reserveOut) = _reserves(pair, zeroForOne);
         paid = _amountIn(leg, reserveIn, reserveOut, feePart, whole);
         _payLeg(leg, pair, paid);
-        (reserveIn, reserveOut) = _reserves(pair, zeroForOne);
-        uint256 needed = _amountIn(leg, reserveIn, reserveOut, feePart, whole);
-        uint256 received = TokenCalls.balanceOf(leg.tokenIn, pair) - reserveIn;
+        (uint256 inNow, uint256 outNow) = _reserves(pair, zeroForOne);
+        // Reserves that did not move ask exactly what was paid; moved ones are asked again.
+        uint256 needed = inNow == reserveIn && outNow == reserveOut
+            ? paid
+            : _amountIn(leg, inNow, outNow, feePart, whole);
+        uint256 received = TokenCalls.balanceOf(leg.tokenIn, pair) - inNow;
         if (received >= needed) return paid;
         if (leg.fromRouter) revert PairInputShort(leg.index, received, needed);
         _pay(leg.tokenIn, pair, needed - received, false);
