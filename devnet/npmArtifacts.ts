@@ -56,12 +56,23 @@ export const multicall3CreationCode = (): Hex => {
   return code as Hex
 }
 
-/** Hardhat (`bytecode: "0x…"`) and Foundry (`bytecode: { object }`) layouts. */
-export const npmArtifact = (name: "v3Quoter" | "v4Quoter" | "v4StateView"): NpmArtifact => {
-  const json = JSON.parse(readFileSync(resolveNpm(npmArtifactFiles[name]), "utf8")) as {
+/** Hardhat (`bytecode: "0x…"`), Waffle (`bytecode: "…"`) and Foundry (`bytecode: { object }`) layouts. */
+const artifactAt = (file: string): NpmArtifact => {
+  const json = JSON.parse(readFileSync(resolveNpm(file), "utf8")) as {
     abi: Abi
     bytecode: string | { object: string }
   }
   const code = typeof json.bytecode === "string" ? json.bytecode : json.bytecode.object
   return { abi: json.abi, bytecode: (code.startsWith("0x") ? code : `0x${code}`) as Hex }
 }
+
+export const npmArtifact = (name: "v3Quoter" | "v4Quoter" | "v4StateView"): NpmArtifact =>
+  artifactAt(npmArtifactFiles[name])
+
+/**
+ * Uniswap v2's Router02, the reference the router is measured against (gas bench, differential tests).
+ * Deployed beside the devnet, never by its bootstrap, so it stays out of `npmArtifactFiles` (the devnet
+ * cache's digest). Constructor: (factory, WETH); it hard-codes the mainnet pair init code hash, which
+ * the v2-core pair the devnet deploys has, so it finds the `uniswap-v2` venue's pairs and no fork's.
+ */
+export const v2Router02Artifact = (): NpmArtifact => artifactAt("@uniswap/v2-periphery/build/UniswapV2Router02.json")

@@ -35,6 +35,7 @@ interface IPermit2Allowance {
 interface ILaunchpadCurve {
     function buy(address token, uint256 usdcIn, uint256 minTokensOut) external returns (uint256 tokensOut);
     function sell(address token, uint256 tokensIn, uint256 minUsdcOut) external returns (uint256 usdcOut);
+    function curveReserves(address token) external view returns (uint256 usdcReserve, uint256 tokenReserve);
 }
 
 /// @notice The devnet's USDC: native value sent to `deposit` mints 1 unit per 1e12 wei to the sender.

@@ -32,8 +32,8 @@ interface ITradeRouter {
     }
 
     /// @notice A whole trade. `funding`: 0 ERC-20 approval to the router, 1 Permit2 allowance, 2 native
-    /// value (USDC sells only). `amountIn`: exact-in: exactly this much sellToken is taken from the taker;
-    /// exact-out: at most this much. `minAmountOut`: the least the recipient's balance of buyToken must
+    /// value (USDC sells only). `amountIn`: exact-in: the taker spends exactly this much sellToken (taken
+    /// from it, less any the plan hands back); exact-out: at most this much. `minAmountOut`: the least the recipient's balance of buyToken must
     /// rise. `quoteTag`: keccak256 of the quote id, echoed in the event.
     struct Plan {
         bytes32 quoteTag;
@@ -62,7 +62,8 @@ interface ITradeRouter {
         uint256 sigDeadline;
     }
 
-    /// @notice One per execution. `amountIn`: sell token paid from the taker's funds into pools;
+    /// @notice One per execution. `amountIn`: sell token the taker spent (taken from its funds, less what
+    /// the plan handed back to it);
     /// `amountOut`: the rise of the recipient's buyToken balance; `planHash`: keccak256 of
     /// abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps) as the plan gave them.
     event PlanExecuted(
@@ -93,6 +94,7 @@ interface ITradeRouter {
     error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit);
     error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit);
     error PartialFill(uint256 index, uint256 amountOut, uint256 wanted);
+    error PairInputShort(uint256 index, uint256 received, uint256 needed);
     error BadDelta(uint256 index);
     error InputAboveMaximum(uint256 paid, uint256 maximum);
     error InputNotSpent(uint256 paid, uint256 amountIn);

@@ -167,6 +167,9 @@ abstract contract RouterBase is ITradeRouter {
     /// @notice Makes `amount` of `leg.tokenIn` held by the plan when `leg` is a chained exact-out step.
     function _provide(Leg memory leg, uint256 amount) internal virtual;
 
+    /// @notice Whether `name` is the selector of one of the router's own external functions.
+    function _isOwnSelector(bytes4 name) internal pure virtual returns (bool);
+
     /// @dev `given` must be the pool the registry would have created; the recipient may not be it
     /// (output sent to a pool is donated to its liquidity providers or skimmed by anyone).
     function _checkPool(Leg memory leg, address given, address expected) internal pure {

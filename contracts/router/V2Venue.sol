@@ -7,9 +7,11 @@ import {RouterBase} from "./RouterBase.sol";
 import {TokenCalls} from "./TokenCalls.sol";
 
 /// @notice Uniswap v2-family pairs (any fork: its factory, init code hash and fee rule come from the
-/// venue table), swapped directly: pay the pair, then call `swap`. Exact-in output is priced from what
-/// the pair actually received (its balance above its reserve), so fee-on-transfer sell tokens get
-/// exactly what the pair's own K check allows.
+/// venue table), swapped directly: pay the pair, then call `swap`. The pair's reserves are read only
+/// after it has been paid: a token may move them during its own transfer (swap its collected fees through
+/// this pair, burn the pair's balance and `sync`), and the pair's K check uses the reserves as they are
+/// when `swap` runs. Exact input is priced, as Uniswap's fee-on-transfer functions do, from what the pair
+/// holds above those reserves, so taxed and reserve-moving sell tokens get exactly what K allows.
 abstract contract V2Venue is RouterBase {
     function _swapV2(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
         bool zeroForOne = leg.tokenIn < leg.tokenOut;
@@ -17,21 +19,58 @@ abstract contract V2Venue is RouterBase {
             ? PoolAddress.v2Pair(venue.deployer, venue.initCodeHash, leg.tokenIn, leg.tokenOut)
             : PoolAddress.v2Pair(venue.deployer, venue.initCodeHash, leg.tokenOut, leg.tokenIn);
         _checkPool(leg, leg.pool, pair);
-        (uint256 reserveIn, uint256 reserveOut) = _reserves(pair, zeroForOne);
         (uint256 feePart, uint256 whole) = _fee(leg, venue, pair);
         if (leg.exactOut) {
             out = leg.amount;
-            if (out >= reserveOut) revert PartialFill(leg.index, reserveOut, out);
-            // UniswapV2Library.getAmountIn with the venue's fee: the least input whose output reaches `out`.
-            paidIn = reserveIn * out * whole / ((reserveOut - out) * (whole - feePart)) + 1;
-            _payLeg(leg, pair, paidIn);
+            paidIn = _payExactOut(leg, pair, zeroForOne, feePart, whole);
         } else {
             _payLeg(leg, pair, leg.amount);
             paidIn = leg.amount;
+            (uint256 reserveIn, uint256 reserveOut) = _reserves(pair, zeroForOne);
             uint256 withFee = (TokenCalls.balanceOf(leg.tokenIn, pair) - reserveIn) * (whole - feePart);
             out = withFee * reserveOut / (reserveIn * whole + withFee);
         }
         IUniswapV2PairSwap(pair).swap(zeroForOne ? 0 : out, zeroForOne ? out : 0, leg.to, "");
+    }
+
+    /// @notice Pays the pair for exactly `leg.amount` out: what the reserves ask before the payment, then,
+    /// from the reserves and balance after it, what the pair still lacks. Returns everything paid.
+    /// A token that moved the reserves against the taker during its transfer (fees swapped through this
+    /// pair) is topped up once by the shortfall, so the step still fills exactly, within its `limit`
+    /// (checked on the total by the caller) and the plan's `amountIn`. A shortfall that remains (a taxed
+    /// top-up), or one in a chained step, whose input the chain's next link already made to measure,
+    /// reverts `PairInputShort` instead of reaching the pair's K check. A move in the taker's favour (the
+    /// pair's balance burnt and synced) leaves the first payment, which the quote priced, above the need:
+    /// the pair keeps the difference, the recipient still gets exactly the amount asked.
+    function _payExactOut(Leg memory leg, address pair, bool zeroForOne, uint256 feePart, uint256 whole)
+        private
+        returns (uint256 paid)
+    {
+        (uint256 reserveIn, uint256 reserveOut) = _reserves(pair, zeroForOne);
+        paid = _amountIn(leg, reserveIn, reserveOut, feePart, whole);
+        _payLeg(leg, pair, paid);
+        (reserveIn, reserveOut) = _reserves(pair, zeroForOne);
+        uint256 needed = _amountIn(leg, reserveIn, reserveOut, feePart, whole);
+        uint256 received = TokenCalls.balanceOf(leg.tokenIn, pair) - reserveIn;
+        if (received >= needed) return paid;
+        if (leg.fromRouter) revert PairInputShort(leg.index, received, needed);
+        _pay(leg.tokenIn, pair, needed - received, false);
+        paid += needed - received;
+        (reserveIn, reserveOut) = _reserves(pair, zeroForOne);
+        needed = _amountIn(leg, reserveIn, reserveOut, feePart, whole);
+        received = TokenCalls.balanceOf(leg.tokenIn, pair) - reserveIn;
+        if (received < needed) revert PairInputShort(leg.index, received, needed);
+    }
+
+    /// @dev UniswapV2Library.getAmountIn with the venue's fee: the least input whose output reaches `leg.amount`.
+    function _amountIn(Leg memory leg, uint256 reserveIn, uint256 reserveOut, uint256 feePart, uint256 whole)
+        private
+        pure
+        returns (uint256)
+    {
+        uint256 out = leg.amount;
+        if (out >= reserveOut) revert PartialFill(leg.index, reserveOut, out);
+        return reserveIn * out * whole / ((reserveOut - out) * (whole - feePart)) + 1;
     }
 
     function _reserves(address pair, bool zeroForOne) private view returns (uint256 reserveIn, uint256 reserveOut) {

@@ -64,9 +64,11 @@ abstract contract VenueTable is RouterBase {
         if (venue.family == FAMILY_V2 || venue.family == FAMILY_V3) {
             if (venue.deployer == address(0) || venue.initCodeHash == bytes32(0)) return false;
         }
-        // Another callback name only for v3 forks. A name that is one of the router's own functions would
-        // reach that function instead of the payment code: the pool goes unpaid and reverts the swap.
-        if (venue.swapCallback != bytes4(0) && venue.family != FAMILY_V3) return false;
+        // Another callback name only for v3 forks, and never one of the router's own functions: the call
+        // would reach that function, not the fallback that checks the pool in flight and pays it.
+        if (venue.swapCallback != bytes4(0)) {
+            if (venue.family != FAMILY_V3 || _isOwnSelector(venue.swapCallback)) return false;
+        }
         if (venue.family != FAMILY_V2) return true;
         if (venue.feeGetter == bytes4(0)) return venue.fee < FEE_PIPS;
         return venue.feeDenominator != 0;

@@ -9,7 +9,18 @@
 import { type Address, encodePacked, type Hex, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
 import { figure } from "./lib/report.js"
-import { ours, step, swapTest, ur, urExecute, v2Swap, v3Path, v3PathOut, v3Single } from "./router/encoders.js"
+import {
+  ours,
+  step,
+  swapTest,
+  ur,
+  urExecute,
+  v2Swap,
+  v2SwapOut,
+  v3Path,
+  v3PathOut,
+  v3Single
+} from "./router/encoders.js"
 import {
   balanceOf,
   revertTo,
@@ -53,6 +64,9 @@ const twoHopOutSteps = [
   { ...step("v3:WETH/USDC:500", USDC, wethOut, StepFlag.exactOut | StepFlag.fromRouter), limit: 2n ** 128n },
   { ...step("v3:WBTC/USDC:3000", WBTC, 0n, StepFlag.exactOut | StepFlag.toRouter), limit: wbtcIn }
 ]
+// Exact output on the v2 pair: the router pays, re-reads the reserves and tops up only if they moved.
+const v2WethOut = parseUnits("0.2", 18)
+const v2OutSteps = [{ ...step("v2:WETH/USDC", USDC, v2WethOut, StepFlag.exactOut), limit: usdcIn * 2n }]
 const splitSteps = [step("v2:WETH/USDC", USDC, half), step("v3:WETH/USDC:500", USDC, usdcIn - half)]
 
 const cases: ReadonlyArray<Case> = [
@@ -73,6 +87,23 @@ const cases: ReadonlyArray<Case> = [
         data: ours(Funding.permit2, USDC, WETH, usdcIn, [step("v2:WETH/USDC", USDC, usdcIn)])
       },
       { name: "Universal Router (Permit2)", to: universalRouter, data: urExecute([ur.v2([USDC, WETH], usdcIn)]) }
+    ]
+  },
+  {
+    name: "single v2 exact out (USDC -> 0.2 WETH)",
+    buy: WETH,
+    contenders: [
+      {
+        name: "router, approval",
+        to: router,
+        data: ours(Funding.approval, USDC, WETH, usdcIn * 2n, v2OutSteps, v2WethOut)
+      },
+      { name: "v2 Router02 (approval)", to: v2Router, data: v2SwapOut([USDC, WETH], v2WethOut, usdcIn * 2n) },
+      {
+        name: "router, Permit2",
+        to: router,
+        data: ours(Funding.permit2, USDC, WETH, usdcIn * 2n, v2OutSteps, v2WethOut)
+      }
     ]
   },
   // The v2 forks: no venue router can trade them (Router02 has Uniswap's init code hash built in). The

@@ -8,8 +8,9 @@
  * Leg layout, exactIn: the leg's first swap is paid by the taker (its exact input); every later swap
  * spends all the plan holds of its input (share 1e18), so taxes taken on the way never leave a step
  * short; only the leg's last swap pays the recipient. exactOut: a chain, last swap first, each swap
- * asking the one before it for exactly its input, every swap with its own most-input limit (through the
- * launchpad curve, which has no exact output: the first swap exact-out, the rest forward as exactIn).
+ * asking the one before it for exactly its input, every swap with its own most-input limit (the
+ * launchpad curve, which has no exact output, pays the least input that reaches the amount at the
+ * curve's reserves when it runs, so it too absorbs a price move up to its limit).
  * Legs run in order, so a hub token held by the router belongs to one leg at a time.
  */
 import type { Address } from "viem"
@@ -61,30 +62,17 @@ const stepOf = (fill: HopFill, poolOf: PoolOf, venues: RouterVenues) => {
   }
 }
 
-/** The router steps that execute one leg of a plan. */
-type LegSteps = (
-  leg: PlanLegFill,
-  side: Plan["side"],
-  poolOf: PoolOf,
-  venues: RouterVenues,
-  slippageBps: bigint
-) => Array<RouterStep>
-
-/** exactIn, or exactOut through the launchpad curve (which has no exact-output trade). */
-const forwardSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
-  leg.fills.map((fill, i) => {
-    const { pool, step } = stepOf(fill, poolOf, venues)
+/** exactIn: the taker pays the first swap, every later one spends all the plan holds of its input. */
+const forwardSteps = (leg: PlanLegFill, poolOf: PoolOf, venues: RouterVenues, slippageBps: bigint) =>
+  leg.fills.map((fill, i): RouterStep => {
+    const { step } = stepOf(fill, poolOf, venues)
     const first = i === 0
     const last = i === leg.fills.length - 1
-    // A curve step sends the least input that delivers the amount.
-    const exactOut = side === "exactOut" && first && pool.kind !== "curve"
-    const flags = (exactOut ? StepFlag.exactOut : 0) | (first ? 0 : StepFlag.fromRouter) |
-      (last ? 0 : StepFlag.toRouter)
     return {
       ...step,
-      flags,
-      amount: exactOut ? fill.amountOut : first ? fill.amountIn : SHARE_ALL,
-      limit: exactOut ? plusSlippage(fill.amountIn, slippageBps) : lessSlippage(fill.amountOut, slippageBps)
+      flags: (first ? 0 : StepFlag.fromRouter) | (last ? 0 : StepFlag.toRouter),
+      amount: first ? fill.amountIn : SHARE_ALL,
+      limit: lessSlippage(fill.amountOut, slippageBps)
     }
   })
 
@@ -106,10 +94,16 @@ const chainSteps = (leg: PlanLegFill, poolOf: PoolOf, venues: RouterVenues, slip
     }
   })
 
-const legSteps: LegSteps = (leg, side, poolOf, venues, slippageBps) =>
-  side === "exactOut" && leg.fills.every((fill) => fill.hop.kind !== "curve")
+const legSteps = (
+  leg: PlanLegFill,
+  side: Plan["side"],
+  poolOf: PoolOf,
+  venues: RouterVenues,
+  slippageBps: bigint
+): Array<RouterStep> =>
+  side === "exactOut"
     ? chainSteps(leg, poolOf, venues, slippageBps)
-    : forwardSteps(leg, side, poolOf, venues, slippageBps)
+    : forwardSteps(leg, poolOf, venues, slippageBps)
 
 /** The router plan that executes `plan` (a single path, a split or a graph flow alike). */
 export const routerPlanOf = (plan: Plan, poolOf: PoolOf, venues: RouterVenues, terms: PlanTerms): RouterPlan => ({

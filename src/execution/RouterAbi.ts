@@ -34,6 +34,7 @@ export const routerAbi = parseAbi([
   "error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit)",
   "error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit)",
   "error PartialFill(uint256 index, uint256 amountOut, uint256 wanted)",
+  "error PairInputShort(uint256 index, uint256 received, uint256 needed)",
   "error BadDelta(uint256 index)",
   "error InputAboveMaximum(uint256 paid, uint256 maximum)",
   "error InputNotSpent(uint256 paid, uint256 amountIn)",

@@ -3,10 +3,12 @@
  * change no plan's outcome. One base unit of USDC does not block native-funded plans (the deposit alone
  * is the plan's); a plan with no input of its own cannot take stray tokens; a plan holding the same
  * token spends its share of its own holding and is refunded only what it left, never the strays.
+ * Sell token the sweep hands back is not counted as spent (audit I-2), whatever the funding.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, parseUnits } from "viem"
+import { type Address, parseAbi, parseUnits } from "viem"
 import { Funding, SHARE_ALL, StepFlag } from "../../src/execution/RouterPlan.js"
+import { contractAddress } from "../support/devnet.js"
 import { poolsOf, routerDevnet } from "./devnet.js"
 import { v2ExactIn, v3Swap } from "./poolState.js"
 import { makePlan, poolStep, revertOf, sendPlan, wethOnV2 } from "./support.js"
@@ -14,6 +16,9 @@ import { makePlan, poolStep, revertOf, sendPlan, wethOnV2 } from "./support.js"
 const env = routerDevnet()
 
 const { pool } = poolsOf(env)
+const permit2ApproveAbi = parseAbi([
+  "function approve(address token, address spender, uint160 amount, uint48 expiration)"
+])
 
 describe("stray tokens in the router change no plan", () => {
   it("one base unit of USDC in the router: a native-funded exact-in plan spends exactly its deposit", async () => {
@@ -92,5 +97,54 @@ describe("stray tokens in the router change no plan", () => {
     expect(wbtcChange).toBe(expected.amountOut)
     expect(wethChange).toBe(middle - half)
     expect(await trader.balanceOf(WETH, env.router)).toBe(stray)
+  })
+})
+
+describe("what the sweep hands back is not spent (audit I-2)", () => {
+  /** USDC -> WETH to the recipient on v2, and USDC -> WETH (v3) -> USDC (v4) back into the router. */
+  const roundTrip = (taker: Address, funding: (typeof Funding)[keyof typeof Funding], exactOut: boolean) => {
+    const [USDC, WETH] = [env.usdc, env.token("WETH")]
+    const [direct, detour] = [parseUnits("600", 6), parseUnits("400", 6)]
+    return makePlan({
+      sellToken: USDC,
+      buyToken: WETH,
+      recipient: taker,
+      amountIn: direct + detour,
+      exactOut,
+      funding,
+      steps: [
+        poolStep(env.manifest, "v2:WETH/USDC", USDC, direct),
+        poolStep(env.manifest, "v3:WETH/USDC:500", USDC, detour, { flags: StepFlag.toRouter }),
+        poolStep(env.manifest, "v4:WETH/USDC:500", WETH, SHARE_ALL, { flags: StepFlag.fromRouter | StepFlag.toRouter })
+      ]
+    })
+  }
+
+  it.each([["approval", Funding.approval], ["Permit2", Funding.permit2]] as const)(
+    "%s: PlanExecuted.amountIn is the taker's USDC less what came back",
+    async (_, funding) => {
+      const trader = env.trader(3)
+      const permit2 = contractAddress(env.manifest, "permit2")
+      await trader.approve(env.usdc, env.router)
+      await trader.approve(env.usdc, permit2)
+      await trader.write(permit2, permit2ApproveAbi, "approve", [env.usdc, env.router, 2n ** 160n - 1n, 2 ** 47])
+      const plan = roundTrip(trader.address, funding, true)
+      const held = await trader.balanceOf(env.usdc, env.router)
+      let spent = 0n
+      const [usdcChange] = await trader.changes([[env.usdc, trader.address]], async () => {
+        spent = (await sendPlan(trader, env.router, plan)).event.amountIn
+      })
+      // Some of the 400 USDC sent round came back: spent is below what was taken, and is what the taker lost.
+      expect(spent).toBeLessThan(plan.amountIn)
+      expect(spent).toBeGreaterThan(parseUnits("600", 6))
+      expect(usdcChange).toBe(-spent)
+      expect(await trader.balanceOf(env.usdc, env.router)).toBe(held)
+    }
+  )
+
+  it("exact-in: the taker spends exactly amountIn or nothing, so a plan handing sell token back reverts", async () => {
+    const trader = env.trader(3)
+    expect(await revertOf(trader, env.router, roundTrip(trader.address, Funding.approval, false))).toBe("InputNotSpent")
+    expect(await revertOf(trader, env.router, roundTrip(trader.address, Funding.native, false))).toBe("InputNotSpent")
   })
 })

@@ -8,12 +8,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
+  type AbiFunction,
   type Address,
   encodeDeployData,
   encodeFunctionData,
   maxUint256,
   parseAbi,
   parseUnits,
+  toFunctionSelector,
   zeroAddress,
   zeroHash
 } from "viem"
@@ -277,15 +279,33 @@ describe("a venue table the router refuses to be constructed with", () => {
     "an unknown family": [{ ...v2, family: 4 }],
     "a callback name on a venue other than v3": [{ ...v2, swapCallback: "0x23a69e75" }]
   }
-  it.each(Object.entries(tables))("%s", async (_, venues) => {
+  const construct = (venues: ReadonlyArray<object>) => {
     const artifact = loadArtifact("TradeRouter")
     const data = encodeDeployData({
       abi: artifact.abi,
       bytecode: artifact.bytecode,
       args: [{ permit2: contractAddress(env.manifest, "permit2"), usdc: USDC, nativeMode: 1, venues }]
     } as never)
-    expect(await revertText(trader.public.call({ account: trader.account, data }))).toMatch(
-      /^InvalidVenueTable\(\d+\)$/
+    return revertText(trader.public.call({ account: trader.account, data }))
+  }
+  it.each(Object.entries(tables))("%s", async (_, venues) => {
+    expect(await construct(venues)).toMatch(/^InvalidVenueTable\(\d+\)$/)
+  })
+
+  it("a v3 callback name equal to any of the router's own functions (every one in its compiled ABI)", async () => {
+    const v3 = { ...v2, family: 1, fee: 0 }
+    const own = loadArtifact("TradeRouter").abi.filter((item) => item.type === "function")
+    expect(own.length).toBeGreaterThan(10)
+    for (const fn of own) {
+      const name = toFunctionSelector(fn as AbiFunction)
+      expect(await construct([v2, { ...v3, swapCallback: name }]), fn.type === "function" ? fn.name : "").toBe(
+        "InvalidVenueTable(1)"
+      )
+    }
+    // A name that is none of them (PancakeSwap's) is accepted: the constructor returns the runtime code.
+    expect(
+      await construct([v2, { ...v3, swapCallback: toFunctionSelector("pancakeV3SwapCallback(int256,int256,bytes)") }])
     )
+      .toBe("succeeded")
   })
 })

@@ -73,6 +73,13 @@ export const v2Swap = (path: ReadonlyArray<Address>, amountIn: bigint, feeOnTran
     args: [amountIn, 1n, path, account.address, deadline]
   })
 
+export const v2SwapOut = (path: ReadonlyArray<Address>, amountOut: bigint, amountInMax: bigint) =>
+  encodeFunctionData({
+    abi: v2RouterArtifact.abi,
+    functionName: "swapTokensForExactTokens",
+    args: [amountOut, amountInMax, path, account.address, deadline]
+  })
+
 const swapRouterAbi = loadArtifact("SwapRouter").abi
 export const v3Single = (tokenIn: Address, tokenOut: Address, fee: number, amountIn: bigint) =>
   encodeFunctionData({

@@ -23,6 +23,7 @@ import {
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { loadArtifact } from "../../../devnet/Artifacts.js"
+import { v2Router02Artifact } from "../../../devnet/npmArtifacts.js"
 import { arcChain } from "../../../layers/ChainRpc.js"
 import { benchDevnet } from "../lib/devnet.js"
 
@@ -76,13 +77,10 @@ const urHash = await wallet.deployContract({
   gas: 15_000_000n
 })
 export const universalRouter = getAddress((await reader.waitForTransactionReceipt({ hash: urHash })).contractAddress!)
-export const v2RouterArtifact = JSON.parse(
-  readFileSync("node_modules/@uniswap/v2-periphery/build/UniswapV2Router02.json", "utf8")
-) as { abi: Abi; bytecode: Hex }
-// Router02 hard-codes the mainnet pair init-code hash, which the v2-core pair the devnet deploys has.
+export const v2RouterArtifact = v2Router02Artifact()
 const v2RouterHash = await wallet.deployContract({
   abi: v2RouterArtifact.abi,
-  bytecode: v2RouterArtifact.bytecode.startsWith("0x") ? v2RouterArtifact.bytecode : `0x${v2RouterArtifact.bytecode}`,
+  bytecode: v2RouterArtifact.bytecode,
   args: [role("v2Factory"), zeroAddress],
   gas: 15_000_000n
 })

@@ -19,7 +19,7 @@ import {
   type TransactionReceipt
 } from "viem"
 import { roles } from "../../../devnet/accounts.js"
-import { encodeExecute, routerAbi, type RouterPlan } from "../../../src/execution/RouterPlan.js"
+import { encodeExecute, Funding, routerAbi, type RouterPlan } from "../../../src/execution/RouterPlan.js"
 import { reentrantAbi } from "../fixtures.js"
 import { attackCalldata, generatePlan, type Random, seeded } from "./plans.js"
 import type { World } from "./world.js"
@@ -125,6 +125,13 @@ const check = (
       }
       if (holder === world.caller.address && token === plan.sellToken && -delta > plan.amountIn) {
         fail(`the caller paid ${-delta} > ${plan.amountIn}`)
+      }
+      // What the caller spent: its ERC-20 sell token's fall, plus the native deposit its refund came out of.
+      const spent = (plan.funding === Funding.native ? plan.amountIn : 0n) - delta
+      if (
+        holder === world.caller.address && token === plan.sellToken && event !== undefined && spent !== event.amountIn
+      ) {
+        fail(`the caller spent ${spent}, the event says ${event.amountIn}`)
       }
       const pool = world.pools.find((p) => p.address === holder)
       if (pool !== undefined && delta !== (swaps.get(`${token}:${holder}`) ?? 0n)) {
