@@ -145,4 +145,11 @@ describe("the designs' mechanics, witnessed on chain", () => {
       expect(await read(wallet.address)).toBe(false)
     })
   })
+
+  it("launch: a buy above the max transaction (10,000 tokens) reverts in the pair's transfer", async () => {
+    const whale = await fundedWallet(devnet.manifest, "30000")
+    const { token } = deployment.listed.launch
+    await expect(swapOnRouter02(whale, deployment.router02, deployment.usdc, token, parseUnits("25000", 6))).rejects
+      .toThrow(/TRANSFER_FAILED/)
+  })
 })
