@@ -2,8 +2,9 @@
  * A round trip made by hand, as a wallet makes it: a buy with USDC and the sell-back of everything the
  * wallet then holds, through Uniswap's Router02 (v2 designs) or PoolSwapTest (v4 designs), with the
  * taxes in basis points as the service defines them (src/safety/check/Expected.ts): the buy's shortfall
- * against the pool's untaxed output, and the sell's shortfall between what the wallet sent and the least
- * input the pool, as the buy left it, needed for the USDC that came out.
+ * against the pool's untaxed output, and the sell's shortfall between what the wallet sent and what the
+ * pair recorded taking for Router02's swap (its `Swap` event, src/safety/check/PoolIntake.ts); on v4, the
+ * least input the pool, as the buy left it, needed for the USDC that came out.
  */
 import { type Address, getAddress, parseAbi } from "viem"
 import type { Manifest } from "../../schema/Manifest.js"
@@ -11,6 +12,7 @@ import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
 import { bpsOf } from "../../src/safety/check/Expected.js"
+import { pairIntake } from "../../src/safety/check/PoolIntake.js"
 import { v4State } from "../router/poolState.js"
 import { contractAddress } from "../support/devnet.js"
 import { swapOnRouter02 } from "../support/router02.js"
@@ -26,6 +28,9 @@ export interface RoundTrip {
   readonly usdcBack: bigint
   readonly buyTaxBps: number
   readonly sellTaxBps: number
+  /** The sell's shortfall against the least input the pool, as the buy left it, needed for the USDC that
+   * came out: the tax plus whatever moved the pool during the seller's transfer (a swap-back). */
+  readonly sellCostBps: number
 }
 
 const shortfallBps = (expected: bigint, got: bigint) => bpsOf(expected > got ? expected - got : 0n, expected)
@@ -52,13 +57,16 @@ export const roundTripV2 = async (
   const after = await reservesOf(wallet, pair!, token, usdc)
   const sell = await swapOnRouter02(wallet, router02, token, usdc, held)
   const leastIn = getAmountIn(sell.received, after.token, after.usdc) ?? sell.sent
+  const intake = pairIntake(sell.receipt.logs, pair!, router02, token.toLowerCase() < usdc.toLowerCase())
+  if (intake === undefined) throw new Error(`the pair recorded no swap by Router02 for ${token}`)
   return {
     bought: buy.received,
     held,
     sent: sell.sent,
     usdcBack: sell.received,
     buyTaxBps: shortfallBps(untaxedOut, buy.received),
-    sellTaxBps: shortfallBps(sell.sent, leastIn)
+    sellTaxBps: shortfallBps(sell.sent, intake),
+    sellCostBps: shortfallBps(sell.sent, leastIn)
   }
 }
 
@@ -89,6 +97,7 @@ export const roundTripV4 = async (
     sent: sell.sent,
     usdcBack: sell.received,
     buyTaxBps: shortfallBps(buyMath(usdcIn).amountOut, buy.received),
-    sellTaxBps: shortfallBps(sell.sent, leastIn)
+    sellTaxBps: shortfallBps(sell.sent, leastIn),
+    sellCostBps: shortfallBps(sell.sent, leastIn)
   }
 }

@@ -19,6 +19,26 @@ const swapAbi = parseAbi([
 ])
 const swapTopic = toEventSelector(swapAbi[0])
 
+/**
+ * The input `pair`'s last `Swap` event recorded for `swapper`'s swap, on the side of token0 or token1.
+ * The last: a token's swap-back runs inside the seller's transfer, before the seller's own swap, and may
+ * go through the same swapper (a wallet selling through Router02, as the token's swap-back does).
+ */
+export const pairIntake = (
+  logs: ReadonlyArray<SimLog>,
+  pair: string,
+  swapper: string,
+  tokenIsToken0: boolean
+): bigint | undefined => {
+  let intake: bigint | undefined
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== pair.toLowerCase() || log.topics[0] !== swapTopic) continue
+    const { args } = decodeEventLog({ abi: swapAbi, data: log.data, topics: log.topics as [Hex, ...Array<Hex>] })
+    if (args.sender.toLowerCase() === swapper.toLowerCase()) intake = tokenIsToken0 ? args.amount0In : args.amount1In
+  }
+  return intake
+}
+
 /** The token input the sell path's first v2 pair recorded for `router`'s swap, if it is a v2 pair. */
 export const v2SellIntake = (
   sellPath: Path,
@@ -29,12 +49,5 @@ export const v2SellIntake = (
   const hop = sellPath.hops[0]
   const pool = hop === undefined ? undefined : pools(hop.poolId)
   if (hop === undefined || pool?.kind !== "v2") return undefined
-  const tokenIsToken0 = pool.token0.toLowerCase() === hop.tokenIn.toLowerCase()
-  for (const log of logs) {
-    if (log.address.toLowerCase() !== pool.id.toLowerCase() || log.topics[0] !== swapTopic) continue
-    const { args } = decodeEventLog({ abi: swapAbi, data: log.data, topics: log.topics as [Hex, ...Array<Hex>] })
-    if (args.sender.toLowerCase() !== router.toLowerCase()) continue
-    return tokenIsToken0 ? args.amount0In : args.amount1In
-  }
-  return undefined
+  return pairIntake(logs, pool.id, router, pool.token0.toLowerCase() === hop.tokenIn.toLowerCase())
 }

@@ -1,8 +1,9 @@
 /**
  * The corpus through the service, as an agent trades: every honest design is bought and sold back with
  * quote → swap (→ permit) → send with exactly the returned `gas` → receipt `pass`, judged `ok` or `taxed`
- * with taxes within 5 bp of what Uniswap's Router02 (v4: PoolSwapTest) measured by hand (./corpus.ts);
- * the traps are `cannot_sell` with `next: stop`.
+ * with taxes within 5 bp of what Uniswap's Router02 measured by hand (./corpus.ts; behind a v4 hook,
+ * which the service cannot price exactly, the round trip's loss beyond the pools' fees within 5 bp of what
+ * PoolSwapTest measured); the traps are `cannot_sell` with `next: stop`.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, formatUnits } from "viem"
@@ -28,8 +29,15 @@ describe.each(honest)("$name ($design)", (entry) => {
     const buy = { sell: deployment.usdc, buy: token, amount: "100" }
     const { safety } = answerOf(await ops.quote({ ...buy, taker: taker.address }))
     expect(safety?.verdict, safety?.reason).toBeOneOf(["ok", "taxed"])
-    expect(Math.abs((safety?.buyTaxBps ?? Number.NaN) - entry.buyTaxBps)).toBeLessThanOrEqual(TAX_TOLERANCE_BPS)
-    expect(Math.abs((safety?.sellTaxBps ?? Number.NaN) - entry.sellTaxBps)).toBeLessThanOrEqual(TAX_TOLERANCE_BPS)
+    if (entry.venue === "v2") {
+      expect(Math.abs((safety?.buyTaxBps ?? Number.NaN) - entry.buyTaxBps)).toBeLessThanOrEqual(TAX_TOLERANCE_BPS)
+      expect(Math.abs((safety?.sellTaxBps ?? Number.NaN) - entry.sellTaxBps)).toBeLessThanOrEqual(TAX_TOLERANCE_BPS)
+    } else {
+      // A hook's take cannot be told from the pool's price: no split, the round trip's loss beyond fees instead.
+      expect([safety?.buyTaxBps, safety?.sellTaxBps]).toEqual([null, null])
+      const beyondFees = Number(/lost (\d+) bps beyond the pools' own fees/.exec(safety?.reason ?? "")?.[1])
+      expect(Math.abs(beyondFees - entry.buyTaxBps - entry.sellTaxBps)).toBeLessThanOrEqual(TAX_TOLERANCE_BPS)
+    }
     const bought = await trade(taker, buy)
     expect(bought.delivered).toBeGreaterThan(0n)
 
