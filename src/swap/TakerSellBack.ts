@@ -21,10 +21,7 @@ import { Funding, WHOLE_BALANCE } from "../execution/RouterAbi.js"
 import type { Market } from "../routing/Market.js"
 import { pathOfRouteId } from "../routing/PlanShape.js"
 import { bpsOf, reversePath } from "../safety/check/Expected.js"
-import { readSell, sellCalls } from "../safety/check/RoundTrip.js"
-
-/** Far in the future: the sell-back is simulated, never sent. */
-const DEADLINE = 2n ** 40n
+import { readSell, sellCalls, SIMULATED_DEADLINE } from "../safety/check/RoundTrip.js"
 
 export interface SellBackInput {
   readonly record: QuoteRecord
@@ -55,7 +52,7 @@ export const takerSellBack = (input: SellBackInput) =>
     if (path === undefined || path.tokenOut.toLowerCase() !== record.buy.toLowerCase()) return undefined
     const plan = probePlanOf(reversePath(path), WHOLE_BALANCE, input.market.pool, input.venues, {
       recipient: taker,
-      deadline: DEADLINE,
+      deadline: SIMULATED_DEADLINE,
       quoteId: record.quoteId,
       funding: Funding.approval
     })

@@ -35,6 +35,9 @@ const GAS_BUDGET_WEI = 10n ** 20n
 const transferTopic = toEventSelector("Transfer(address,address,uint256)")
 const transferAbi = parseAbi(["event Transfer(address indexed from, address indexed to, uint256 value)"])
 
+/** A deadline far in the future, for plans that are simulated and never sent. */
+export const SIMULATED_DEADLINE = 2n ** 40n
+
 export const freshWallet = (): Address => `0x${randomBytes(20).toString("hex")}`
 
 /** The wallet's native balance: what the buy sends plus gas. */

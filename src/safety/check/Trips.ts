@@ -12,7 +12,7 @@ import { Funding, WHOLE_BALANCE } from "../../execution/RouterPlan.js"
 import type { Path } from "../../routing/Path.js"
 import { type PoolOf, reversePath } from "./Expected.js"
 import { byHorizon, type Horizon, readTrips, schedule } from "./Horizons.js"
-import { buyCalls, freshWallet, readBuy, walletFunding } from "./RoundTrip.js"
+import { buyCalls, freshWallet, readBuy, SIMULATED_DEADLINE, walletFunding } from "./RoundTrip.js"
 
 /** What a trip is made on: the token, its USDC → token path, the pools and the block. */
 export interface TripTarget {
@@ -22,16 +22,13 @@ export interface TripTarget {
   readonly block: bigint
 }
 
-/** Far in the future: the plans are simulated, never sent. */
-const DEADLINE = 2n ** 40n
-
 export const tripsOn = (
   simulator: Simulator["Type"],
   venues: RouterVenues,
   horizons: ReadonlyArray<Horizon>
 ) => {
   const plans = (target: TripTarget, wallet: Address, amountIn: bigint) => {
-    const terms = { recipient: wallet, deadline: DEADLINE, quoteId: "safety" }
+    const terms = { recipient: wallet, deadline: SIMULATED_DEADLINE, quoteId: "safety" }
     return {
       buy: probePlanOf(target.path, amountIn, target.pools, venues, { ...terms, funding: Funding.native }),
       sell: probePlanOf(reversePath(target.path), WHOLE_BALANCE, target.pools, venues, {
