@@ -42,12 +42,26 @@ const onEmbeddedDevnet = Effect.scoped(
   })
 ).pipe(Effect.provide(devnetPayments))
 
+/** The operator's files are read only with `RPC_URL`; the embedded devnet writes and serves its own. */
+const unreadOnDevnet = (config: AppConfig) =>
+  Effect.forEach(
+    [["MANIFEST_PATH", config.manifestPath], ["VENUES_FILE", config.venuesFile]] as const,
+    ([name, value]) =>
+      Option.isSome(value)
+        ? Effect.logWarning(
+          `${name} ${value.value} is read only with RPC_URL: the embedded devnet serves its own files in ` +
+            `${config.devnetDir} (DEVNET_DIR) and leaves ${value.value} untouched`
+        )
+        : Effect.void,
+    { discard: true }
+  )
+
 const main = Effect.flatMap(
   AppConfig,
   (config): Effect.Effect<never, unknown> =>
     Option.isSome(config.rpcUrl)
       ? Layer.launch(appWith(checkedRouter(checkedDeployment(Deployment.layerManifestFile))))
-      : onEmbeddedDevnet
+      : Effect.zipRight(unreadOnDevnet(config), onEmbeddedDevnet)
 ).pipe(Effect.provide(AppConfig.Default))
 
 main.pipe(Effect.provide(logUnhandledRejections), NodeRuntime.runMain)

@@ -87,13 +87,13 @@ const deployNewVenue = async () => {
 const run = (command: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   promisify(execFile)(command, args, { env: { ...process.env, ...env }, timeout: 120_000 })
 
-/** The settings of README "Running on Arc", step 4, on this chain. */
+/** The settings of README "Running on Arc", step 4, on this chain: the profile it names for the devnet stand-in. */
 const operatorSettings = (port: number) => ({
   RPC_URL: devnet.manifest.rpcUrl,
   VENUES_FILE: operatorVenues,
   MANIFEST_PATH: manifestPath,
   CHAIN_ID: String(devnet.manifest.chainId),
-  CHAIN_PROFILE: "arc",
+  CHAIN_PROFILE: "devnet",
   PAY_TO: roles().treasury.address,
   SETTLEMENT_PRIVATE_KEY: roles().treasury.privateKey,
   // Not the operator's business, the test's: its own port and data, and no background safety scan.
