@@ -135,7 +135,9 @@ beforeAll(async () => {
     DEPLOYER_PRIVATE_KEY: roles().deployer.privateKey,
     ROUTER_NATIVE_MODE: "deposit"
   })
-  router = getAddress(deployed.stdout.trim().split("\n").at(-1) ?? "")
+  // --silent: stdout is the address alone (the compile step's line goes to stderr)
+  expect(deployed.stdout).toMatch(/^0x[0-9a-fA-F]{40}\n$/)
+  router = getAddress(deployed.stdout.trim())
   expect(JSON.parse(readFileSync(operatorVenues, "utf8")).router).toBe(router)
 
   // README step 4: `npm start` with the settings; `tsx src/main.ts` is what it runs once contracts compiled.
