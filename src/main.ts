@@ -10,7 +10,7 @@
  * (layers/UnhandledRejections.ts).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, ConfigProvider, Context, Effect, Layer, Option } from "effect"
+import { Cause, Config, ConfigProvider, Context, Effect, Either, Layer, Logger, Option } from "effect"
 import { devnetPaymentSettings } from "../devnet/accounts.js"
 import { Devnet } from "../devnet/Devnet.js"
 import { DevnetError } from "../devnet/DevnetError.js"
@@ -82,8 +82,15 @@ const reportRefusal = (cause: Cause.Cause<unknown>) => {
     : Effect.logError("the service stopped", cause)
 }
 
-main.pipe(
+/** `LOG_FORMAT`: `pretty` (default) or `json`, one JSON object a line for log shippers. */
+const logFormat = Effect.runSync(Effect.either(
+  Config.literal("pretty", "json")("LOG_FORMAT").pipe(Config.withDefault("pretty" as const))
+))
+const asJson = Either.isRight(logFormat) && logFormat.right === "json"
+
+Effect.zipRight(Either.isLeft(logFormat) ? Effect.fail(logFormat.left) : Effect.void, main).pipe(
   Effect.tapErrorCause(reportRefusal),
   Effect.provide(logUnhandledRejections),
-  (program) => NodeRuntime.runMain(program, { disableErrorReporting: true })
+  Effect.provide(asJson ? Logger.json : Layer.empty),
+  (program) => NodeRuntime.runMain(program, { disableErrorReporting: true, disablePrettyLogger: asJson })
 )

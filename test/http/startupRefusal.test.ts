@@ -12,15 +12,11 @@ import { sharedManifest } from "../support/devnet.js"
 
 const dir = mkdtempSync(join(tmpdir(), "refusal-"))
 let child: ChildProcess | undefined
-afterAll(() => {
-  if (child?.exitCode === null) child.kill("SIGKILL")
-  rmSync(dir, { recursive: true, force: true })
-})
 
-it("a wrong init code hash stops the start with one line naming the venue and the right value", async () => {
+/** Starts the service on the shared devnet with a v2 init code hash that is wrong; its output and exit code. */
+const refusedStart = async (env: Readonly<Record<string, string>> = {}) => {
   const manifest = sharedManifest()
   const file = manifest.venues!
-  const right = file.venues.find((venue) => venue.id === "uniswap-v2")
   const venues = {
     ...file,
     venues: file.venues.map((venue) =>
@@ -39,7 +35,8 @@ it("a wrong init code hash stops the start with one line naming the venue and th
       DATA_DIR: join(dir, "data"),
       PAY_TO: manifest.accounts[0]!.address,
       SETTLEMENT_PRIVATE_KEY: manifest.accounts[0]!.privateKey,
-      SAFETY_SCAN: "false"
+      SAFETY_SCAN: "false",
+      ...env
     },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -47,14 +44,35 @@ it("a wrong init code hash stops the start with one line naming the venue and th
   child.stdout!.on("data", (chunk) => (log += chunk))
   child.stderr!.on("data", (chunk) => (log += chunk))
   const code = await new Promise<number | null>((done) => child!.once("exit", done))
+  return { code, log }
+}
+
+const rightV2Hash = () => {
+  const right = sharedManifest().venues!.venues.find((venue) => venue.id === "uniswap-v2")
+  return right?.family === "v2" ? right.pairInitCodeHash : undefined
+}
+afterAll(() => {
+  if (child?.exitCode === null) child.kill("SIGKILL")
+  rmSync(dir, { recursive: true, force: true })
+})
+
+it("a wrong init code hash stops the start with one line naming the venue and the right value", async () => {
+  const { code, log } = await refusedStart()
   expect(code, log).toBe(1)
   const errors = log.split("\n").filter((line) => /\bERROR\b/.test(line))
   expect(errors).toHaveLength(1)
   expect(errors[0]).toContain("refused to start: venue uniswap-v2: pairInitCodeHash 0xcdcd")
-  expect(errors[0]).toContain(
-    `hashes to ${right?.family === "v2" && right.pairInitCodeHash}: set pairInitCodeHash to it`
-  )
+  expect(errors[0]).toContain(`hashes to ${rightV2Hash()}: set pairInitCodeHash to it`)
   // no stack trace anywhere in the output
   expect(log).not.toMatch(/\n\s+at /)
   expect(log).not.toContain(".ts:")
+}, 120_000)
+
+it("LOG_FORMAT=json: every line one JSON object, the refusal among them", async () => {
+  const { code, log } = await refusedStart({ LOG_FORMAT: "json" })
+  expect(code, log).toBe(1)
+  const lines = log.trim().split("\n").map((line) => JSON.parse(line) as { logLevel: string; message: unknown })
+  const errors = lines.filter((line) => line.logLevel === "ERROR")
+  expect(errors).toHaveLength(1)
+  expect(String(errors[0]!.message)).toMatch(/^refused to start: venue uniswap-v2: pairInitCodeHash 0xcdcd/)
 }, 120_000)
