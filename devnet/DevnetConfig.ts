@@ -1,6 +1,6 @@
 /**
- * Settings of the embedded devnet: its own `DEVNET_*` settings read through `Config`, with the
- * manifest path and chain id it shares with the service taken from `AppConfig`. Defaults work on a
+ * Settings of the embedded devnet: its own `DEVNET_*` settings read through `Config`, with its output
+ * directory (`DEVNET_DIR`) and the chain id it shares with the service taken from `AppConfig`. Defaults work on a
  * developer machine. Tests and scripts may pass their own `DevnetOptions` instead of the environment.
  */
 import { Config, Effect, Option } from "effect"
@@ -15,7 +15,7 @@ export interface DevnetOptions {
   readonly blockTime: Option.Option<number>
   /** Where the manifest is written. */
   readonly manifestPath: string
-  /** Where the venue file is written besides (`VENUES_FILE`); none: only inside the manifest. */
+  /** Where the venue file is written besides (`DEVNET_DIR/venues.json`); none: only inside the manifest. */
   readonly venuesPath: Option.Option<string>
   /** Directory of bootstrap snapshots; none disables the cache. */
   readonly cacheDir: Option.Option<string>
@@ -56,7 +56,13 @@ const ownSettings = Config.all({
 })
 
 export const devnetConfig = Effect.gen(function*() {
-  const { chainId, manifestPath, venuesFile } = yield* AppConfig
-  const options: DevnetOptions = { ...(yield* ownSettings), chainId, manifestPath, venuesPath: Option.some(venuesFile) }
+  const config = yield* AppConfig
+  const files = AppConfig.devnetFiles(config)
+  const options: DevnetOptions = {
+    ...(yield* ownSettings),
+    chainId: config.chainId,
+    manifestPath: files.manifest,
+    venuesPath: Option.some(files.venues)
+  }
   return options
 })

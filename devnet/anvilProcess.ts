@@ -6,6 +6,7 @@
 import { Deferred, Effect, Option } from "effect"
 import { anvilBinary } from "./anvilBinary.js"
 import { anvilCondition, type Drained } from "./anvilCondition.js"
+import { freshStatesDir } from "./anvilStates.js"
 import { spawnGuarded, stopGuarded } from "./childGuard.js"
 import { DevnetError } from "./DevnetError.js"
 
@@ -36,7 +37,9 @@ export interface AnvilInstance {
 const READY_TIMEOUT_MS = 20_000
 const LISTENING = /Listening on ([^\s]+):(\d+)/
 
-const argv = (args: AnvilArgs): Array<string> => [
+const argv = (args: AnvilArgs, statesDir: string): Array<string> => [
+  "--cache-path",
+  statesDir,
   "--host",
   args.host,
   "--port",
@@ -56,7 +59,10 @@ const argv = (args: AnvilArgs): Array<string> => [
 export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {
   const binary = yield* anvilBinary
   const child = yield* Effect.acquireRelease(
-    Effect.sync(() => spawnGuarded(binary.path, argv(args))),
+    Effect.sync(() => {
+      const statesDir = freshStatesDir()
+      return spawnGuarded(binary.path, argv(args, statesDir), statesDir)
+    }),
     (child) => Effect.promise(() => stopGuarded(child))
   )
   const exited = yield* Deferred.make<number | string>()

@@ -115,12 +115,18 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       wsUrl: yield* Config.option(Config.string("WS_URL")),
       profile: yield* Schema.Config("CHAIN_PROFILE", ChainProfile).pipe(Config.withDefault("devnet" as const)),
       chainId: yield* Config.integer("CHAIN_ID").pipe(Config.withDefault(5042)),
-      manifestPath: yield* Config.string("MANIFEST_PATH").pipe(Config.withDefault(".devnet/manifest.json")),
       /**
-       * The chain's venues (schema/VenueFile.ts): its Permit2 and every DEX venue the service prices and
-       * routes through. The devnet bootstrap writes the devnet's here.
+       * The operator's manifest, read only with `RPC_URL` (and required there). The devnet never writes
+       * here: its own goes to `devnetDir`, so a file the operator named is never overwritten.
        */
-      venuesFile: yield* Config.string("VENUES_FILE").pipe(Config.withDefault(".devnet/venues.json")),
+      manifestPath: yield* Config.option(Config.string("MANIFEST_PATH")),
+      /**
+       * The operator's venue file (schema/VenueFile.ts): the chain's Permit2 and every DEX venue, read only
+       * with `RPC_URL`; unset, the manifest's own `venues`.
+       */
+      venuesFile: yield* Config.option(Config.string("VENUES_FILE")),
+      /** Where the embedded devnet writes its manifest and venue file (`manifest.json`, `venues.json`). */
+      devnetDir: yield* Config.string("DEVNET_DIR").pipe(Config.withDefault(".devnet")),
       /** The `router` contract, over the manifest's (no router anywhere makes every plan non-executable). */
       routerAddress: yield* Config.option(Schema.Config("ROUTER_ADDRESS", Address)),
       dataDir: yield* Config.string("DATA_DIR").pipe(Config.withDefault(".devnet/data")),
@@ -174,6 +180,18 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   static readonly baseUrl = (config: AppConfig) =>
     Option.getOrElse(config.publicUrl, () => `http://${config.host}:${config.port}`)
 
+  /** The devnet's own files, never the operator's. */
+  static readonly devnetFiles = (config: AppConfig) => ({
+    manifest: `${config.devnetDir}/manifest.json`,
+    venues: `${config.devnetDir}/venues.json`
+  })
+
+  /** The manifest served: the operator's with `RPC_URL`, else the embedded devnet's. */
+  static readonly servedManifest = (config: AppConfig) =>
+    Option.isSome(config.rpcUrl) && Option.isSome(config.manifestPath)
+      ? config.manifestPath.value
+      : AppConfig.devnetFiles(config).manifest
+
   static readonly tokenListUrl = (config: AppConfig) =>
-    Option.getOrElse(config.tokenListUrl, () => `file:${config.manifestPath}`)
+    Option.getOrElse(config.tokenListUrl, () => `file:${AppConfig.servedManifest(config)}`)
 }

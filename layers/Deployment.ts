@@ -55,8 +55,8 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
   }
 
   /**
-   * Reads a manifest file written by the devnet bootstrap, or by an operator for another chain, and the
-   * venue file `VENUES_FILE` (the manifest's own `venues` when that file does not exist); `RPC_URL`, when
+   * Reads the operator's manifest `MANIFEST_PATH` (required) and venue file `VENUES_FILE` (unset: the
+   * manifest's own `venues`; named and absent: refused, never silently another file); `RPC_URL`, when
    * set, overrides the manifest's endpoint. The router is `ROUTER_ADDRESS`, else the venue file's `router`,
    * else the manifest's `router` role (no router anywhere makes every plan non-executable).
    */
@@ -65,14 +65,26 @@ export class Deployment extends Context.Tag("Deployment")<Deployment, Deployment
     Effect.gen(function*() {
       const config = yield* AppConfig
       const fs = yield* FileSystem.FileSystem
-      const text = yield* fs.readFileString(config.manifestPath)
-      const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(text)
-      const venues = (yield* fs.exists(config.venuesFile))
-        ? yield* Schema.decodeUnknown(Schema.parseJson(VenueFile))(yield* fs.readFileString(config.venuesFile))
+      if (Option.isNone(config.manifestPath)) {
+        return yield* new VenueFileRefused({
+          message: "MANIFEST_PATH is not set: with RPC_URL it names the chain's manifest " +
+            `(for a devnet started by \`npm run devnet\`: ${AppConfig.devnetFiles(config).manifest})`
+        })
+      }
+      const manifestPath = config.manifestPath.value
+      if (!(yield* fs.exists(manifestPath))) {
+        return yield* new VenueFileRefused({ message: `MANIFEST_PATH ${manifestPath} does not exist` })
+      }
+      const manifest = yield* Schema.decodeUnknown(Schema.parseJson(Manifest))(yield* fs.readFileString(manifestPath))
+      if (Option.isSome(config.venuesFile) && !(yield* fs.exists(config.venuesFile.value))) {
+        return yield* new VenueFileRefused({ message: `VENUES_FILE ${config.venuesFile.value} does not exist` })
+      }
+      const venues = Option.isSome(config.venuesFile)
+        ? yield* Schema.decodeUnknown(Schema.parseJson(VenueFile))(yield* fs.readFileString(config.venuesFile.value))
         : manifest.venues
       if (venues === undefined) {
         return yield* new VenueFileRefused({
-          message: `VENUES_FILE ${config.venuesFile} does not exist and the manifest has no venues`
+          message: `VENUES_FILE is not set and the manifest ${manifestPath} has no venues`
         })
       }
       const listed = Deployment.make(manifest, venues)

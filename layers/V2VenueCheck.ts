@@ -10,6 +10,7 @@ import {
   type Address,
   encodeFunctionData,
   encodePacked,
+  getAddress,
   getCreate2Address,
   type Hex,
   keccak256,
@@ -20,6 +21,7 @@ import { RpcHex } from "../schema/Chain.js"
 import type { V2VenueEntry } from "../schema/VenueFile.js"
 import type { ChainRpc } from "./ChainRpc.js"
 import { VenueFileRefused } from "./Deployment.js"
+import { initCodeHashFix } from "./InitCodeHashFound.js"
 
 type Rpc = Pick<ChainRpc["Type"], "read">
 
@@ -45,11 +47,11 @@ const checkFeeGetter = Effect.fn("VenueChecks.v2FeeGetter")(
     // A getter the pair lacks reverts; an answer is read only when it is one word.
     const answer = yield* call(rpc, pair, toFunctionSelector(getter)).pipe(Effect.orElseSucceed((): Hex => "0x"))
     if (answer.length !== 66) {
-      return yield* refuse(`venue ${entry.id}: the pair ${pair} does not answer the fee getter ${getter}`)
+      return yield* refuse(`venue ${entry.id}: the pair ${getAddress(pair)} does not answer the fee getter ${getter}`)
     }
     if (word(answer) >= BigInt(denominator)) {
       return yield* refuse(
-        `venue ${entry.id}: the pair ${pair} reports a fee of ${word(answer)} through ${getter}, ` +
+        `venue ${entry.id}: the pair ${getAddress(pair)} reports a fee of ${word(answer)} through ${getter}, ` +
           `not below the file's denominator ${denominator}`
       )
     }
@@ -77,9 +79,10 @@ export const checkV2 = Effect.fn("VenueChecks.v2")(function*(rpc: Rpc, entry: ty
     bytecodeHash: entry.pairInitCodeHash
   })
   if (expected.toLowerCase() !== pair.toLowerCase()) {
+    const fix = yield* initCodeHashFix(rpc, entry.factory, salt, pair, "pairInitCodeHash")
     return yield* refuse(
-      `venue ${entry.id}: pairInitCodeHash ${entry.pairInitCodeHash} is wrong: the factory's pair ${pair} ` +
-        `is not at its CREATE2 address ${expected}`
+      `venue ${entry.id}: pairInitCodeHash ${entry.pairInitCodeHash} is wrong: the factory's first pair ` +
+        `${getAddress(pair)} is not at the CREATE2 address it gives, ${getAddress(expected)}${fix}`
     )
   }
   if (perPair !== undefined) yield* checkFeeGetter(rpc, entry, perPair.getter, perPair.denominator, pair)

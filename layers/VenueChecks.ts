@@ -12,6 +12,7 @@ import {
   decodeAbiParameters,
   encodeAbiParameters,
   encodeFunctionData,
+  getAddress,
   getCreate2Address,
   type Hex,
   keccak256,
@@ -23,6 +24,7 @@ import type { RpcUnavailable } from "../schema/Errors.js"
 import type { V3VenueEntry, VenueFile } from "../schema/VenueFile.js"
 import { ChainRpc } from "./ChainRpc.js"
 import { Deployment, VenueFileRefused } from "./Deployment.js"
+import { initCodeHashFix } from "./InitCodeHashFound.js"
 import { checkV2 } from "./V2VenueCheck.js"
 import { contractsOf } from "./Venues.js"
 
@@ -47,7 +49,7 @@ const addressOf = (hex: Hex): Address => `0x${hex.slice(26, 66)}`
 
 const hasCode = Effect.fn("VenueChecks.hasCode")(function*(rpc: Rpc, entry: string, role: string, address: string) {
   const code = yield* rpc.read(RpcHex, "eth_getCode", [address, "latest"])
-  if (code === "0x") return yield* refuse(`${entry}: ${role} ${address} has no code at the RPC`)
+  if (code === "0x") return yield* refuse(`${entry}: ${role} ${getAddress(address)} has no code at the RPC`)
 })
 
 /** Permit2's domain separator: `keccak256(abi.encode(TYPE_HASH, keccak256("Permit2"), chainid, this))`. */
@@ -66,7 +68,10 @@ const checkPermit2 = Effect.fn("VenueChecks.permit2")(function*(rpc: Rpc, file: 
   yield* hasCode(rpc, "permit2", "Permit2", file.permit2)
   const separator = yield* call(rpc, file.permit2, "DOMAIN_SEPARATOR").pipe(Effect.orElseSucceed((): Hex => "0x"))
   if (separator.toLowerCase() !== permit2DomainSeparator(file.chainId, file.permit2)) {
-    return yield* refuse(`permit2: the code at ${file.permit2} is not Permit2 (its domain separator is not Permit2's)`)
+    return yield* refuse(
+      `permit2: the code at ${getAddress(file.permit2)} is not Permit2 (its domain separator is not Permit2's); ` +
+        "name the chain's Permit2 (canonically 0x000000000022D473030F116dDEE9F6B43aC78BA3)"
+    )
   }
 })
 
@@ -78,7 +83,8 @@ const checkV3 = Effect.fn("VenueChecks.v3")(function*(rpc: Rpc, entry: typeof V3
     if (spacing !== tier.tickSpacing) {
       return yield* refuse(
         `venue ${entry.id}: fee tier ${tier.fee} has tick spacing ${spacing} at the factory (0: not enabled), ` +
-          `the file says ${tier.tickSpacing}`
+          `the file says ${tier.tickSpacing}; set the factory's value (feeAmountTickSpacing(${tier.fee})), or ` +
+          "drop the tier"
       )
     }
   }
@@ -101,9 +107,10 @@ const checkV3 = Effect.fn("VenueChecks.v3")(function*(rpc: Rpc, entry: typeof V3
   const deployer = entry.poolDeployer ?? entry.factory
   const expected = getCreate2Address({ from: deployer, salt, bytecodeHash: entry.poolInitCodeHash })
   if (expected.toLowerCase() !== pool.toLowerCase()) {
+    const fix = yield* initCodeHashFix(rpc, deployer, salt, pool, "poolInitCodeHash")
     return yield* refuse(
-      `venue ${entry.id}: poolInitCodeHash ${entry.poolInitCodeHash} is wrong: the factory's pool ${pool} ` +
-        `is not at its CREATE2 address ${expected}`
+      `venue ${entry.id}: poolInitCodeHash ${entry.poolInitCodeHash} is wrong: the factory's first pool ` +
+        `${getAddress(pool)} is not at the CREATE2 address it gives, ${getAddress(expected)}${fix}`
     )
   }
 })

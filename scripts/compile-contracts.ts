@@ -7,7 +7,8 @@
  *
  * The build is skipped when build/contracts/.hash matches: a digest of every source the compiler read,
  * the prebuilt artifacts, the solc version and the settings. It also lists the files the import callback
- * read from node_modules, so that a cached run re-hashes them without loading the 9 MB compiler.
+ * read from node_modules, so that a cached run re-hashes them without loading the 9 MB compiler. Its one
+ * status line goes to stderr: `npm run --silent deploy-router` prints only the address on stdout.
  */
 import { createHash } from "node:crypto"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -171,7 +172,7 @@ const main = async (): Promise<void> => {
   const elapsed = (): string => `${Math.round(performance.now() - started)} ms`
   const sources = ownSources()
   if (isCached(sources)) {
-    console.log(`contracts: cached, ${elapsed()}`)
+    console.error(`contracts: cached, ${elapsed()}`)
     return
   }
   const { artifacts, imports } = await compile(sources)
@@ -190,7 +191,7 @@ const main = async (): Promise<void> => {
     writeFileSync(join(outDir, `${artifact.contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`)
   }
   writeFileSync(hashFile, `${JSON.stringify({ digest: digestOf(sources, imports), imports }, null, 2)}\n`)
-  console.log(`contracts: compiled ${artifacts.length} artifacts, ${elapsed()}`)
+  console.error(`contracts: compiled ${artifacts.length} artifacts, ${elapsed()}`)
 }
 
 await main()

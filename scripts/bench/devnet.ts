@@ -35,7 +35,7 @@ const serviceStart = async (): Promise<number> => {
       ...process.env,
       PORT: String(port),
       DEVNET_PORT: "0",
-      MANIFEST_PATH: options.manifestPath,
+      DEVNET_DIR: work,
       DEVNET_CACHE_DIR: cacheDir
     },
     stdio: "ignore"

@@ -8,7 +8,7 @@
  * the venue file's own checks do (layers/VenueChecks.ts).
  */
 import { Effect, Layer } from "effect"
-import { isAddressEqual } from "viem"
+import { getAddress, isAddressEqual } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Deployment, VenueFileRefused } from "../../layers/Deployment.js"
 import { venueTableMismatch } from "../../schema/VenueTable.js"
@@ -37,12 +37,16 @@ export const checkedRouter = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =
       const [table, permit2] = deployed.value
       const mismatch = venueTableMismatch(shape.venues, table)
       if (mismatch !== undefined) {
-        return yield* new VenueFileRefused({ message: `router ${router}: ${mismatch}` })
+        return yield* new VenueFileRefused({
+          message: `router ${getAddress(router)}: ${mismatch}; deploy a router for this file (npm run deploy-router)`
+        })
       }
       if (!isAddressEqual(permit2, shape.venues.permit2)) {
         return yield* new VenueFileRefused({
-          message: `router ${router}: it was deployed for Permit2 ${permit2}, the venue file names Permit2 ` +
-            `${shape.venues.permit2}; deploy a router for the file's Permit2 (npm run deploy-router)`
+          message: `router ${getAddress(router)}: it was deployed for Permit2 ${getAddress(permit2)}, the venue ` +
+            `file names Permit2 ${
+              getAddress(shape.venues.permit2)
+            }; deploy a router for the file's Permit2 (npm run deploy-router)`
         })
       }
       yield* Effect.logInfo(`router ${router} checked: its venue table and Permit2 are the venue file's`)

@@ -39,9 +39,9 @@ const start = async (): Promise<ClusterFixture> => {
     manifestPath,
     redisUrl,
     redisPrefix,
-    // The background scan would only compete for the two cores with the calls under test. VENUES_FILE names
-    // no file, so the replicas read this devnet's venues from the manifest, not a local devnet's file.
-    settings: { PAY_TO: payTo, SAFETY_SCAN: "false", DRAIN_MS: "1500", VENUES_FILE: `${manifestPath}.absent` },
+    // The background scan would only compete for the two cores with the calls under test. No VENUES_FILE:
+    // the replicas read this devnet's venues from its manifest.
+    settings: { PAY_TO: payTo, SAFETY_SCAN: "false", DRAIN_MS: "1500" },
     settlementKeys: devnetSettlementKeys(devnet.manifest)
   }).catch(async (error) => {
     await devnet.stop()

@@ -23,7 +23,7 @@ it("exits non-zero, saying why, when the embedded devnet's anvil dies", async ()
   const work = mkdtempSync(join(tmpdir(), "arc-main-"))
   const { baseUrl, child, exited, log } = await startServiceProcess({
     DEVNET_PORT: "0",
-    MANIFEST_PATH: join(work, "manifest.json"),
+    DEVNET_DIR: work,
     DATA_DIR: join(work, "data"),
     DEVNET_CACHE_DIR: process.env["DEVNET_CACHE_DIR"] ?? resolve(import.meta.dirname, "../../.cache/devnet")
   }, (child) => (service = child))

@@ -1,8 +1,9 @@
 /**
  * `npm run deploy-router` as an operator runs it, against anvil (a private devnet): it deploys a router
  * whose venue table is the file's, prints its address and, asked to, writes it into the file; the
- * router it deployed executes a plan. It refuses, before sending anything, a file naming a contract
- * that has no code (naming the entry) and a file for another chain.
+ * router it deployed executes a plan. It refuses, before sending anything and with start-up's own
+ * messages, a file naming a contract that has no code, a file for another chain, a wrong init code hash,
+ * a fee tier the factory lacks and a Permit2 address holding other code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { execFile } from "node:child_process"
@@ -89,13 +90,75 @@ describe("npm run deploy-router", () => {
     const broken = { ...file, venues: file.venues.map((venue, i) => i === 1 ? { ...venue, factory: empty } : venue) }
     const result = await run(fileAt("broken.json", broken))
     expect(result.ok).toBe(false)
-    expect(result.out).toBe(`deploy-router: uniswap-v3.factory (${empty}) has no code on chain ${file.chainId}`)
+    expect(result.out).toBe(`deploy-router: venue uniswap-v3: factory ${getAddress(empty)} has no code at the RPC`)
     expect(await nonce()).toBe(before)
   })
 
   it("refuses a venue file for another chain", async () => {
     const result = await run(fileAt("other.json", { ...file, chainId: 1 }))
     expect(result.ok).toBe(false)
-    expect(result.out).toBe(`deploy-router: the RPC is chain ${file.chainId}, the venue file is for chain 1`)
+    expect(result.out).toBe(`deploy-router: chainId: the venue file is for chain 1, the RPC's is ${file.chainId}`)
+  })
+
+  const withVenue = (id: string, change: (venue: VenueFile["venues"][number]) => object) => ({
+    ...file,
+    venues: file.venues.map((venue) => venue.id === id ? change(venue) : venue)
+  })
+
+  // Each refused with start-up's own message (test/venues/checks.test.ts), before anything is sent.
+  it("refuses a wrong init code hash, a fee tier the factory lacks and a wrong Permit2, sending nothing", async () => {
+    const before = await nonce()
+    const v2 = file.venues.find((venue) => venue.id === "uniswap-v2")
+    const wrongHash = await run(
+      fileAt("hash.json", withVenue("uniswap-v2", (venue) => ({ ...venue, pairInitCodeHash: `0x${"ab".repeat(32)}` })))
+    )
+    expect(wrongHash.ok).toBe(false)
+    expect(wrongHash.out).toMatch(/^deploy-router: venue uniswap-v2: pairInitCodeHash 0xab(ab)+ is wrong: /)
+    expect(wrongHash.out).toContain(`hashes to ${v2?.family === "v2" && v2.pairInitCodeHash}`)
+
+    const wrongTier = await run(
+      fileAt(
+        "tier.json",
+        withVenue("uniswap-v3", (venue) => ({ ...venue, feeTiers: [{ fee: 2500, tickSpacing: 50 }] }))
+      )
+    )
+    expect(wrongTier.ok).toBe(false)
+    expect(wrongTier.out).toMatch(/^deploy-router: venue uniswap-v3: fee tier 2500 has tick spacing 0 at the factory/)
+
+    const notPermit2 = getAddress(devnet.manifest.contracts["v2Factory"]!)
+    const wrongPermit2 = await run(fileAt("permit2.json", { ...file, permit2: notPermit2 }))
+    expect(wrongPermit2.ok).toBe(false)
+    expect(wrongPermit2.out).toMatch(new RegExp(`^deploy-router: permit2: the code at ${notPermit2} is not Permit2`))
+
+    expect(await nonce()).toBe(before)
+  })
+
+  it("npm run --silent deploy-router --json: one JSON line on stdout, the router or the refusal", async () => {
+    const npm = (path: string) =>
+      promisify(execFile)("npm", ["run", "--silent", "deploy-router", "--", path, "--json"], {
+        env: {
+          ...process.env,
+          RPC_URL: devnet.manifest.rpcUrl,
+          DEPLOYER_PRIVATE_KEY: roles().deployer.privateKey,
+          ROUTER_NATIVE_MODE: "deposit"
+        }
+      }).then(
+        ({ stdout }) => ({ ok: true, stdout }),
+        (error: { stdout: string }) => ({ ok: false, stdout: error.stdout })
+      )
+    const deployed = await npm(fileAt("json.json", file))
+    expect(deployed.ok).toBe(true)
+    const answer = JSON.parse(deployed.stdout)
+    expect(deployed.stdout).toBe(`${JSON.stringify(answer)}\n`)
+    expect(answer).toEqual({
+      router: getAddress(answer.router),
+      chainId: file.chainId,
+      venues: file.venues.map((venue) => venue.id)
+    })
+    const refused = await npm(fileAt("json-other.json", { ...file, chainId: 1 }))
+    expect(refused.ok).toBe(false)
+    expect(JSON.parse(refused.stdout)).toEqual({
+      refused: `chainId: the venue file is for chain 1, the RPC's is ${file.chainId}`
+    })
   })
 })

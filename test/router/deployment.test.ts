@@ -77,11 +77,10 @@ describe("the router in the deployment", () => {
     writeFileSync(manifestPath, JSON.stringify({ ...sharedManifest(), contracts, venues: file }))
     const layer = Deployment.layerManifestFile.pipe(
       Layer.provide(AppConfig.Default),
-      // VENUES_FILE names no file, so the manifest's own venue file is read, not a local devnet's.
+      // No VENUES_FILE: the manifest's own venue file is read.
       Layer.provide(
         AppConfig.withSettings({
           MANIFEST_PATH: manifestPath,
-          VENUES_FILE: `${manifestPath}.absent`,
           RPC_URL: "http://127.0.0.1:1",
           ...settings
         })
@@ -107,13 +106,28 @@ describe("the router in the deployment", () => {
     Effect.gen(function*() {
       // A router deployed for a file with a venue added: the manifest's still names the old one.
       const redeployed = getAddress("0x00000000000000000000000000000000000c0ffe")
-      const result = yield* deploymentWith({ VENUES_FILE: "/nonexistent" }, sharedManifest().contracts, redeployed)
+      const result = yield* deploymentWith({}, sharedManifest().contracts, redeployed)
       expect(result._tag === "Right" && [result.right.contracts["router"], result.right.venues.router])
         .toEqual([redeployed, redeployed])
-      const manifestOnly = yield* deploymentWith({ VENUES_FILE: "/nonexistent" }, sharedManifest().contracts, null)
+      const manifestOnly = yield* deploymentWith({}, sharedManifest().contracts, null)
       expect(manifestOnly._tag === "Right" && manifestOnly.right.venues.router).toBe(
         sharedManifest().contracts["router"]
       )
+    }))
+
+  it.effect("a named venue file that does not exist, or no MANIFEST_PATH with RPC_URL, is refused, never replaced", () =>
+    Effect.gen(function*() {
+      const absent = yield* deploymentWith({ VENUES_FILE: "/nonexistent/venues.json" }, sharedManifest().contracts)
+      expect(absent._tag === "Left" && absent.left.message).toBe("VENUES_FILE /nonexistent/venues.json does not exist")
+      const unnamed = yield* Effect.either(Effect.provide(
+        Deployment,
+        Deployment.layerManifestFile.pipe(
+          Layer.provide(AppConfig.Default),
+          Layer.provide(AppConfig.withSettings({ RPC_URL: "http://127.0.0.1:1" })),
+          Layer.provide(NodeContext.layer)
+        )
+      ))
+      expect(unnamed._tag === "Left" && String(unnamed.left.message)).toMatch(/^MANIFEST_PATH is not set: with RPC_URL/)
     }))
 
   it.effect("a malformed ROUTER_ADDRESS fails at start-up instead of being used", () =>

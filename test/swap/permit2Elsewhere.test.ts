@@ -68,14 +68,14 @@ describe("Permit2 at another address, named by the venue file", () => {
       ))).then((exit) => Exit.isFailure(exit) ? JSON.stringify(exit.cause.toJSON()) : "started")
     // The canonical Permit2 named, the router built for the other one; and the other way round.
     expect(await refusal({ ...base, router })).toContain(
-      `router ${router}: it was deployed for Permit2 ${
-        getAddress(permit2)
-      }, the venue file names Permit2 ${base.permit2}`
+      `router ${getAddress(router)}: it was deployed for Permit2 ${getAddress(permit2)}, the venue file names Permit2 ${
+        getAddress(base.permit2)
+      }`
     )
     expect(await refusal({ ...file, router: base.router })).toContain(
-      `router ${base.router}: it was deployed for Permit2 ${
+      `router ${getAddress(base.router!)}: it was deployed for Permit2 ${
         getAddress(PERMIT2_ADDRESS)
-      }, the venue file names Permit2 ${permit2}`
+      }, the venue file names Permit2 ${getAddress(permit2)}`
     )
     expect(await refusal(file)).toBe("started")
   })

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
+import { getAddress } from "viem"
 import { Deployment } from "../../layers/Deployment.js"
 import { checkedDeployment } from "../../layers/VenueChecks.js"
 import { lowerAddress } from "../../schema/Chain.js"
@@ -42,15 +43,28 @@ describe("start-up checks of the venue file", () => {
 
   it.effect("a wrong v2 pair init code hash refuses, naming the venue", () =>
     Effect.gen(function*() {
+      const right = devnetFile().venues.find((entry) => entry.id === "uniswap-v2")
       const file = withVenue(devnetFile(), "uniswap-v2", (entry) => ({ ...entry, pairInitCodeHash: WRONG_HASH }))
       const message = yield* startWith(file)
-      expect(message).toContain("venue uniswap-v2: pairInitCodeHash")
+      expect(message).toMatch(
+        /venue uniswap-v2: pairInitCodeHash 0xab(ab)+ is wrong: the factory's first pair 0x[0-9a-fA-F]{40} is not at the CREATE2 address it gives, 0x[0-9a-fA-F]{40}/
+      )
+      // the fix: the hash of the init code the factory embeds, the one that puts its first pair where it is
+      expect(right?.family === "v2" && message).toContain(
+        `hashes to ${right?.family === "v2" && right.pairInitCodeHash}: set pairInitCodeHash to it`
+      )
+      for (const address of message?.match(/0x[0-9a-fA-F]{40}\b/g) ?? []) expect(address).toBe(getAddress(address))
     }))
 
   it.effect("a wrong v3 pool init code hash refuses, naming the venue", () =>
     Effect.gen(function*() {
+      const right = devnetFile().venues.find((entry) => entry.id === "uniswap-v3")
       const file = withVenue(devnetFile(), "uniswap-v3", (entry) => ({ ...entry, poolInitCodeHash: WRONG_HASH }))
-      expect(yield* startWith(file)).toContain("venue uniswap-v3: poolInitCodeHash")
+      const message = yield* startWith(file)
+      expect(message).toContain("venue uniswap-v3: poolInitCodeHash")
+      expect(message).toContain(
+        `hashes to ${right?.family === "v3" && right.poolInitCodeHash}: set poolInitCodeHash to it`
+      )
     }))
 
   it.effect("a fee tier the factory disagrees with refuses, naming the venue and the tier", () =>
@@ -74,14 +88,14 @@ describe("start-up checks of the venue file", () => {
       // The v2 factory: a contract with code, but not Permit2's.
       const other = sharedManifest().contracts["v2Factory"]!
       const message = yield* startWith({ ...devnetFile(), permit2: other })
-      expect(message).toContain(`permit2: the code at ${other} is not Permit2`)
+      expect(message).toContain(`permit2: the code at ${getAddress(other)} is not Permit2`)
     }))
 
   it.effect("a venue contract without code refuses, naming the venue and its role", () =>
     Effect.gen(function*() {
       const empty = lowerAddress("0x00000000000000000000000000000000000000e1")
       const file = withVenue(devnetFile(), "uniswap-v4", (entry) => ({ ...entry, quoter: empty }))
-      expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${empty} has no code at the RPC`)
+      expect(yield* startWith(file)).toContain(`venue uniswap-v4: quoter ${getAddress(empty)} has no code at the RPC`)
     }))
 
   it.effect("a router deployed for another venue table refuses, naming the first entry that differs", () =>
@@ -91,11 +105,11 @@ describe("start-up checks of the venue file", () => {
       const [v2, v3, v4, launchpad, lowFee, fork, ...rest] = file.venues
       const swapped = { ...file, venues: [v2, v3, v4, launchpad, fork!, lowFee!, ...rest] } as VenueFile
       expect(yield* startWith(swapped)).toContain(
-        `router ${file.router}: venue fork-v3 (index 4) differs between the router and the venue file`
+        `router ${getAddress(file.router!)}: venue fork-v3 (index 4) differs between the router and the venue file`
       )
       const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
       expect(yield* startWith(fewer)).toContain(
-        `router ${file.router}: the router has ${file.venues.length} venues, the venue file 4`
+        `router ${getAddress(file.router!)}: the router has ${file.venues.length} venues, the venue file 4`
       )
     }))
 

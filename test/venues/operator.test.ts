@@ -87,13 +87,13 @@ const deployNewVenue = async () => {
 const run = (command: string, args: ReadonlyArray<string>, env: Record<string, string>) =>
   promisify(execFile)(command, args, { env: { ...process.env, ...env }, timeout: 120_000 })
 
-/** The settings of README "Running on Arc", step 4, on this chain. */
+/** The settings of README "Running on Arc", step 4, on this chain: the profile it names for the devnet stand-in. */
 const operatorSettings = (port: number) => ({
   RPC_URL: devnet.manifest.rpcUrl,
   VENUES_FILE: operatorVenues,
   MANIFEST_PATH: manifestPath,
   CHAIN_ID: String(devnet.manifest.chainId),
-  CHAIN_PROFILE: "arc",
+  CHAIN_PROFILE: "devnet",
   PAY_TO: roles().treasury.address,
   SETTLEMENT_PRIVATE_KEY: roles().treasury.privateKey,
   // Not the operator's business, the test's: its own port and data, and no background safety scan.
@@ -135,7 +135,9 @@ beforeAll(async () => {
     DEPLOYER_PRIVATE_KEY: roles().deployer.privateKey,
     ROUTER_NATIVE_MODE: "deposit"
   })
-  router = getAddress(deployed.stdout.trim().split("\n").at(-1) ?? "")
+  // --silent: stdout is the address alone (the compile step's line goes to stderr)
+  expect(deployed.stdout).toMatch(/^0x[0-9a-fA-F]{40}\n$/)
+  router = getAddress(deployed.stdout.trim())
   expect(JSON.parse(readFileSync(operatorVenues, "utf8")).router).toBe(router)
 
   // README step 4: `npm start` with the settings; `tsx src/main.ts` is what it runs once contracts compiled.
