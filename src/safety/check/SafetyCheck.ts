@@ -15,9 +15,9 @@ import type { SafetyVerdict } from "../../../schema/Token.js"
 import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
+import { OwnerPowers } from "../powers/OwnerPowers.js"
 import { buyImpactBps, buyTaxBps, expectedBuyOut, type PoolOf, sellTaxBps } from "./Expected.js"
 import { HORIZONS } from "./Horizons.js"
-import { readOwnerFlags } from "./OwnerPowers.js"
 import { findCap } from "./SizeLimit.js"
 import { tripsOn } from "./Trips.js"
 import { decide, inconclusive, type Measurement } from "./Verdict.js"
@@ -66,6 +66,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const router = contracts["router"]
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
     const venues = routerVenuesOf(deployment.venues)
+    const powers = yield* OwnerPowers
 
     const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 
@@ -140,10 +141,8 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token, request.block)], {
-        concurrency: "unbounded"
-      }).pipe(
-        Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),
+      return yield* Effect.all([measure(request, router), powers.of(request)], { concurrency: "unbounded" }).pipe(
+        Effect.map(([measurement, found]) => ({ ...decide(base, measurement, safety), ...found })),
         Effect.catchAll((error) =>
           Effect.succeed(
             inconclusive(
@@ -182,5 +181,5 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     return { check }
   }),
   // `Default` builds its Simulator; beside `Simulator.Default` in one layer graph the two share one (`swap` uses it).
-  dependencies: [Simulator.Default]
+  dependencies: [Simulator.Default, OwnerPowers.Default]
 }) {}

@@ -1,0 +1,176 @@
+/**
+ * The powers over a token and its route, measured: the privileged calls simulated (./Probe.ts,
+ * judged by ./Judge.ts), the proxy, the route's v2 liquidity (./Liquidity.ts) and v4 hooks. Flags
+ * inform beside the verdict; they never change it.
+ *
+ * A scan is cached per token and route while the token's code and storage stay as they were
+ * (`eth_getProof`'s code and storage hashes; a node without it: per block): a power can only change
+ * with a write to the token. Scans that a node did not answer are not kept.
+ */
+import { Cache, Effect, Option, Schema } from "effect"
+import { type Address, getAddress, type Hex, numberToHex } from "viem"
+import { ChainRpc } from "../../../layers/ChainRpc.js"
+import { Deployment } from "../../../layers/Deployment.js"
+import { Simulator } from "../../../layers/Simulator.js"
+import { checksummed } from "../../../schema/Primitives.js"
+import type { OwnerFlag, OwnerPower } from "../../../schema/Token.js"
+import type { Path } from "../../routing/Path.js"
+import type { PoolOf } from "../check/Expected.js"
+import { type Candidate, readAccounts } from "./Accounts.js"
+import { dispatchedSelectors } from "./Dispatch.js"
+import { judge } from "./Judge.js"
+import { labCode, STRANGER } from "./Lab.js"
+import { largestLpHolder } from "./Liquidity.js"
+import { runProbe } from "./Probe.js"
+
+export interface PowersRequest {
+  readonly token: Hex
+  readonly path: Path
+  readonly block: bigint
+  readonly pools: PoolOf
+}
+
+export interface Powers {
+  readonly flags: ReadonlyArray<OwnerFlag>
+  readonly powers: ReadonlyArray<OwnerPower>
+}
+
+/** Candidates simulated as callers: each multiplies the trials. */
+const MAX_CALLERS = 6
+/** A single holder of less of a pool's liquidity cannot take the exit away. */
+const REMOVABLE_SHARE_BPS = 1_000
+
+const Proof = Schema.Struct({ codeHash: Schema.String, storageHash: Schema.String })
+
+const ORDER: ReadonlyArray<OwnerFlag> = [
+  "owner_can_mint",
+  "owner_can_move_balances",
+  "owner_can_stop_sells",
+  "owner_can_set_tax",
+  "upgradeable",
+  "hook_can_change_fee",
+  "liquidity_removable"
+]
+
+export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
+  effect: Effect.gen(function*() {
+    const rpc = yield* ChainRpc
+    const simulator = yield* Simulator
+    const { venues } = yield* Deployment
+    const code = Option.getOrUndefined(yield* Effect.option(labCode))
+    const poolManagerOf = new Map(
+      venues.venues.flatMap((v) => v.family === "v4" ? [[v.id, getAddress(v.poolManager)] as const] : [])
+    )
+
+    /** Where the token sits on the route's last hop: the account that funds the victim, and the sell's recipient. */
+    const holderOf = (path: Path): Address | undefined => {
+      const last = path.hops[path.hops.length - 1]!
+      if (last.kind === "v2" || last.kind === "v3") return getAddress(last.poolId)
+      return last.kind === "v4" ? poolManagerOf.get(last.venue) : undefined
+    }
+
+    const probed = Effect.fn("Powers.probed")(function*(request: PowersRequest) {
+      const token = getAddress(request.token)
+      const accounts = yield* readAccounts(token, request.block)
+      const found: Array<OwnerPower> = []
+      if (accounts.implementation !== undefined) {
+        found.push({
+          flag: "upgradeable",
+          function: null,
+          caller: accounts.proxyAdmin === undefined ? null : checksummed(accounts.proxyAdmin),
+          callerRole: accounts.proxyAdmin === undefined ? null : "EIP-1967 admin",
+          seen: `an EIP-1967 proxy: its implementation (${accounts.implementation}) can be replaced`
+        })
+      }
+      const pool = holderOf(request.path)
+      const selectors = [...new Set(accounts.codes.flatMap(dispatchedSelectors))]
+      const callers: ReadonlyArray<Candidate> = accounts.candidates
+        .filter((c) => c.address !== pool)
+        .slice(0, MAX_CALLERS)
+      if (code !== undefined && pool !== undefined && selectors.length > 0 && callers.length > 0) {
+        const { observed } = yield* runProbe({
+          token,
+          pool,
+          block: request.block,
+          selectors,
+          callers: callers.map((c) => c.address),
+          code
+        }).pipe(Effect.provideService(Simulator, simulator))
+        for (const power of judge(observed, STRANGER)) {
+          found.push({
+            flag: power.flag,
+            function: `${power.selector}${power.shape}`,
+            caller: checksummed(power.caller),
+            callerRole: callers.find((c) => c.address === power.caller)?.role ?? null,
+            seen: power.seen
+          })
+        }
+      }
+      return found
+    })
+
+    const route = Effect.fn("Powers.route")(function*(request: PowersRequest) {
+      const found: Array<OwnerPower> = []
+      for (const hop of request.path.hops) {
+        const pool = request.pools(hop.poolId)
+        if (pool?.kind === "v4" && pool.dynamicFee && pool.hooks !== null) {
+          found.push({
+            flag: "hook_can_change_fee",
+            function: null,
+            caller: checksummed(pool.hooks),
+            callerRole: "v4 hook",
+            seen: "the pool's fee is dynamic: its hook sets it, on any swap",
+            poolId: hop.poolId
+          })
+        }
+        if (pool?.kind !== "v2") continue
+        const top = yield* largestLpHolder(pool, request.block)
+        if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) continue
+        found.push({
+          flag: "liquidity_removable",
+          function: null,
+          caller: checksummed(top.holder),
+          callerRole: top.isContract ? "LP holder (a contract: a lock's terms are not read)" : "LP holder",
+          seen: `holds ${top.shareBps} bp of the pool's LP tokens, withdrawable in one transaction`,
+          poolId: hop.poolId,
+          shareBps: top.shareBps
+        })
+      }
+      return found
+    })
+
+    const scan = (request: PowersRequest): Effect.Effect<Powers, unknown> =>
+      Effect.all([probed(request), route(request)], { concurrency: "unbounded" }).pipe(
+        Effect.map(([own, pools]) => {
+          const powers = [...own, ...pools]
+          return { flags: ORDER.filter((flag) => powers.some((p) => p.flag === flag)), powers }
+        }),
+        Effect.provideService(ChainRpc, rpc)
+      )
+
+    const asked = new Map<string, PowersRequest>()
+    const cache = yield* Cache.make({
+      capacity: 1_024,
+      timeToLive: "1 hour",
+      lookup: (id: string) => scan(asked.get(id)!)
+    })
+
+    /** The powers over `request.token` and its route at `request.block`; none when the node could not say. */
+    const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
+      const state = yield* rpc.read(Proof, "eth_getProof", [request.token, [], numberToHex(request.block)]).pipe(
+        Effect.map((proof) => `${proof.codeHash}|${proof.storageHash}`),
+        Effect.orElseSucceed(() => `block ${request.block}`)
+      )
+      const id = `${request.token.toLowerCase()}|${request.path.key}|${state}`
+      asked.set(id, request)
+      return yield* cache.get(id).pipe(
+        Effect.ensuring(Effect.sync(() => asked.delete(id))),
+        Effect.tapError(() => cache.invalidate(id)),
+        Effect.orElseSucceed((): Powers => ({ flags: [], powers: [] }))
+      )
+    })
+
+    return { of }
+  }),
+  dependencies: [Simulator.Default]
+}) {}
