@@ -92,7 +92,9 @@ export const OwnerPower = Schema.Struct({
   function: Schema.NullOr(Schema.String).annotations({
     description: "the function that showed the power: its selector, and the arguments it was called with"
   }),
-  caller: Schema.NullOr(Address).annotations({ description: "who holds the power (the caller, the proxy admin, the LP holder)" }),
+  caller: Schema.NullOr(Address).annotations({
+    description: "who holds the power (the caller, the proxy admin, the LP holder)"
+  }),
   callerRole: Schema.NullOr(Schema.String).annotations({
     description: "how the caller was found: `owner()`, `deployer`, `address in storage slot 7`, …"
   }),

@@ -61,6 +61,8 @@ contract PowerLab {
     }
 
     uint256 internal constant TRIAL_GAS = 1_500_000;
+    /// @dev A write in a static call halts and burns all gas it was given: give it little.
+    uint256 internal constant READ_GAS = 100_000;
 
     /// @dev Hands the victim a small part of the first funder's balance that can pay, and lets the
     /// lab spend it (the sell probes' transferFrom, as a router's would be).
@@ -94,7 +96,7 @@ contract PowerLab {
         if (data.length > 0) {
             // A call that also passes as a static call writes nothing: a read, not a power.
             (bool answered, bytes memory ret) =
-                caller.staticcall(abi.encodeCall(PowerPuppet.powerCall, (setup.token, data)));
+                caller.staticcall{gas: READ_GAS}(abi.encodeCall(PowerPuppet.powerCall, (setup.token, data)));
             if (answered) (seen.readOnly,) = abi.decode(ret, (bool, bytes));
             if (seen.readOnly) carry(seen);
         }

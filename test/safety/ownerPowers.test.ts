@@ -53,7 +53,9 @@ const baseline: Observed = { trial: { selector: "0x", shape: "", caller: STRANGE
 describe("judging what the simulation saw", () => {
   it("a mint by the owner that a stranger cannot make is a power; the same mint open to all is not", () => {
     const minted = { supplyAfter: 2_000n }
-    expect(judge([baseline, trial(OWNER, "0x00000001", minted), trial(STRANGER, "0x00000001", { ok: false })], STRANGER))
+    expect(
+      judge([baseline, trial(OWNER, "0x00000001", minted), trial(STRANGER, "0x00000001", { ok: false })], STRANGER)
+    )
       .toMatchObject([{ flag: "owner_can_mint", selector: "0x00000001", caller: OWNER }])
     expect(judge([baseline, trial(OWNER, "0x00000001", minted), trial(STRANGER, "0x00000001", minted)], STRANGER))
       .toEqual([])

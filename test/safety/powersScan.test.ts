@@ -35,8 +35,8 @@ beforeAll(async () => {
   const { manifest } = harness.devnet
   USDC = tokenAddress(manifest, "USDC")
   lp = walletFor(manifest, manifestAccount(manifest, 2))
-  await fundLiquidityProvider(manifest, lp)
   for (const name of TOKENS) {
+    await fundLiquidityProvider(manifest, lp)
     const token = await deployTrap(lp, name)
     const { block, pair } = await listWithPair(manifest, lp, token)
     await ops.indexed(BigInt(block))
@@ -51,7 +51,9 @@ const powersOf = async (name: string) => {
 
 const selector = (signature: string) => toFunctionSelector(`function ${signature}`)
 const keeperOf = (deployer: Address) =>
-  getAddress(`0x${keccak256(encodeAbiParameters([{ type: "address" }, { type: "string" }], [deployer, "keeper"])).slice(-40)}`)
+  getAddress(
+    `0x${keccak256(encodeAbiParameters([{ type: "address" }, { type: "string" }], [deployer, "keeper"])).slice(-40)}`
+  )
 
 const expectPower = (powers: ReadonlyArray<OwnerPower>, flag: OwnerPower["flag"], fn: string, caller: Address) =>
   expect(powers.filter((p) => p.flag === flag && p.function?.startsWith(selector(fn)) === true && p.caller === caller))
@@ -127,8 +129,16 @@ describe("honest tokens and pools", () => {
     expect(removable?.poolId?.toLowerCase()).toBe(pair.toLowerCase())
     expect(removable?.shareBps).toBeGreaterThan(9_900)
 
-    const lpAbi = parseAbi(["function balanceOf(address) view returns (uint256)", "function transfer(address,uint256) returns (bool)"])
-    const held = await lp.public.readContract({ address: pair, abi: lpAbi, functionName: "balanceOf", args: [lp.address] })
+    const lpAbi = parseAbi([
+      "function balanceOf(address) view returns (uint256)",
+      "function transfer(address,uint256) returns (bool)"
+    ])
+    const held = await lp.public.readContract({
+      address: pair,
+      abi: lpAbi,
+      functionName: "balanceOf",
+      args: [lp.address]
+    })
     const burnt = await lp.write(pair, lpAbi, "transfer", ["0x000000000000000000000000000000000000dEaD", held])
     await ops.indexed(burnt.blockNumber)
     const after = await powersOf("OpenMintToken")

@@ -13,6 +13,8 @@ export type PowerFlag = "owner_can_mint" | "owner_can_move_balances" | "owner_ca
 
 export interface Shown {
   readonly flag: PowerFlag
+  /** Which way the power showed (a sell reverting, capped or taxed…): one finding per way. */
+  readonly way: string
   /** What the simulation saw, in words and figures. */
   readonly seen: string
 }
@@ -39,6 +41,7 @@ export const effectsOf = (seen: Seen, baseline: Seen): ReadonlyArray<Shown> => {
   if (supplyRise > 0n || heldRise > 0n) {
     found.push({
       flag: "owner_can_mint",
+      way: supplyRise > 0n ? "supply" : "balances",
       seen: supplyRise > 0n
         ? `totalSupply rose by ${supplyRise} base units`
         : `balances rose by ${heldRise} base units with totalSupply unchanged`
@@ -48,19 +51,32 @@ export const effectsOf = (seen: Seen, baseline: Seen): ReadonlyArray<Shown> => {
   for (const [index, whose] of holders) {
     const fell = (seen.before[index] ?? 0n) - (seen.afterwards[index] ?? 0n)
     if (fell > 0n) {
-      found.push({ flag: "owner_can_move_balances", seen: `${whose} balance fell by ${fell} base units without its call` })
+      found.push({
+        flag: "owner_can_move_balances",
+        way: whose,
+        seen: `${whose} balance fell by ${fell} base units without its call`
+      })
     }
   }
   if (baseline.some.ok && seen.some.sent > 0n && !seen.some.ok) {
-    found.push({ flag: "owner_can_stop_sells", seen: "the holder's sell-back of 1 % of its balance reverts" })
+    found.push({
+      flag: "owner_can_stop_sells",
+      way: "reverts",
+      seen: "the holder's sell-back of 1 % of its balance reverts"
+    })
   } else if (baseline.all.ok && seen.some.ok && !seen.all.ok) {
-    found.push({ flag: "owner_can_stop_sells", seen: "the holder's sell-back of its whole balance reverts (capped)" })
+    found.push({
+      flag: "owner_can_stop_sells",
+      way: "capped",
+      seen: "the holder's sell-back of its whole balance reverts (capped)"
+    })
   } else if (baseline.some.ok && seen.some.ok) {
     const before = taxBps(baseline.some)
     const after = taxBps(seen.some)
     if (after > before) {
       found.push({
         flag: after >= CONFISCATORY_BPS ? "owner_can_stop_sells" : "owner_can_set_tax",
+        way: "taxed",
         seen: `the sell tax rose from ${before} to ${after} bp`
       })
     }
@@ -86,8 +102,10 @@ export const judge = (observed: ReadonlyArray<Observed>, stranger: Address): Rea
     for (const effect of effectsOf(o.seen, baseline.seen)) {
       // A trial the stranger's twin did not report (not run) proves nothing either way: skipped.
       if (open === undefined || open.has(effect.flag)) continue
-      const id = `${effect.flag}|${o.trial.selector}|${o.trial.caller}`
-      if (!found.has(id)) found.set(id, { ...effect, selector: o.trial.selector, shape: o.trial.shape, caller: o.trial.caller })
+      const id = `${effect.flag}|${effect.way}|${o.trial.selector}|${o.trial.caller}`
+      if (!found.has(id)) {
+        found.set(id, { ...effect, selector: o.trial.selector, shape: o.trial.shape, caller: o.trial.caller })
+      }
     }
   }
   return [...found.values()]

@@ -36,8 +36,22 @@ export const SEEN = [{
     { name: "supplyAfter", type: "uint256" },
     { name: "before", type: "uint256[]" },
     { name: "afterwards", type: "uint256[]" },
-    { name: "some", type: "tuple", components: [{ name: "ok", type: "bool" }, { name: "sent", type: "uint256" }, { name: "received", type: "uint256" }] },
-    { name: "all", type: "tuple", components: [{ name: "ok", type: "bool" }, { name: "sent", type: "uint256" }, { name: "received", type: "uint256" }] }
+    {
+      name: "some",
+      type: "tuple",
+      components: [{ name: "ok", type: "bool" }, { name: "sent", type: "uint256" }, {
+        name: "received",
+        type: "uint256"
+      }]
+    },
+    {
+      name: "all",
+      type: "tuple",
+      components: [{ name: "ok", type: "bool" }, { name: "sent", type: "uint256" }, {
+        name: "received",
+        type: "uint256"
+      }]
+    }
   ]
 }] as const
 

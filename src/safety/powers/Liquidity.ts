@@ -17,7 +17,11 @@ const lpAbi = parseAbi([
   "function totalSupply() view returns (uint256)"
 ])
 
-const BURNT = new Set(["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead", "0xdead000000000000000042069420694206942069"])
+const BURNT = new Set([
+  "0x0000000000000000000000000000000000000000",
+  "0x000000000000000000000000000000000000dead",
+  "0xdead000000000000000042069420694206942069"
+])
 
 export interface LpHolder {
   readonly holder: Address
@@ -29,16 +33,23 @@ export interface LpHolder {
 export const largestLpHolder = Effect.fn("Powers.lpHolder")(function*(pool: V2Pool, block: bigint) {
   const rpc = yield* ChainRpc
   const address = getAddress(pool.id)
-  const logs = yield* rpc.use("getLogs", (c) =>
-    c.getLogs({ address, event: transfer, fromBlock: BigInt(pool.createdBlock), toBlock: block }))
+  const logs = yield* rpc.use(
+    "getLogs",
+    (c) => c.getLogs({ address, event: transfer, fromBlock: BigInt(pool.createdBlock), toBlock: block })
+  )
   const holders = [...new Set(logs.map((log) => getAddress(log.args.to!)))]
     .filter((holder) => !BURNT.has(holder.toLowerCase()) && holder !== address)
   const [supply, balances] = yield* Effect.all([
-    rpc.use("totalSupply", (c) => c.readContract({ address, abi: lpAbi, functionName: "totalSupply", blockNumber: block })),
+    rpc.use(
+      "totalSupply",
+      (c) => c.readContract({ address, abi: lpAbi, functionName: "totalSupply", blockNumber: block })
+    ),
     Effect.all(
       holders.map((holder) =>
-        rpc.use("balanceOf", (c) =>
-          c.readContract({ address, abi: lpAbi, functionName: "balanceOf", args: [holder], blockNumber: block }))
+        rpc.use(
+          "balanceOf",
+          (c) => c.readContract({ address, abi: lpAbi, functionName: "balanceOf", args: [holder], blockNumber: block })
+        )
       ),
       { concurrency: 8 }
     )

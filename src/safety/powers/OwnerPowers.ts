@@ -3,9 +3,9 @@
  * judged by ./Judge.ts), the proxy, the route's v2 liquidity (./Liquidity.ts) and v4 hooks. Flags
  * inform beside the verdict; they never change it.
  *
- * A scan is cached per token and route while the token's code and storage stay as they were
- * (`eth_getProof`'s code and storage hashes; a node without it: per block): a power can only change
- * with a write to the token. Scans that a node did not answer are not kept.
+ * The token's scan is cached while its code and storage stay as they were (`eth_getProof`'s code
+ * and storage hashes; a node without it: per block): a power can only change with a write to the
+ * token. The route's part likewise, on its v2 pools' state. Scans a node did not answer are not kept.
  */
 import { Cache, Effect, Option, Schema } from "effect"
 import { type Address, getAddress, type Hex, numberToHex } from "viem"
@@ -139,35 +139,47 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
       return found
     })
 
-    const scan = (request: PowersRequest): Effect.Effect<Powers, unknown> =>
-      Effect.all([probed(request), route(request)], { concurrency: "unbounded" }).pipe(
-        Effect.map(([own, pools]) => {
-          const powers = [...own, ...pools]
-          return { flags: ORDER.filter((flag) => powers.some((p) => p.flag === flag)), powers }
-        }),
-        Effect.provideService(ChainRpc, rpc)
-      )
+    /** A cache whose lookup needs the request beside its key; a lookup that failed is not kept. */
+    const keyed = (lookup: (request: PowersRequest) => Effect.Effect<ReadonlyArray<OwnerPower>, unknown, ChainRpc>) =>
+      Effect.gen(function*() {
+        const asked = new Map<string, PowersRequest>()
+        const cache = yield* Cache.make({
+          capacity: 1_024,
+          timeToLive: "1 hour",
+          lookup: (id: string) => Effect.provideService(lookup(asked.get(id)!), ChainRpc, rpc)
+        })
+        return (id: string, request: PowersRequest) => {
+          asked.set(id, request)
+          return cache.get(id).pipe(
+            Effect.ensuring(Effect.sync(() => asked.delete(id))),
+            Effect.tapError(() => cache.invalidate(id)),
+            Effect.orElseSucceed((): ReadonlyArray<OwnerPower> => [])
+          )
+        }
+      })
+    const tokenPowers = yield* keyed(probed)
+    const routePowers = yield* keyed(route)
 
-    const asked = new Map<string, PowersRequest>()
-    const cache = yield* Cache.make({
-      capacity: 1_024,
-      timeToLive: "1 hour",
-      lookup: (id: string) => scan(asked.get(id)!)
-    })
-
-    /** The powers over `request.token` and its route at `request.block`; none when the node could not say. */
-    const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
-      const state = yield* rpc.read(Proof, "eth_getProof", [request.token, [], numberToHex(request.block)]).pipe(
+    /** Changes with any write to `address`'s code or storage; a node without `eth_getProof`: with the block. */
+    const stateOf = (address: Hex, block: bigint) =>
+      rpc.read(Proof, "eth_getProof", [address, [], numberToHex(block)]).pipe(
         Effect.map((proof) => `${proof.codeHash}|${proof.storageHash}`),
-        Effect.orElseSucceed(() => `block ${request.block}`)
+        Effect.orElseSucceed(() => `block ${block}`)
       )
-      const id = `${request.token.toLowerCase()}|${request.path.key}|${state}`
-      asked.set(id, request)
-      return yield* cache.get(id).pipe(
-        Effect.ensuring(Effect.sync(() => asked.delete(id))),
-        Effect.tapError(() => cache.invalidate(id)),
-        Effect.orElseSucceed((): Powers => ({ flags: [], powers: [] }))
-      )
+
+    /** The powers over `request.token` and its route at `request.block`; none of a part the node could not say. */
+    const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
+      const v2Pools = request.path.hops.filter((hop) => request.pools(hop.poolId)?.kind === "v2")
+      const [tokenState, poolStates] = yield* Effect.all([
+        stateOf(request.token, request.block),
+        Effect.all(v2Pools.map((hop) => stateOf(hop.poolId, request.block)), { concurrency: "unbounded" })
+      ], { concurrency: "unbounded" })
+      const [own, pools] = yield* Effect.all([
+        tokenPowers(`${request.token.toLowerCase()}|${holderOf(request.path)}|${tokenState}`, request),
+        routePowers(`${request.path.key}|${poolStates.join("|")}`, request)
+      ], { concurrency: "unbounded" })
+      const powers = [...own, ...pools]
+      return { flags: ORDER.filter((flag) => powers.some((p) => p.flag === flag)), powers } satisfies Powers
     })
 
     return { of }

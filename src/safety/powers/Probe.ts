@@ -35,8 +35,8 @@ export interface ProbeInput {
   readonly code: { readonly lab: Hex; readonly puppet: Hex }
 }
 
-/** Trials per transaction: each capped at 1.5 M gas by the lab, most revert at once. */
-const BATCH = 48
+/** Trials per transaction: each capped at 1.5 M gas by the lab, most revert at once (about 60 k gas a trial on average). */
+const BATCH = 160
 const BATCH_GAS = 28_000_000n
 
 export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
@@ -80,7 +80,14 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
     balances: [{ address: OPERATOR, wei: 10n ** 24n }],
     code,
     blocks: [
-      [call(encodeFunctionData({ abi: labAbi, functionName: "fund", args: [input.token, [input.pool, ...input.callers], VICTIM] }), 3_000_000n)],
+      [call(
+        encodeFunctionData({
+          abi: labAbi,
+          functionName: "fund",
+          args: [input.token, [input.pool, ...input.callers], VICTIM]
+        }),
+        3_000_000n
+      )],
       ...batches.map((batch) => [
         call(
           encodeFunctionData({
@@ -101,7 +108,10 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
     batch.forEach((trial, i) => {
       const data = carried[i]
       if (data === undefined || data.length < 2 + 64 * 8) return
-      observed.push({ trial: { selector: trial.selector, shape: trial.shape, caller: trial.caller }, seen: decodeSeen(data) })
+      observed.push({
+        trial: { selector: trial.selector, shape: trial.shape, caller: trial.caller },
+        seen: decodeSeen(data)
+      })
     })
   })
   const funded = results[0]?.[0]

@@ -28,7 +28,9 @@ const padded = (head: ReadonlyArray<bigint>) => {
 }
 
 /** The argument words tried for every function, named for the flag's detail. */
-export const shapesFor = (parties: Parties): ReadonlyArray<{ readonly label: string; readonly words: ReadonlyArray<bigint> }> => {
+export const shapesFor = (
+  parties: Parties
+): ReadonlyArray<{ readonly label: string; readonly words: ReadonlyArray<bigint> }> => {
   const victim = BigInt(parties.victim)
   const pool = BigInt(parties.pool)
   const nowhere = BigInt(parties.nowhere)
