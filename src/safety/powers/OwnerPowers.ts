@@ -88,7 +88,7 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
         .filter((c) => c.address !== pool)
         .slice(0, MAX_CALLERS)
       if (code !== undefined && pool !== undefined && selectors.length > 0 && callers.length > 0) {
-        const { observed } = yield* runProbe({
+        const observed = yield* runProbe({
           token,
           pool,
           block: request.block,

@@ -114,6 +114,5 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
       })
     })
   })
-  const funded = results[0]?.[0]
-  return { observed, funded: funded?.ok === true && BigInt(funded.returnData.slice(0, 66)) > 0n }
+  return observed
 })
