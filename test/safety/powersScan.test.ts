@@ -121,6 +121,17 @@ describe("honest tokens and pools", () => {
     expect(safety.flags?.filter((f) => f.startsWith("owner_can_"))).toEqual([])
   })
 
+  it("a v4 pool whose hook sets a dynamic fee: `hook_can_change_fee` names the hook; the seeded token's owner mint is found", async () => {
+    const zap = tokenAddress(harness.devnet.manifest, "ZAP")
+    const quoted = answerOf(await ops.quote({ sell: USDC, buy: zap, amount: "100" }))
+    const powers = quoted.safety?.powers ?? []
+    const hook = powers.find((p) => p.flag === "hook_can_change_fee")
+    expect(hook?.callerRole).toBe("v4 hook")
+    expect(BigInt(hook!.caller!) & 0x3fffn).not.toBe(0n)
+    expect(powers.some((p) => p.flag === "owner_can_mint" && p.function?.startsWith(selector("mint(address,uint256)"))))
+      .toBe(true)
+  })
+
   it("the pair's LP tokens with the deployer: `liquidity_removable` with its share; burnt: not", async () => {
     const { pair } = listed.get("OpenMintToken")!
     const before = await powersOf("OpenMintToken")

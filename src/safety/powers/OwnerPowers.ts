@@ -160,12 +160,20 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     const tokenPowers = yield* keyed(probed)
     const routePowers = yield* keyed(route)
 
+    // Read once per address and block: quotes of one block (new sizes, other routes) share the read.
+    const states = yield* Cache.make({
+      capacity: 4_096,
+      timeToLive: "1 minute",
+      lookup: (key: string) => {
+        const [address, block] = key.split("@") as [Hex, string]
+        return rpc.read(Proof, "eth_getProof", [address, [], numberToHex(BigInt(block))]).pipe(
+          Effect.map((proof) => `${proof.codeHash}|${proof.storageHash}`),
+          Effect.orElseSucceed(() => `block ${block}`)
+        )
+      }
+    })
     /** Changes with any write to `address`'s code or storage; a node without `eth_getProof`: with the block. */
-    const stateOf = (address: Hex, block: bigint) =>
-      rpc.read(Proof, "eth_getProof", [address, [], numberToHex(block)]).pipe(
-        Effect.map((proof) => `${proof.codeHash}|${proof.storageHash}`),
-        Effect.orElseSucceed(() => `block ${block}`)
-      )
+    const stateOf = (address: Hex, block: bigint) => states.get(`${address.toLowerCase()}@${block}`)
 
     /** The powers over `request.token` and its route at `request.block`; none of a part the node could not say. */
     const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
