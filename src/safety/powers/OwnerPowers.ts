@@ -15,20 +15,12 @@ import { Simulator } from "../../../layers/Simulator.js"
 import { checksummed } from "../../../schema/Primitives.js"
 import type { OwnerFlag, OwnerPower } from "../../../schema/Token.js"
 import type { Path } from "../../routing/Path.js"
-import type { PoolOf } from "../check/Expected.js"
 import { type Candidate, readAccounts } from "./Accounts.js"
 import { dispatchedSelectors } from "./Dispatch.js"
 import { judge } from "./Judge.js"
 import { labCode, STRANGER } from "./Lab.js"
-import { largestLpHolder } from "./Liquidity.js"
 import { runProbe } from "./Probe.js"
-
-export interface PowersRequest {
-  readonly token: Hex
-  readonly path: Path
-  readonly block: bigint
-  readonly pools: PoolOf
-}
+import { type PowersRequest, routePowers as route } from "./RoutePowers.js"
 
 export interface Powers {
   readonly flags: ReadonlyArray<OwnerFlag>
@@ -37,9 +29,6 @@ export interface Powers {
 
 /** Candidates simulated as callers: each multiplies the trials. */
 const MAX_CALLERS = 6
-/** A single holder of less of a pool's liquidity cannot take the exit away. */
-const REMOVABLE_SHARE_BPS = 1_000
-
 const Proof = Schema.Struct({ codeHash: Schema.String, storageHash: Schema.String })
 
 const ORDER: ReadonlyArray<OwnerFlag> = [
@@ -105,36 +94,6 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
             seen: power.seen
           })
         }
-      }
-      return found
-    })
-
-    const route = Effect.fn("Powers.route")(function*(request: PowersRequest) {
-      const found: Array<OwnerPower> = []
-      for (const hop of request.path.hops) {
-        const pool = request.pools(hop.poolId)
-        if (pool?.kind === "v4" && pool.dynamicFee && pool.hooks !== null) {
-          found.push({
-            flag: "hook_can_change_fee",
-            function: null,
-            caller: checksummed(pool.hooks),
-            callerRole: "v4 hook",
-            seen: "the pool's fee is dynamic: its hook sets it, on any swap",
-            poolId: hop.poolId
-          })
-        }
-        if (pool?.kind !== "v2") continue
-        const top = yield* largestLpHolder(pool, request.block)
-        if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) continue
-        found.push({
-          flag: "liquidity_removable",
-          function: null,
-          caller: checksummed(top.holder),
-          callerRole: top.isContract ? "LP holder (a contract: a lock's terms are not read)" : "LP holder",
-          seen: `holds ${top.shareBps} bp of the pool's LP tokens, withdrawable in one transaction`,
-          poolId: hop.poolId,
-          shareBps: top.shareBps
-        })
       }
       return found
     })
