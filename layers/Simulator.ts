@@ -50,6 +50,16 @@ export interface SimulationRequest {
   readonly spacing?: ReadonlyArray<BlockSpacing | undefined>
   /** Native balances (wei) set before the first block. */
   readonly balances?: ReadonlyArray<{ readonly address: Address; readonly wei: bigint }>
+  /** Code placed at an address before the first block (a probe standing in for an account). */
+  readonly code?: ReadonlyArray<{ readonly address: Address; readonly code: Hex }>
+}
+
+/** The first block's state overrides: balances and code, merged per address. */
+const overridesOf = (request: SimulationRequest) => {
+  const overrides: Record<string, { balance?: Hex; code?: Hex }> = {}
+  for (const { address, wei } of request.balances ?? []) overrides[address] = { balance: hex(wei) }
+  for (const { address, code } of request.code ?? []) overrides[address] = { ...overrides[address], code }
+  return overrides
 }
 
 export interface BlockSpacing {
@@ -148,12 +158,8 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
             feeRecipient: context.coinbase,
             gasLimit: hex(30_000_000n)
           },
-          ...(i === 0 && request.balances !== undefined
-            ? {
-              stateOverrides: Object.fromEntries(
-                request.balances.map(({ address, wei }) => [address, { balance: hex(wei) }])
-              )
-            }
+          ...(i === 0 && (request.balances !== undefined || request.code !== undefined)
+            ? { stateOverrides: overridesOf(request) }
             : {}),
           calls: calls.map((call) => ({
             from: call.from,

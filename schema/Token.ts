@@ -72,18 +72,37 @@ export const Verdict = Schema.Literal(
   "inconclusive"
 )
 
-/** What the token's owner could still change, read from the chain (src/safety/check/OwnerPowers.ts). */
+/** What the token's controllers could still do, measured in simulation (src/safety/powers/). */
 export const OwnerFlag = Schema.Literal(
   "upgradeable",
+  "owner_can_mint",
+  "owner_can_move_balances",
+  "owner_can_stop_sells",
   "owner_can_set_tax",
-  "owner_can_blacklist",
-  "owner_can_pause",
-  "owner_can_limit_tx",
-  "owner_can_stop_trading"
+  "hook_can_change_fee",
+  "liquidity_removable"
 ).annotations({
   description:
-    "`upgradeable`: an EIP-1967 implementation or beacon slot is set; `owner_can_*`: `owner()` is not the zero address and the code (or its implementation's) has a setter of that kind: tax, blacklist, pause, max transaction or wallet, trading switch"
+    "`owner_can_*`: a simulated call by a privileged address (owner, admin, deployer, an address the token keeps in storage) minted, moved a holder's tokens, made a holder's sell-back revert, capped or confiscatory, or raised its sell tax, where the same call by a stranger did not; `upgradeable`: an EIP-1967 implementation or beacon is set; `hook_can_change_fee`: a v4 pool on the route has a dynamic fee its hook sets; `liquidity_removable`: one address that is not a burn address can withdraw a share of a route's pool now. Each comes with its details in `powers`"
 })
+export type OwnerFlag = typeof OwnerFlag.Type
+
+export const OwnerPower = Schema.Struct({
+  flag: OwnerFlag,
+  function: Schema.NullOr(Schema.String).annotations({
+    description: "the function that showed the power: its selector, and the arguments it was called with"
+  }),
+  caller: Schema.NullOr(Address).annotations({
+    description: "who holds the power (the caller, the proxy admin, the LP holder)"
+  }),
+  callerRole: Schema.NullOr(Schema.String).annotations({
+    description: "how the caller was found: `owner()`, `deployer`, `address in storage slot 7`, …"
+  }),
+  seen: Schema.String.annotations({ description: "what the simulation (or the chain) showed, with figures" }),
+  poolId: Schema.optional(Schema.String),
+  shareBps: Schema.optional(Bps).annotations({ description: "`liquidity_removable`: the holder's share of the pool" })
+}).annotations({ identifier: "OwnerPower" })
+export type OwnerPower = typeof OwnerPower.Type
 
 export const SafetyVerdict = Schema.Struct({
   routeId: Schema.String,
@@ -98,7 +117,10 @@ export const SafetyVerdict = Schema.Struct({
   maxBuyUsdc: Schema.optional(DecimalString),
   flags: Schema.optional(Schema.Array(OwnerFlag)).annotations({
     description:
-      "owner powers read from the chain at `scope.block` (present when the token was simulated); they inform, the verdict stays the measured behaviour"
+      "powers over the token measured at `scope.block` (present when the token was simulated); they inform, the verdict stays the measured behaviour"
+  }),
+  powers: Schema.optional(Schema.Array(OwnerPower)).annotations({
+    description: "each flag's evidence: the function, the caller and what the simulation saw"
   }),
   reason: Schema.optional(Schema.String).annotations({
     description:
@@ -159,7 +181,7 @@ export const TokenResult = Schema.Struct({
   }),
   flags: Schema.Array(TokenFlag).annotations({
     description:
-      "`buy_tax` / `sell_tax` only when `safety` measured a tax above 0 bp on that side; the owner flags (`upgradeable`, `owner_can_*`) as `safety.flags` read them"
+      "`buy_tax` / `sell_tax` only when `safety` measured a tax above 0 bp on that side; the power flags (`upgradeable`, `owner_can_*`, `hook_can_change_fee`, `liquidity_removable`) as `safety.flags` has them"
   })
 }).annotations({ identifier: "TokenResult" })
 export type TokenResult = typeof TokenResult.Type

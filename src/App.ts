@@ -19,6 +19,7 @@ import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
 import { SafetyCheck } from "./safety/check/SafetyCheck.js"
 import { TokenMeasure } from "./safety/MeasureToken.js"
+import { OwnerPowers } from "./safety/powers/OwnerPowers.js"
 import { SafetyScan } from "./safety/Scan.js"
 import { StateChanges } from "./safety/StateChanges.js"
 import { VerdictBook } from "./safety/VerdictBook.js"
@@ -38,6 +39,7 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       Launchpads.Default,
       QuoteStoreLive,
       SafetyCheck.Default,
+      OwnerPowers.Default,
       Simulator.Default
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),

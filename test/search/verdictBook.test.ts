@@ -76,7 +76,7 @@ describe("verdicts in a search answer", () => {
         sellTaxBps: 200,
         flags: ["upgradeable", "owner_can_set_tax"]
       }),
-      verdict("b", 10, { flags: ["owner_can_blacklist"] })
+      verdict("b", 10, { flags: ["owner_can_stop_sells"] })
     ])
     expect(searchSafety(book, 10).flags).toEqual(["sell_tax", "upgradeable", "owner_can_set_tax"])
   })

@@ -2,7 +2,7 @@
  * The safety verdict of a token on one route: a buy and a sell-back from a fresh wallet through the
  * service's own router (the path `swap` would execute), and the same after longer holds (./Horizons.ts),
  * simulated at the quote's block in one `eth_simulateV1` request, with a bounded search for a
- * per-transaction cap, and the owner's powers read beside it (./OwnerPowers.ts). Verdicts are cached
+ * per-transaction cap, and the owner's powers measured beside it (../powers/OwnerPowers.ts). Verdicts are cached
  * per token, route, size and block; a verdict is only ever reported for the block it was measured at.
  */
 import { Cache, Data, Effect } from "effect"
@@ -15,6 +15,7 @@ import type { SafetyVerdict } from "../../../schema/Token.js"
 import { routerVenuesOf } from "../../execution/FromRoute.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
+import { OwnerPowers } from "../powers/OwnerPowers.js"
 import {
   buyImpactBps,
   buyTaxBps,
@@ -25,7 +26,6 @@ import {
   sellTaxBps
 } from "./Expected.js"
 import { HORIZONS } from "./Horizons.js"
-import { readOwnerFlags } from "./OwnerPowers.js"
 import { v2SellIntake } from "./PoolIntake.js"
 import { findCap } from "./SizeLimit.js"
 import { tripsOn } from "./Trips.js"
@@ -75,6 +75,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const router = contracts["router"]
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
     const venues = routerVenuesOf(deployment.venues)
+    const powers = yield* OwnerPowers
 
     const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 
@@ -152,10 +153,8 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         return inconclusive(base, "the checked path must lead from USDC to the token")
       }
       if (request.amountInUsdc <= 0n) return inconclusive(base, "the checked size must be positive")
-      return yield* Effect.all([measure(request, router), readOwnerFlags(request.token, request.block)], {
-        concurrency: "unbounded"
-      }).pipe(
-        Effect.map(([measurement, flags]) => ({ ...decide(base, measurement, safety), flags })),
+      return yield* Effect.all([measure(request, router), powers.of(request)], { concurrency: "unbounded" }).pipe(
+        Effect.map(([measurement, found]) => ({ ...decide(base, measurement, safety), ...found })),
         Effect.catchAll((error) =>
           Effect.succeed(
             inconclusive(
@@ -194,5 +193,5 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     return { check }
   }),
   // `Default` builds its Simulator; beside `Simulator.Default` in one layer graph the two share one (`swap` uses it).
-  dependencies: [Simulator.Default]
+  dependencies: [Simulator.Default, OwnerPowers.Default]
 }) {}

@@ -9,6 +9,7 @@ import { AppConfig } from "../../../../layers/AppConfig.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { quote } from "../../../../src/quote/Quote.js"
 import { SafetyCheck } from "../../../../src/safety/check/SafetyCheck.js"
+import { OwnerPowers } from "../../../../src/safety/powers/OwnerPowers.js"
 import { latency } from "../report.js"
 import type { QuoteBench } from "./context.js"
 
@@ -47,12 +48,27 @@ export const quoteLatency = async ({ ask, runtime, token }: QuoteBench) => {
     return yield* Effect.provide(SafetyCheck, SafetyCheck.DefaultWithoutDependencies.pipe(Layer.provide(settings)))
   }))
   const timeWithout = timeWith(SafetyCheck, withoutHorizons)
+  // The owner-power scan (src/safety/powers/) left out: what it adds to a quote once the token's scan is cached.
+  const withoutPowers = await runtime.runPromise(
+    Effect.provide(
+      SafetyCheck,
+      SafetyCheck.DefaultWithoutDependencies.pipe(
+        Layer.provide(
+          Layer.succeed(OwnerPowers, OwnerPowers.make({ of: () => Effect.succeed({ flags: [], powers: [] }) }))
+        )
+      )
+    )
+  )
+  const timeWithoutPowers = timeWith(SafetyCheck, withoutPowers)
   const cold: Array<number> = []
   const coldWithout: Array<number> = []
+  const coldWithoutPowers: Array<number> = []
   for (let i = 0; i < COLD; i++) {
     cold.push(await time(`${2_500 + i + 1}.25`))
     coldWithout.push(await timeWithout(`${3_500 + i + 1}.25`))
+    coldWithoutPowers.push(await timeWithoutPowers(`${4_500 + i + 1}.25`))
   }
   latency("quote USDC→WETH, cold (new size: fresh simulation)", cold)
   latency("… the same without the horizons (before)", coldWithout)
+  latency("… the same without the owner-power scan (before)", coldWithoutPowers)
 }

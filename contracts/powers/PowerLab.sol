@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+/// @notice Never deployed: the owner-power scan places this code, by state override in one
+/// `eth_simulateV1` request, at the address of every account it makes calls as (a privileged caller,
+/// a stranger, the victim holder, the pool that funds the victim). The lab then calls as that address.
+/// Any other call reaches the account's own code, which the scan moves to `shadow`, so a contract
+/// that holds a power (a controller, a multisig) keeps behaving as itself towards the token.
+contract PowerPuppet {
+    function powerCall(address target, bytes calldata data) external returns (bool ok, bytes memory ret) {
+        (ok, ret) = target.call(data);
+    }
+
+    fallback() external payable {
+        forward();
+    }
+
+    receive() external payable {
+        forward();
+    }
+
+    function forward() internal {
+        address original = address(uint160(uint256(keccak256(abi.encodePacked("power.shadow", address(this))))));
+        if (original.code.length == 0) return;
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), original, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if iszero(ok) { revert(0, returndatasize()) }
+            return(0, returndatasize())
+        }
+    }
+}
+
+/// @notice Runs the scan's trials: each a call as one caller, between two observations of the token
+/// (supply, watched balances) and followed by the victim's sell-back probes, then undone by a revert
+/// that carries the observations out. Every trial so starts from the same state.
+contract PowerLab {
+    struct Setup {
+        address token;
+        address pool;
+        address victim;
+        address[] watch;
+    }
+
+    struct Sell {
+        bool ok;
+        uint256 sent;
+        uint256 received;
+    }
+
+    struct Seen {
+        bool readOnly;
+        bool ok;
+        uint256 supplyBefore;
+        uint256 supplyAfter;
+        uint256[] before;
+        uint256[] afterwards;
+        Sell some;
+        Sell all;
+    }
+
+    uint256 internal constant TRIAL_GAS = 1_500_000;
+    /// @dev A write in a static call halts and burns all gas it was given: give it little.
+    uint256 internal constant READ_GAS = 100_000;
+
+    /// @dev Hands the victim a small part of the first funder's balance that can pay, and lets the
+    /// lab spend it (the sell probes' transferFrom, as a router's would be).
+    function fund(address token, address[] calldata funders, address victim) external returns (uint256) {
+        for (uint256 i; i < funders.length && balanceOf(token, victim) == 0; i++) {
+            uint256 amount = balanceOf(token, funders[i]) / 1000;
+            if (amount == 0) continue;
+            PowerPuppet(payable(funders[i])).powerCall(token, abi.encodeWithSelector(0xa9059cbb, victim, amount));
+        }
+        PowerPuppet(payable(victim)).powerCall(token, abi.encodeWithSelector(0x095ea7b3, address(this), type(uint256).max));
+        return balanceOf(token, victim);
+    }
+
+    function trials(Setup calldata setup, address[] calldata callers, bytes[] calldata calls)
+        external
+        returns (bytes[] memory seen)
+    {
+        seen = new bytes[](calls.length);
+        // Trials past the gas left are returned empty (not run), never half-run.
+        for (uint256 i; i < calls.length && gasleft() > TRIAL_GAS * 2; i++) {
+            try this.trial{gas: TRIAL_GAS}(setup, callers[i], calls[i]) {}
+            catch (bytes memory carried) {
+                seen[i] = carried;
+            }
+        }
+    }
+
+    /// @dev Always reverts, with the abi-encoded `Seen`. An empty `data` is the baseline: no call.
+    function trial(Setup calldata setup, address caller, bytes calldata data) external {
+        Seen memory seen;
+        if (data.length > 0) {
+            // A call that also passes as a static call writes nothing: a read, not a power.
+            (bool answered, bytes memory ret) =
+                caller.staticcall{gas: READ_GAS}(abi.encodeCall(PowerPuppet.powerCall, (setup.token, data)));
+            if (answered) (seen.readOnly,) = abi.decode(ret, (bool, bytes));
+            if (seen.readOnly) carry(seen);
+        }
+        seen.supplyBefore = supplyOf(setup.token);
+        seen.before = balancesOf(setup.token, setup.watch);
+        if (data.length > 0) (seen.ok,) = PowerPuppet(payable(caller)).powerCall(setup.token, data);
+        else seen.ok = true;
+        seen.supplyAfter = supplyOf(setup.token);
+        seen.afterwards = balancesOf(setup.token, setup.watch);
+        uint256 held = balanceOf(setup.token, setup.victim);
+        seen.some = sellProbe(setup, held / 100);
+        seen.all = sellProbe(setup, held);
+        carry(seen);
+    }
+
+    /// @dev Always reverts, with (ok, received by the pool).
+    function sell(address token, address victim, address pool, uint256 amount) external {
+        uint256 before = balanceOf(token, pool);
+        (bool ok, bytes memory ret) = token.call(abi.encodeWithSelector(0x23b872dd, victim, pool, amount));
+        if (ok && ret.length >= 32) ok = abi.decode(ret, (bool));
+        uint256 received = ok ? balanceOf(token, pool) - before : 0;
+        bytes memory out = abi.encode(ok, received);
+        assembly {
+            revert(add(out, 32), mload(out))
+        }
+    }
+
+    function sellProbe(Setup calldata setup, uint256 amount) internal returns (Sell memory result) {
+        result.sent = amount;
+        if (amount == 0) return result;
+        try this.sell{gas: TRIAL_GAS / 4}(setup.token, setup.victim, setup.pool, amount) {}
+        catch (bytes memory carried) {
+            if (carried.length == 64) (result.ok, result.received) = abi.decode(carried, (bool, uint256));
+        }
+    }
+
+    function carry(Seen memory seen) internal pure {
+        bytes memory out = abi.encode(seen);
+        assembly {
+            revert(add(out, 32), mload(out))
+        }
+    }
+
+    function balancesOf(address token, address[] calldata accounts) internal view returns (uint256[] memory out) {
+        out = new uint256[](accounts.length);
+        for (uint256 i; i < accounts.length; i++) {
+            out[i] = balanceOf(token, accounts[i]);
+        }
+    }
+
+    function balanceOf(address token, address account) internal view returns (uint256) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(0x70a08231, account));
+        return ok && ret.length >= 32 ? abi.decode(ret, (uint256)) : 0;
+    }
+
+    function supplyOf(address token) internal view returns (uint256) {
+        (bool ok, bytes memory ret) = token.staticcall(abi.encodeWithSelector(0x18160ddd));
+        return ok && ret.length >= 32 ? abi.decode(ret, (uint256)) : 0;
+    }
+}
