@@ -34,6 +34,8 @@ export interface OracleOptions {
   readonly chunks?: number
   /** Gas of a path in the objective's token, charged when it carries flow. */
   readonly gas?: (path: Path) => bigint
+  /** Optimise every subset exactly, bound or not (to check the bound on small instances). */
+  readonly exhaustive?: boolean
 }
 
 const valueOf = (side: Side, run: { readonly amountIn: bigint; readonly amountOut: bigint }) =>
@@ -180,7 +182,7 @@ export const oracleBest = (
   let best: OracleBest | null = null
   let optimised = 0
   for (const { subset, parts, bound } of scored) {
-    if (best !== null && bound < Number(best.value)) break
+    if (best !== null && bound < Number(best.value) && options.exhaustive !== true) break
     const chosen = subset.map((i) => paths[i]!)
     const start = parts.map((m) => (total * BigInt(m)) / BigInt(chunks))
     const largest = parts.indexOf(Math.max(...parts))

@@ -2,7 +2,7 @@
  * A generated USDC/WETH market of many venues, for the routing oracle's property test and the routing
  * bench: one pool per venue of a random family (v2 pair, v3 or v4 pool with a concentrated position and
  * a thin full-range one), random depth ($2M–$20M), fee and a price within ±5 bp of 3,000 USDC; one venue
- * is a shallow pool ($20k–$150k) priced 1–2 % better; and a hub (60,000 USDC) with two pools on each side,
+ * is a shallow v2 pair ($20k–$150k, 0.2 % fee) priced 1–2 % better; and a hub (60,000 USDC) with two pools on each side,
  * whose four two-hop paths share pools pairwise.
  */
 import type { Hex } from "../../schema/Chain.js"
@@ -62,10 +62,11 @@ export const venueMarket = (seed: number, venues: number): VenueMarket => {
   const cheap = Math.floor(next() * venues)
   const pools: Array<RoutablePool> = []
   for (let v = 0; v < venues; v++) {
-    const family = Math.floor(next() * 3)
-    const fee = family === 0 ? pick([1000, 2000, 2500, 3000]) : pick([100, 500, 3000, 10_000])
-    const jitter = 1 + (next() - 0.5) * 1e-3
     const shallow = v === cheap
+    // The shallow pool is a v2 fork's 0.2 % pair, as the fork of issue 34 was.
+    const family = shallow ? 0 : Math.floor(next() * 3)
+    const fee = shallow ? 2000 : family === 0 ? pick([1000, 2000, 2500, 3000]) : pick([100, 500, 3000, 10_000])
+    const jitter = 1 + (next() - 0.5) * 1e-3
     const price = 3000 * jitter * (shallow ? 1 - 0.01 - next() * 0.01 : 1)
     const depth = shallow ? 20_000 + next() * 130_000 : 2e6 + next() * 18e6
     const width = 600 * (1 + Math.floor(next() * 10))
