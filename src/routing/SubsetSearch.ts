@@ -71,11 +71,15 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     values[i]![j] = value
     return value
   }
+  const slopes = paths.map((): Array<number | null | undefined> => [])
   /** Value per unit of segment j of path i; null past the last point or what the path can fill. */
   const slope = (i: number, j: number): number | null => {
-    if (j >= last) return null
-    const [here, there] = [F(i, j), F(i, j + 1)]
-    return here === null || there === null ? null : Number(there - here) / Number(points[j + 1]! - points[j]!)
+    const known = slopes[i]![j]
+    if (known !== undefined) return known
+    const [here, there] = j >= last ? [null, null] : [F(i, j), F(i, j + 1)]
+    const value = here === null || there === null ? null : Number(there - here) / Number(points[j + 1]! - points[j]!)
+    slopes[i]![j] = value
+    return value
   }
   /** supₓ (fᵢ(x) − λx) bounded by concavity on each segment up to the one after the slope falls below λ. */
   const supBound = (i: number, lambda: number) => {
@@ -144,8 +148,8 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   const threshold = () => {
     if (found.length < search.keep) return null
     const worst = Number(found[found.length - 1]!.value)
-    // Subsets within 10⁻⁸ of the worst kept cannot change the answer by a measurable amount.
-    return worst + Math.abs(worst) * 1e-8
+    // A subset within 10⁻⁷ (0.001 bp) of the worst kept cannot move the answer past the promise.
+    return worst + Math.abs(worst) * 1e-7
   }
   const record = (members: ReadonlyArray<number>) => {
     priced++
