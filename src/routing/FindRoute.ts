@@ -1,18 +1,19 @@
 /**
  * Route search over the in-memory index: the candidate paths of a pair, each priced alone for the whole
- * order, and the best plan: the best single path, or a split over the most promising paths when its
- * output net of the extra gas is higher. Pure: one market snapshot in, plans out; nothing reads the chain.
+ * order, and the best plan: the best single path, or the best split over any of them when its output
+ * net of the extra gas is higher. Pure: one market snapshot in, plans out; nothing reads the chain.
  *
  * Guarantees (each tested in test/routing/): the plan's net value is never below the best single path's
  * (that path is always a contender), a split is kept only when it pays for its extra gas (every split
- * size is compared net of gas, down to one path), and the split is within 1 bp of the optimum.
+ * size is compared net of gas, down to one path), and the plan is within 0.01 bp of the best over every
+ * subset of at most `maxSplits` paths.
  */
 import { candidatePaths } from "./Candidates.js"
 import { pathGasUnits } from "./Gas.js"
 import { type HopSimulation, noTaxes, runPath, type SimulatedHops } from "./Path.js"
 import type { Plan } from "./Plan.js"
 import { better, type Candidate, type RouteRequest, type RouteResult, singlePathPlan } from "./RouteSearch.js"
-import { bestSplit, shortlist } from "./SplitPlan.js"
+import { bestSplit } from "./SplitPlan.js"
 
 export { type Candidate, netValue, type RouteRequest, type RouteResult } from "./RouteSearch.js"
 
@@ -34,9 +35,8 @@ export const findRoute = (request: RouteRequest): RouteResult => {
   }
   let best = bestSingle
   if (request.maxSplits > 1) {
-    const splittable = candidates.filter((c) => c.run._tag !== "NeedsSimulation")
-    const shortlisted = shortlist(request, splittable)
-    if (shortlisted.length > 1) best = better(best, bestSplit(request, shortlisted, taxes))
+    const splittable = candidates.flatMap((c) => (c.run._tag !== "NeedsSimulation" ? [c.path] : []))
+    if (splittable.length > 1) best = better(best, bestSplit(request, splittable, taxes))
   }
   return { candidates, best, bestSingle }
 }

@@ -22,8 +22,6 @@ export interface RouteRequest {
   readonly allowVenue: (venue: string) => boolean
   readonly gas: GasModel
   readonly taxes?: TransferTaxes
-  /** Paths handed to the optimiser (default 8): the best alone at the full size and at a part of it. */
-  readonly splitCandidates?: number
 }
 
 export interface Candidate {

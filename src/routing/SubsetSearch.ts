@@ -1,0 +1,175 @@
+/**
+ * Which paths a split uses: the best subsets of at most `maxSplits` candidate paths, found by branch and
+ * bound over every subset, not by cutting the candidates to a shortlist first (a shallow pool that prices
+ * best for a part of the order looks poor alone at the full size, and a cut made apart from the split's
+ * objective drops it).
+ *
+ * Each path's value alone, fᵢ, is priced lazily (and remembered) at fixed points of the order: fine near
+ * zero (1/1024, 1/128) so that a path worth a sliver of the order shows its price, then every 1/`chunks`.
+ * Between points fᵢ is taken as linear, which, fᵢ being concave, understates it. A subset's best
+ * allocation on those lines takes segments in falling order of slope until the order is filled, the last
+ * one in part (exact for concave piecewise-linear values); its value is net of each used path's gas.
+ * The bound is Lagrangian: for any slope λ, a subset's value is at most λ·T + Σᵢ ψᵢ(λ), with
+ * ψᵢ(λ) = maxₓ (fᵢ(x) − λx) − gasᵢ, since its amounts sum to the order T. λ is the last slope of a first
+ * good subset (the paths the unconstrained optimum gives most), so the bound is tight near the optimum;
+ * subsets, and every extension of them, whose bound cannot beat the `keep`-th best found are not priced.
+ * Paths sharing a pool are valued alone here, which can only overstate them; the caller prices the
+ * survivors exactly, each shared pool spent once.
+ */
+import { runPath } from "./Path.js"
+import { type SplitProblem, valueOf } from "./SplitObjective.js"
+
+export interface SubsetChoice {
+  /** Indices into the problem's paths. */
+  readonly members: ReadonlyArray<number>
+  /** The allocation on the lines, per member, summing to the order. */
+  readonly amounts: ReadonlyArray<bigint>
+  /** Its value on the lines, net of the used paths' gas. */
+  readonly value: bigint
+  /**
+   * An upper bound on its exact optimum, for paths that share no pool: λ·T + Σᵢ supₓ (fᵢ(x) − λx) − gas,
+   * each sup bounded on every segment by concavity (fᵢ rises no faster than the segment before, and falls
+   * no slower than the one after), λ its last slope. The lines are exact at their points only; near a
+   * position's range end (a kink) the bound is what tells that the exact optimum may be well above them.
+   */
+  readonly bound: number
+}
+
+export interface SubsetSearch extends SplitProblem {
+  /** Gas of each path in the objective's token. */
+  readonly gas: ReadonlyArray<bigint>
+  /** How many of the best subsets to return. */
+  readonly keep: number
+}
+
+/** Past this many subsets priced the search stops with what it has (a guard; bounds end it far sooner). */
+const MAX_PRICED = 2_000
+
+/** 0, T/1024, T/128, then every T/chunks up to T, without repeats. */
+const pointsOf = (total: bigint, chunks: number): Array<bigint> => {
+  const points = [0n, total / 1024n, total / 128n]
+  for (let m = 1; m <= chunks; m++) points.push((total * BigInt(m)) / BigInt(chunks))
+  return points.filter((x, i) => i === 0 || x > points[i - 1]!)
+}
+
+const byValue = (a: SubsetChoice, b: SubsetChoice) => (b.value > a.value ? 1 : b.value < a.value ? -1 : 0)
+
+export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> => {
+  const { paths, side, total, taxes, market, gas, maxSplits: k } = search
+  const points = pointsOf(total, search.chunks ?? 32)
+  const last = points.length - 1
+  const values = paths.map((): Array<bigint | null | undefined> => [0n])
+  const F = (i: number, j: number): bigint | null => {
+    const known = values[i]![j]
+    if (known !== undefined) return known
+    // Past a size a path cannot fill, no larger size fills either.
+    let value: bigint | null = null
+    if (j === 1 || F(i, j - 1) !== null) {
+      const run = runPath(paths[i]!, side, points[j]!, market.pool, taxes)
+      value = run._tag === "Filled" ? valueOf(side, run) : null
+    }
+    values[i]![j] = value
+    return value
+  }
+  const slopes = paths.map((): Array<number | null | undefined> => [])
+  /** Value per unit of segment j of path i; null past the last point or what the path can fill. */
+  const slope = (i: number, j: number): number | null => {
+    const known = slopes[i]![j]
+    if (known !== undefined) return known
+    const [here, there] = j >= last ? [null, null] : [F(i, j), F(i, j + 1)]
+    const value = here === null || there === null ? null : Number(there - here) / Number(points[j + 1]! - points[j]!)
+    slopes[i]![j] = value
+    return value
+  }
+  /** supₓ (fᵢ(x) − λx) bounded by concavity on each segment up to the one after the slope falls below λ. */
+  const supBound = (i: number, lambda: number) => {
+    let sup = 0
+    for (let j = 0; j < last; j++) {
+      const s = slope(i, j)
+      if (s === null) break
+      const [a, b] = [Number(points[j]!), Number(points[j + 1]!)]
+      const before = j === 0 ? Infinity : slope(i, j - 1)!
+      const after = slope(i, j + 1) ?? -Infinity
+      const fromLeft = Number(F(i, j)!) - lambda * a + (b - a) * Math.max(0, before - lambda)
+      const fromRight = Number(F(i, j + 1)!) - lambda * b + (b - a) * Math.max(0, lambda - after)
+      sup = Math.max(sup, Math.min(fromLeft, fromRight))
+      if (s <= lambda) break
+    }
+    return sup
+  }
+  /** The subset's best allocation on the lines, its net value and the slope of its last segment. */
+  const allocate = (members: ReadonlyArray<number>) => {
+    const at = members.map(() => 0)
+    const extra = members.map(() => ({ amount: 0n, value: 0n }))
+    let left = total
+    let marginal = 0
+    while (left > 0n) {
+      let best = -1
+      let bestSlope = 0
+      members.forEach((i, n) => {
+        const s = slope(i, at[n]!)
+        if (s !== null && (best < 0 || s > bestSlope)) [best, bestSlope] = [n, s]
+      })
+      if (best < 0) return null
+      const i = members[best]!
+      const width = points[at[best]! + 1]! - points[at[best]!]!
+      marginal = bestSlope
+      if (width <= left) {
+        left -= width
+        at[best]!++
+      } else {
+        const rise = F(i, at[best]! + 1)! - F(i, at[best]!)!
+        extra[best] = { amount: left, value: (rise * left) / width }
+        left = 0n
+      }
+    }
+    const amounts = members.map((_, n) => points[at[n]!]! + extra[n]!.amount)
+    const value = members.reduce(
+      (sum, i, n) => (amounts[n]! > 0n ? sum + F(i, at[n]!)! + extra[n]!.value - gas[i]! : sum),
+      0n
+    )
+    const bound = members.reduce((sum, i) => sum + supBound(i, marginal) - Number(gas[i]!), marginal * Number(total))
+    return { amounts, value, marginal, bound }
+  }
+  const all = allocate(paths.map((_, i) => i))
+  if (all === null) return []
+  // A first subset: the paths the unconstrained optimum gives most; its last slope prices the bound.
+  const first = paths.map((_, i) => i).sort((a, b) => (all.amounts[b]! > all.amounts[a]! ? 1 : -1)).slice(0, k)
+  const lambda = allocate(first)?.marginal ?? all.marginal
+  const psi = paths.map((_, i) => {
+    let j = 0
+    for (let s = slope(i, 0); s !== null && s > lambda; s = slope(i, ++j));
+    const surplus = Number(F(i, j)!) - lambda * Number(points[j]!) - Number(gas[i]!)
+    return surplus > 0 ? surplus : 0
+  })
+  const order = paths.map((_, i) => i).sort((a, b) => psi[b]! - psi[a]!)
+  const found: Array<SubsetChoice> = []
+  let priced = 0
+  const threshold = () => {
+    if (found.length < search.keep) return null
+    const worst = Number(found[found.length - 1]!.value)
+    // A subset within 10⁻⁷ (0.001 bp) of the worst kept cannot move the answer past the promise.
+    return worst + Math.abs(worst) * 1e-7
+  }
+  const record = (members: ReadonlyArray<number>) => {
+    priced++
+    const lines = allocate(members)
+    if (lines === null) return
+    found.push({ members, amounts: lines.amounts, value: lines.value, bound: lines.bound })
+    found.sort(byValue)
+    if (found.length > search.keep) found.pop()
+  }
+  const visit = (from: number, chosen: ReadonlyArray<number>, bound: number) => {
+    const bar = threshold()
+    if (chosen.length > 0 && (bar === null || bound > bar)) record(chosen)
+    for (let j = from; j < order.length && chosen.length < k && priced < MAX_PRICED; j++) {
+      let optimistic = bound
+      for (let t = j; t < Math.min(order.length, j + k - chosen.length); t++) optimistic += psi[order[t]!]!
+      const now = threshold()
+      if (now !== null && optimistic <= now) break
+      visit(j + 1, [...chosen, order[j]!], bound + psi[order[j]!]!)
+    }
+  }
+  visit(0, [], lambda * Number(total))
+  return found
+}

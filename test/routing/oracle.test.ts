@@ -1,0 +1,134 @@
+/**
+ * Route search against the exhaustive oracle (./oracle.ts) on generated markets of 10–20 venues of the
+ * v2, v3 and v4 families (./venueMarket.ts: random depths, fees and ranges, a shallow pool priced 1–2 %
+ * better among deep ones, a hub whose two-hop paths share pools): the plan, net of gas, is within
+ * 0.01 bp of the best over every subset of at most `maxSplits` candidate paths, exactIn and exactOut
+ * (exactOut: its input plus gas at most the oracle's + 0.01 bp), and is exactly what executing it yields.
+ * The oracle itself is checked on a small market against every subset optimised with no bound.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { findRoute, netValue } from "../../src/routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas, gasInToken, type GasModel, pathGasUnits } from "../../src/routing/Gas.js"
+import { marketFromPools } from "../../src/routing/Market.js"
+import { noTaxes } from "../../src/routing/Path.js"
+import { execute } from "../../src/routing/Plan.js"
+import { oracleBest } from "./oracle.js"
+import { MARKET_HUB, MARKET_USDC, MARKET_WETH, orderSize, venueMarket } from "./venueMarket.js"
+
+const E6 = 10n ** 6n
+const E18 = 10n ** 18n
+const SEED = 34
+
+const gasModel = (side: "exactIn" | "exactOut", gwei: bigint): GasModel => ({
+  perHop: defaultHopGas,
+  perPath: defaultPathGas,
+  gasPriceWei: gwei * 10n ** 9n,
+  tokenPrice: side === "exactIn" ? { tokenRaw: E18, usdcRaw: 3000n * E6 } : { tokenRaw: E6, usdcRaw: E6 }
+})
+
+const order = fc.record({
+  market: fc.integer({ min: 1, max: 1_000_000 }),
+  venues: fc.integer({ min: 10, max: 20 }),
+  side: fc.constantFrom("exactIn" as const, "exactOut" as const),
+  size: fc.double({ min: 0, max: 1, noNaN: true }),
+  maxSplits: fc.constantFrom(2, 3),
+  gwei: fc.constantFrom(0n, 20n, 2_000n)
+})
+
+describe("route search against the exhaustive oracle", () => {
+  it("the plan is within 0.01 bp of the best over every subset of at most maxSplits paths", () => {
+    fc.assert(
+      fc.property(order, ({ gwei, market: seed, maxSplits, side, size, venues }) => {
+        const market = marketFromPools(venueMarket(seed, venues).pools)
+        const amount = orderSize(side, size)
+        const gas = gasModel(side, gwei)
+        const result = findRoute({
+          market,
+          tokenIn: MARKET_USDC,
+          tokenOut: MARKET_WETH,
+          side,
+          amount,
+          hubs: [MARKET_HUB],
+          maxHops: 2,
+          maxSplits,
+          allowVenue: () => true,
+          gas
+        })
+        const plan = result.best!
+        const oracle = oracleBest(market, result.candidates.map((c) => c.path), side, amount, maxSplits, {
+          gas: (path) => gasInToken(gas, pathGasUnits(gas, path))
+        })!
+        const tolerance = (oracle.value < 0n ? -oracle.value : oracle.value) / 1_000_000n
+        expect(netValue(plan)).toBeGreaterThanOrEqual(oracle.value - tolerance)
+        expect(plan.legs.length).toBeLessThanOrEqual(maxSplits)
+        const replay = execute(
+          market,
+          plan.legs.map((leg) => leg.path),
+          plan.legs.map((leg) => (side === "exactIn" ? leg.amountIn : leg.amountOut)),
+          side,
+          noTaxes
+        )
+        if (replay._tag !== "Filled") throw new Error(replay._tag)
+        expect([replay.amountIn, replay.amountOut]).toEqual([plan.amountIn, plan.amountOut])
+        if (side === "exactIn") expect(plan.amountIn).toBe(amount)
+        else expect(plan.amountOut).toBeGreaterThanOrEqual(amount)
+      }),
+      { seed: SEED, numRuns: 24 }
+    )
+  })
+
+  it("the oracle's bound skips no subset that is better: every subset optimised, on a small market", () => {
+    const market = marketFromPools(venueMarket(7, 10).pools)
+    for (const side of ["exactIn", "exactOut"] as const) {
+      const amount = orderSize(side, 0.6)
+      const paths = findRoute({
+        market,
+        tokenIn: MARKET_USDC,
+        tokenOut: MARKET_WETH,
+        side,
+        amount,
+        hubs: [MARKET_HUB],
+        maxHops: 2,
+        maxSplits: 1,
+        allowVenue: () => true,
+        gas: gasModel(side, 0n)
+      }).candidates.map((c) => c.path)
+      const bounded = oracleBest(market, paths, side, amount, 2)!
+      const everySubset = oracleBest(market, paths, side, amount, 2, { exhaustive: true })!
+      expect(everySubset.optimised).toBe(everySubset.subsets)
+      expect(bounded.optimised).toBeLessThan(everySubset.optimised)
+      expect(bounded.value).toBe(everySubset.value)
+    }
+  })
+
+  it("a shallow pool priced 1–2 % better among 20 deep venues carries part of a $30,000 order when the best plan does", () => {
+    let carried = 0
+    for (const seed of [3, 11, 19, 4, 5]) {
+      const { cheapVenue, pools } = venueMarket(seed, 20)
+      const market = marketFromPools(pools)
+      const gas = gasModel("exactIn", 20n)
+      const result = findRoute({
+        market,
+        tokenIn: MARKET_USDC,
+        tokenOut: MARKET_WETH,
+        side: "exactIn",
+        amount: 30_000n * E6,
+        hubs: [MARKET_HUB],
+        maxHops: 2,
+        maxSplits: 3,
+        allowVenue: () => true,
+        gas
+      })
+      const oracle = oracleBest(market, result.candidates.map((c) => c.path), "exactIn", 30_000n * E6, 3, {
+        gas: (path) => gasInToken(gas, pathGasUnits(gas, path))
+      })!
+      const cheap = (paths: ReadonlyArray<{ readonly hops: ReadonlyArray<{ readonly venue: string }> }>) =>
+        paths.some((path) => path.hops.length === 1 && path.hops[0]!.venue === cheapVenue)
+      const used = cheap(result.best!.legs.map((leg) => leg.path))
+      expect(used).toBe(cheap(oracle.paths))
+      if (used) carried++
+    }
+    expect(carried).toBeGreaterThan(0)
+  })
+})
