@@ -66,7 +66,7 @@ library PlanRules {
         view
         returns (RouterBase.Leg memory step, uint256 next)
     {
-        step = _leg(plan.steps[i], i, plan.recipient);
+        _fill(step, plan.steps[i], i, plan.recipient);
         if (!step.fromRouter && step.tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
         if (step.to != address(this) && step.tokenOut != plan.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
         next = i + 1;
@@ -85,7 +85,7 @@ library PlanRules {
     /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
     function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
         uint256 position = above.link + 1;
-        step = _leg(above.chain[position], above.index + 1, above.recipient);
+        _fill(step, above.chain[position], above.index + 1, above.recipient);
         step.amount = amount;
         step.chain = above.chain;
         step.link = position;
@@ -113,10 +113,11 @@ library PlanRules {
         }
     }
 
-    function _leg(ITradeRouter.Step memory s, uint256 index, address recipient)
+    /// @dev Writes step `s` into `step`, the caller's (already allocated) return value, so that building
+    /// a leg allocates one `Leg`, not two.
+    function _fill(RouterBase.Leg memory step, ITradeRouter.Step memory s, uint256 index, address recipient)
         private
         view
-        returns (RouterBase.Leg memory step)
     {
         uint8 flags = s.flags;
         if (flags > LINK) revert ITradeRouter.InvalidStep(index);

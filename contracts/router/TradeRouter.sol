@@ -58,8 +58,9 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 before = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         uint256 count = plan.steps.length;
         for (uint256 i; i < count;) {
-            Leg memory leg;
-            (leg, i) = PlanRules.leg(plan, i, tMaxIn);
+            // Declared by the call, not before it: `Leg memory leg;` alone would allocate a zeroed leg.
+            (Leg memory leg, uint256 next) = PlanRules.leg(plan, i, tMaxIn);
+            i = next;
             _exec(leg);
         }
         // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
