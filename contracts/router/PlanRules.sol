@@ -43,12 +43,12 @@ library PlanRules {
         }
     }
 
-    /// @notice Refuses a plan whose recipient is one of `refused` (zero, the router, Permit2), or that
-    /// has no steps, or whose tokens are missing or equal.
-    function check(ITradeRouter.Plan calldata plan, address[3] memory refused) internal pure {
+    /// @notice Refuses a plan whose recipient is zero, the router (`self`) or `permit2`, or that has no
+    /// steps, or whose tokens are missing or equal.
+    function check(ITradeRouter.Plan calldata plan, address self, address permit2) internal pure {
         address recipient = plan.recipient;
-        for (uint256 i; i < refused.length; ++i) {
-            if (recipient == refused[i]) revert ITradeRouter.InvalidRecipient(recipient);
+        if (recipient == address(0) || recipient == self || recipient == permit2) {
+            revert ITradeRouter.InvalidRecipient(recipient);
         }
         if (plan.steps.length == 0) revert ITradeRouter.EmptyPlan();
         if (plan.sellToken == plan.buyToken || plan.sellToken == address(0) || plan.buyToken == address(0)) {

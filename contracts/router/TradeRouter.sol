@@ -91,7 +91,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     function _begin(Plan calldata plan) private {
         if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
-        PlanRules.check(plan, [address(0), address(this), permit2]);
+        PlanRules.check(plan, address(this), permit2);
         _refuseVenueRecipient(plan.recipient);
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
