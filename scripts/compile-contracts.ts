@@ -51,6 +51,10 @@ const settings = {
   metadata: { bytecodeHash: "none" },
   outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } }
 }
+// The router is deployed once and called for every trade: optimised for calls, not for its code size
+// (docs/router.md, gas). Its own files import nothing of ours outside contracts/router/, so they compile apart.
+const routerSettings = { ...settings, optimizer: { enabled: true, runs: 1_000_000 } }
+const isRouterSource = (file: string): boolean => /^contracts\/router\/[^/]+\.sol$/.test(file)
 
 interface Artifact {
   readonly contractName: string
@@ -85,7 +89,15 @@ const digestOf = (sources: Record<string, string>, imports: ReadonlyArray<string
   const hash = createHash("sha256")
   const solcVersion = JSON.parse(readNpm("solc/package.json")).version as string
   hash.update(
-    JSON.stringify({ solcVersion, settings, npmEntries, prebuilt, v2Fork: v2ForkSources(), v25Fork: v25ForkSources() })
+    JSON.stringify({
+      solcVersion,
+      settings,
+      routerSettings,
+      npmEntries,
+      prebuilt,
+      v2Fork: v2ForkSources(),
+      v25Fork: v25ForkSources()
+    })
   )
   for (const [name, content] of Object.entries(sources)) hash.update(`\0${name}\0${content}`)
   for (const path of [...imports, ...Object.values(prebuilt)]) hash.update(`\0${path}\0${readNpm(path)}`)
@@ -137,33 +149,37 @@ const compile = async (sources: Record<string, string>): Promise<{ artifacts: Ar
       return { error: `not found in node_modules: ${path}` }
     }
   }
-  const entries = { ...sources }
-  for (const path of npmEntries) entries[path] = readNpm(path)
-  const input = {
-    language: "Solidity",
-    sources: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { content: v }])),
-    settings
+  const run = (entries: Record<string, string>, options: typeof settings, written: Set<string>): Artifact[] => {
+    const input = {
+      language: "Solidity",
+      sources: Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, { content: v }])),
+      settings: options
+    }
+    const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as CompilerOutput
+    const problems = (output.errors ?? []).filter(
+      (e) => e.severity === "error" || e.sourceLocation?.file.startsWith("contracts/") === true
+    )
+    for (const problem of problems) console.error(problem.formattedMessage)
+    if (problems.some((e) => e.severity === "error")) throw new Error("Solidity compilation failed")
+    // Our own libraries and interfaces, and everything merely imported, have nothing to deploy.
+    return Object.entries(output.contracts ?? {})
+      .filter(([file]) => written.has(file))
+      .flatMap(([, contracts]) => Object.entries(contracts))
+      .filter(([, c]) => c.evm.bytecode.object !== "" && c.abi.length > 0)
+      .map(([contractName, c]) => ({
+        contractName,
+        abi: c.abi,
+        bytecode: hex(c.evm.bytecode.object),
+        deployedBytecode: hex(c.evm.deployedBytecode.object)
+      }))
   }
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as CompilerOutput
-
-  const problems = (output.errors ?? []).filter(
-    (e) => e.severity === "error" || e.sourceLocation?.file.startsWith("contracts/") === true
-  )
-  for (const problem of problems) console.error(problem.formattedMessage)
-  if (problems.some((e) => e.severity === "error")) throw new Error("Solidity compilation failed")
-
-  // Our own libraries and interfaces, and everything merely imported, have nothing to deploy.
-  const written = new Set([...Object.keys(sources), ...npmEntries])
-  const artifacts = Object.entries(output.contracts ?? {})
-    .filter(([file]) => written.has(file))
-    .flatMap(([, contracts]) => Object.entries(contracts))
-    .filter(([, c]) => c.evm.bytecode.object !== "" && c.abi.length > 0)
-    .map(([contractName, c]) => ({
-      contractName,
-      abi: c.abi,
-      bytecode: hex(c.evm.bytecode.object),
-      deployedBytecode: hex(c.evm.deployedBytecode.object)
-    }))
+  const router = Object.fromEntries(Object.entries(sources).filter(([file]) => isRouterSource(file)))
+  const rest = Object.fromEntries(Object.entries(sources).filter(([file]) => !isRouterSource(file)))
+  for (const path of npmEntries) rest[path] = readNpm(path)
+  const artifacts = [
+    ...run(rest, settings, new Set(Object.keys(rest))),
+    ...run(router, routerSettings, new Set(Object.keys(router)))
+  ]
   return { artifacts, imports: [...new Set(imports)].sort() }
 }
 

@@ -83,6 +83,10 @@ library Holdings {
         uint256 list = LIST;
         assembly ("memory-safe") {
             length := tload(list)
+        }
+        // Most plans hold nothing at the end (every output went to the recipient): nothing to clear.
+        if (length == 0) return 0;
+        assembly ("memory-safe") {
             tstore(list, 0)
         }
         for (uint256 i = 1; i <= length; ++i) {

@@ -19,18 +19,36 @@ library PlanRules {
     /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the amounts and every step.
     /// The quote tag, recipient, funding and deadline are left out: they are how and when a plan is sent,
     /// not what it trades (`swap/tx` changes the deadline of a plan `swap` built).
-    function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32) {
-        return keccak256(
-            abi.encode(plan.sellToken, plan.buyToken, plan.exactOut, plan.amountIn, plan.minAmountOut, plan.steps)
-        );
+    /// It is `keccak256(abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps))`, built
+    /// without abi.encode's copy: `Step` is all static fields, so the encoded `steps` (length, then 10
+    /// words per step) is exactly their calldata, copied as it is. The copy is clean because every step
+    /// has already been read field by field, with Solidity's range checks, as the plan's leg or chain link
+    /// before this hash is taken (a dirty field reverts there).
+    function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32 hash) {
+        (address sellToken, address buyToken, bool exactOut) = (plan.sellToken, plan.buyToken, plan.exactOut);
+        (uint256 amountIn, uint256 minAmountOut) = (plan.amountIn, plan.minAmountOut);
+        ITradeRouter.Step[] calldata steps = plan.steps;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, sellToken)
+            mstore(add(m, 0x20), buyToken)
+            mstore(add(m, 0x40), exactOut)
+            mstore(add(m, 0x60), amountIn)
+            mstore(add(m, 0x80), minAmountOut)
+            mstore(add(m, 0xa0), 0xc0)
+            mstore(add(m, 0xc0), steps.length)
+            let size := mul(steps.length, 0x140)
+            calldatacopy(add(m, 0xe0), steps.offset, size)
+            hash := keccak256(m, add(0xe0, size))
+        }
     }
 
-    /// @notice Refuses a plan whose recipient is one of `refused` (zero, the router, Permit2), or that
-    /// has no steps, or whose tokens are missing or equal.
-    function check(ITradeRouter.Plan calldata plan, address[3] memory refused) internal pure {
+    /// @notice Refuses a plan whose recipient is zero, the router (`self`) or `permit2`, or that has no
+    /// steps, or whose tokens are missing or equal.
+    function check(ITradeRouter.Plan calldata plan, address self, address permit2) internal pure {
         address recipient = plan.recipient;
-        for (uint256 i; i < refused.length; ++i) {
-            if (recipient == refused[i]) revert ITradeRouter.InvalidRecipient(recipient);
+        if (recipient == address(0) || recipient == self || recipient == permit2) {
+            revert ITradeRouter.InvalidRecipient(recipient);
         }
         if (plan.steps.length == 0) revert ITradeRouter.EmptyPlan();
         if (plan.sellToken == plan.buyToken || plan.sellToken == address(0) || plan.buyToken == address(0)) {
@@ -48,7 +66,7 @@ library PlanRules {
         view
         returns (RouterBase.Leg memory step, uint256 next)
     {
-        step = _leg(plan.steps[i], i, plan.recipient);
+        _fill(step, plan.steps[i], i, plan.recipient);
         if (!step.fromRouter && step.tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
         if (step.to != address(this) && step.tokenOut != plan.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
         next = i + 1;
@@ -67,7 +85,7 @@ library PlanRules {
     /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
     function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
         uint256 position = above.link + 1;
-        step = _leg(above.chain[position], above.index + 1, above.recipient);
+        _fill(step, above.chain[position], above.index + 1, above.recipient);
         step.amount = amount;
         step.chain = above.chain;
         step.link = position;
@@ -95,10 +113,11 @@ library PlanRules {
         }
     }
 
-    function _leg(ITradeRouter.Step memory s, uint256 index, address recipient)
+    /// @dev Writes step `s` into `step`, the caller's (already allocated) return value, so that building
+    /// a leg allocates one `Leg`, not two.
+    function _fill(RouterBase.Leg memory step, ITradeRouter.Step memory s, uint256 index, address recipient)
         private
         view
-        returns (RouterBase.Leg memory step)
     {
         uint8 flags = s.flags;
         if (flags > LINK) revert ITradeRouter.InvalidStep(index);

@@ -58,8 +58,9 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 before = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         uint256 count = plan.steps.length;
         for (uint256 i; i < count;) {
-            Leg memory leg;
-            (leg, i) = PlanRules.leg(plan, i, tMaxIn);
+            // Declared by the call, not before it: `Leg memory leg;` alone would allocate a zeroed leg.
+            (Leg memory leg, uint256 next) = PlanRules.leg(plan, i, tMaxIn);
+            i = next;
             _exec(leg);
         }
         // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
@@ -90,7 +91,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     function _begin(Plan calldata plan) private {
         if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
-        PlanRules.check(plan, [address(0), address(this), permit2]);
+        PlanRules.check(plan, address(this), permit2);
         _refuseVenueRecipient(plan.recipient);
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"
-import { Funding, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
+import { encodeExecute, Funding, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
@@ -175,6 +175,17 @@ describe("limits that revert", () => {
     const { trader, plan } = await directPlan(4)
     const block = await trader.public.getBlock()
     expect(await revertOf(trader, env.router, { ...plan, deadline: block.timestamp - 1n })).toBe("DeadlineExpired")
+  })
+
+  // planHash copies the steps' calldata raw; it may, because a step with a dirty word never gets that far.
+  it("a step whose pool word has bits above its address reverts, where the clean calldata executes", async () => {
+    const { trader, plan } = await directPlan(5)
+    const clean = encodeExecute(plan)
+    const word = `000000000000000000000000${plan.steps[0]!.pool.slice(2).toLowerCase()}`
+    expect(clean.split(word).length).toBe(2)
+    const dirty = clean.replace(word, `01${word.slice(2)}`) as Hex
+    expect(await revertOf(trader, env.router, plan, { data: clean })).toBe("succeeded")
+    expect(await revertOf(trader, env.router, plan, { data: dirty })).not.toBe("succeeded")
   })
 })
 
