@@ -28,6 +28,8 @@ export interface PhaseFigures {
   readonly cold: { readonly p50: number; readonly p99: number }
   readonly searchP50: number
   readonly rpcErrors: number
+  /** The distinct `RpcUnavailable` messages, for the reader to see what failed. */
+  readonly errorKinds: ReadonlyArray<string>
   readonly scan: { readonly judged: number; readonly perSec: number; readonly shownWithVerdict: number }
 }
 
@@ -54,10 +56,14 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
   const quiet = await started(manifest, { SAFETY_SCAN: "false" })
   const { runtime } = quiet
   let rpcErrors = 0
-  const timedCall = async <A>(run: () => Promise<Either.Either<A, { _tag: string }>>) => {
+  const errorKinds = new Set<string>()
+  const timedCall = async <A>(run: () => Promise<Either.Either<A, { _tag: string; message?: string }>>) => {
     const t0 = performance.now()
     const outcome = await run()
-    if (Either.isLeft(outcome) && outcome.left._tag === "RpcUnavailable") rpcErrors++
+    if (Either.isLeft(outcome) && outcome.left._tag === "RpcUnavailable") {
+      rpcErrors++
+      errorKinds.add(outcome.left.message ?? "")
+    }
     return performance.now() - t0
   }
   const ask = (amount: string) => () =>
@@ -121,6 +127,7 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
     cold: p(sortedOf(cold)),
     searchP50: percentile(sortedOf(searches), 50),
     rpcErrors: rpcErrors + failures,
+    errorKinds: [...errorKinds],
     scan: { judged, perSec, shownWithVerdict: shown === 0 ? 0 : withVerdict / shown }
   } satisfies PhaseFigures
 }
