@@ -32,6 +32,10 @@ try {
   row("pools | tokens", (f) => `${f.pools} pools, ${f.tokens} tokens`)
   row("quote warm p50 / p99", (f) => `${ms(f.warm.p50)} / ${ms(f.warm.p99)}`)
   row("quote cold p50 / p99", (f) => `${ms(f.cold.p50)} / ${ms(f.cold.p99)}`)
+  row(
+    "GC during the warm quotes: total, max, full",
+    (f) => `${ms(f.warmGc.totalMs)}, ${ms(f.warmGc.maxMs)}, ${f.warmGc.major}`
+  )
   row("search p50", (f) => ms(f.searchP50))
   row("RSS / heap after GC", (f) => `${f.rssMb.toFixed(0)} MB / ${f.heapMb.toFixed(0)} MB`)
   row("catch-up from an empty index", (f) => `${(f.catchUpMs / 1000).toFixed(1)} s`)

@@ -4,6 +4,7 @@
  * scan's coverage in a second runtime with it on, after the first is gone.
  */
 import { Effect, Either, HashMap, Schema } from "effect"
+import { constants, PerformanceObserver } from "node:perf_hooks"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
 import { RpcHex } from "../../../../schema/Chain.js"
@@ -27,6 +28,8 @@ export interface PhaseFigures {
   readonly warm: { readonly p50: number; readonly p99: number }
   readonly cold: { readonly p50: number; readonly p99: number }
   readonly searchP50: number
+  /** Garbage collection while the warm quotes ran: pauses, the longest, and how many were full collections. */
+  readonly warmGc: { readonly totalMs: number; readonly maxMs: number; readonly major: number }
   readonly rpcErrors: number
   /** The distinct `RpcUnavailable` messages, for the reader to see what failed. */
   readonly errorKinds: ReadonlyArray<string>
@@ -57,12 +60,14 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
   const { runtime } = quiet
   let rpcErrors = 0
   const errorKinds = new Set<string>()
-  const timedCall = async <A>(run: () => Promise<Either.Either<A, { _tag: string; message?: string }>>) => {
+  const timedCall = async <A>(
+    run: () => Promise<Either.Either<A, { _tag: string; message?: string; hint?: string | undefined }>>
+  ) => {
     const t0 = performance.now()
     const outcome = await run()
     if (Either.isLeft(outcome) && outcome.left._tag === "RpcUnavailable") {
       rpcErrors++
-      errorKinds.add(outcome.left.message ?? "")
+      errorKinds.add(`${outcome.left.message ?? ""}: ${outcome.left.hint ?? ""}`)
     }
     return performance.now() - t0
   }
@@ -80,7 +85,16 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
     )
   for (let i = 0; i < 50; i++) await timedCall(ask("2500"))
   const warm: Array<number> = []
+  const pauses: Array<{ readonly ms: number; readonly major: boolean }> = []
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as unknown as { detail?: { kind?: number } }).detail?.kind
+      pauses.push({ ms: entry.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR })
+    }
+  })
+  gcWatch.observe({ entryTypes: ["gc"] })
   for (let i = 0; i < WARM; i++) warm.push(await timedCall(ask("2500")))
+  gcWatch.disconnect()
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await timedCall(ask(`${2_500 + i + 1}.25`)))
   const searches: Array<number> = []
@@ -126,6 +140,11 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
     warm: p(sortedOf(warm)),
     cold: p(sortedOf(cold)),
     searchP50: percentile(sortedOf(searches), 50),
+    warmGc: {
+      totalMs: pauses.reduce((sum, pause) => sum + pause.ms, 0),
+      maxMs: Math.max(0, ...pauses.map((pause) => pause.ms)),
+      major: pauses.filter((pause) => pause.major).length
+    },
     rpcErrors: rpcErrors + failures,
     errorKinds: [...errorKinds],
     scan: { judged, perSec, shownWithVerdict: shown === 0 ? 0 : withVerdict / shown }
