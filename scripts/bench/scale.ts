@@ -40,7 +40,9 @@ try {
   row("RSS / heap after GC", (f) => `${f.rssMb.toFixed(0)} MB / ${f.heapMb.toFixed(0)} MB`)
   row("catch-up from an empty index", (f) => `${(f.catchUpMs / 1000).toFixed(1)} s`)
   row("RPC errors", (f) => String(f.rpcErrors))
-  for (const kind of large.errorKinds) console.log(`     at ${POOLS}: ${kind}`)
+  for (const [label, f] of [["devnet", small], [String(POOLS), large]] as const) {
+    for (const kind of f.errorKinds) console.log(`     refused at ${label}: ${kind}`)
+  }
   row(
     `scan: judged in ≤${SCAN_SEC} s, per s`,
     (f) => `${f.scan.judged}/${f.tokens} (${f.scan.perSec.toFixed(1)}/s)`

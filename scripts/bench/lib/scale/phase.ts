@@ -31,7 +31,7 @@ export interface PhaseFigures {
   /** Garbage collection while the warm quotes ran: pauses, the longest, and how many were full collections. */
   readonly warmGc: { readonly totalMs: number; readonly maxMs: number; readonly major: number }
   readonly rpcErrors: number
-  /** The distinct `RpcUnavailable` messages, for the reader to see what failed. */
+  /** The distinct refusals (tag, message, hint), for the reader to see what failed. */
   readonly errorKinds: ReadonlyArray<string>
   readonly scan: { readonly judged: number; readonly perSec: number; readonly shownWithVerdict: number }
 }
@@ -65,9 +65,10 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
   ) => {
     const t0 = performance.now()
     const outcome = await run()
-    if (Either.isLeft(outcome) && outcome.left._tag === "RpcUnavailable") {
-      rpcErrors++
-      errorKinds.add(`${outcome.left.message ?? ""}: ${outcome.left.hint ?? ""}`)
+    if (Either.isLeft(outcome)) {
+      // Every refusal is named: a latency row over refusals is not a latency figure.
+      if (outcome.left._tag === "RpcUnavailable") rpcErrors++
+      errorKinds.add(`${outcome.left._tag} ${outcome.left.message ?? ""}: ${outcome.left.hint ?? ""}`)
     }
     return performance.now() - t0
   }
