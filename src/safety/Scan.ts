@@ -16,10 +16,11 @@
  */
 import { Data, Effect, HashMap, Option, Queue, Ref, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
+import { Deployment, usdcOf } from "../../layers/Deployment.js"
 import { type Hex } from "../../schema/Chain.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
-import { TokenSearch } from "../search/TokenSearch.js"
+import { valuationOf } from "../pricing/Valuation.js"
 import { changedTokens } from "./Changes.js"
 import { TokenMeasure } from "./MeasureToken.js"
 import { makePending, Urgency } from "./Pending.js"
@@ -42,7 +43,7 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
     const tokens = yield* TokenMeasure
     const changes = yield* StateChanges
     const book = yield* VerdictBook
-    const search = yield* TokenSearch
+    const usdc = usdcOf(yield* Deployment)
     const pending = makePending<Hex>(settings.queueCapacity)
     const workers = Math.max(1, settings.concurrency)
     const wake = yield* Queue.sliding<void>(workers)
@@ -123,7 +124,8 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
       const changed = [...new Set([...changedTokens(since, snapshot.state), ...written])]
         .filter((token) => !tokens.skipped(token))
       if (changed.length === 0) return
-      const { valuation } = yield* search.viewAt(snapshot)
+      // Liquidity priced through USDC alone: enough to order the waiting list, and lazy (the changed only).
+      const valuation = valuationOf(snapshot.state, usdc, new Set())
       for (const token of changed) {
         const urgency = HashMap.has(known, token) ? Urgency.remeasure : Urgency.fresh
         pending.push(token, urgency, valuation.figures(token).liquidityMicro)

@@ -39,8 +39,6 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
 
     return {
       network: `eip155:${deployment.chainId}`,
-      /** The view of `snapshot`: the one already built when it is the latest (the safety scan's liquidity). */
-      viewAt: viewOf,
       /** The view at the chain's head as of now (or `rpc_unavailable`): every answer starts here. */
       view: Effect.flatMap(atHead.snapshot, viewOf)
     }
