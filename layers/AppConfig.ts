@@ -95,8 +95,8 @@ const safetyScanConfig = Config.all({
   probeUsdc: Config.integer("SAFETY_SCAN_PROBE_USDC").pipe(Config.withDefault(100_000_000), Config.map(BigInt)),
   /** Routes measured per token: the best USDC path through each of its pools, best first. */
   routesPerToken: Config.integer("SAFETY_SCAN_ROUTES").pipe(Config.withDefault(3)),
-  /** Tokens waiting to be measured; past this the oldest waiting are dropped. */
-  queueCapacity: Config.integer("SAFETY_SCAN_QUEUE").pipe(Config.withDefault(1_024)),
+  /** Tokens waiting to be measured (a chain's worth); past this the least urgent waiting are dropped. */
+  queueCapacity: Config.integer("SAFETY_SCAN_QUEUE").pipe(Config.withDefault(65_536)),
   /** At most one look at the index's changes per interval, however fast blocks come. */
   intervalMillis: Config.integer("SAFETY_SCAN_INTERVAL_MS").pipe(Config.withDefault(250))
 })

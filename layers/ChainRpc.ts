@@ -4,7 +4,7 @@
  * decodes the answers the service reads (`read`) against their schema, a malformed answer being the
  * node failing too.
  */
-import { Context, Effect, Layer, Option, Schema, type Stream } from "effect"
+import { Context, Effect, Layer, Option, Schedule, Schema, type Stream } from "effect"
 import {
   type Account,
   type Chain,
@@ -18,6 +18,7 @@ import {
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
+import { large, oversized, transient } from "./chain/CallFaults.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
@@ -37,6 +38,9 @@ export const arcChain = (endpoint: ChainEndpoint): Chain =>
     nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
     rpcUrls: { default: { http: [endpoint.rpcUrl] } }
   })
+
+/** A transient fault is asked twice more, after 150 and 300 ms (viem's own retries, which these replace). */
+const RETRIES = Schedule.intersect(Schedule.exponential("150 millis"), Schedule.recurs(2))
 
 /** How long a read over the websocket waits for its answer before the socket is taken for dead. */
 const SOCKET_QUIET_MS = 10_000
@@ -77,12 +81,17 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
 }>() {
   static readonly make = (endpoint: ChainEndpoint, socket?: SocketCalls): Context.Tag.Service<ChainRpc> => {
     const chain = arcChain(endpoint)
-    // Batching lets a burst of reads (token metadata, pool state) share HTTP round trips.
-    const transport = http(endpoint.rpcUrl, { batch: { batchSize: 200, wait: 0 }, retryCount: 2, timeout: 20_000 })
+    // Batching lets a burst of small reads (token metadata, pool state, headers without transactions)
+    // share HTTP round trips.
+    // Retried here rather than by viem, which would fetch an oversized batch three times before any call
+    // of it could be sent alone (`alone`).
+    const batch = { batchSize: 200, wait: 0 }
+    const transport = http(endpoint.rpcUrl, { batch, retryCount: 0, timeout: 20_000 })
     const client: ChainClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 250 })
-    // eth_getLogs answers run to megabytes: in a batch, one oversized answer fails every call beside it.
-    // Alone, and not retried: the indexer splits a refused range itself and retries the rest. Calls on
-    // an answer's critical path go alone too (`requestNow`).
+    // Tooling's signing client keeps viem's retries: it sends nothing large.
+    const signing = http(endpoint.rpcUrl, { batch, retryCount: 2, timeout: 20_000 })
+    // Calls whose answer may run to megabytes go alone, and are not retried: their caller asks for less
+    // on a refusal (the indexer splits a range). Calls on an answer's critical path go alone too.
     const unbatched = createPublicClient({
       chain,
       transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000 }),
@@ -93,26 +102,36 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
         message: `chain RPC failed during ${action}`,
         hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
       })
-    const send = (via: ChainClient, method: string, params: ReadonlyArray<unknown> = []) =>
-      Effect.tryPromise({
-        try: (): Promise<unknown> => via.request({ method: method as never, params: params as never }),
-        catch: fail(method)
-      })
-    // eth_getLogs answers run to megabytes: see `unbatched`.
-    const viaFor = (method: string) => method === "eth_getLogs" ? unbatched : client
+    // One answer over viem's response cap fails every call of its batch alike. Each is sent again on
+    // its own: the neighbours answer, and only the call that is itself too large still fails.
+    const alone = <A>(action: string, batched: () => Promise<A>, single: () => Promise<A>) =>
+      Effect.tryPromise({ try: batched, catch: (cause) => cause }).pipe(
+        Effect.retry({ schedule: RETRIES, while: transient }),
+        Effect.catchIf(oversized, () => Effect.tryPromise({ try: single, catch: fail(action) })),
+        Effect.mapError((cause) => cause instanceof RpcUnavailable ? cause : fail(action)(cause))
+      )
+    const send = (method: string, params: ReadonlyArray<unknown> = []) => {
+      const call = (via: ChainClient) => (): Promise<unknown> =>
+        via.request({ method: method as never, params: params as never })
+      return large(method, params)
+        ? Effect.tryPromise({ try: call(unbatched), catch: fail(method) })
+        : alone(method, call(client), call(unbatched))
+    }
     return {
       endpoint,
       chain,
-      use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
-      read: (schema, method, params) =>
-        Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
+      use: (action, run) => alone(action, () => run(client), () => run(unbatched)),
+      read: (schema, method, params) => Effect.flatMap(send(method, params), decodeAnswer(schema, method)),
       readNow: (schema, method, params = []) => {
-        const overHttp = send(unbatched, method, params)
+        const overHttp = Effect.tryPromise({
+          try: () => unbatched.request({ method: method as never, params: params as never }),
+          catch: fail(method)
+        })
         const sent = socket === undefined ? overHttp : socket.call(method, params, overHttp)
         return Effect.flatMap(sent, decodeAnswer(schema, method))
       },
-      request: (method, params) => send(viaFor(method), method, params),
-      wallet: (account) => createWalletClient({ account, chain, transport }),
+      request: (method, params) => send(method, params),
+      wallet: (account) => createWalletClient({ account, chain, transport: signing }),
       heads: Option.map(Option.fromNullable(endpoint.wsUrl), newHeadsOf)
     }
   }

@@ -96,6 +96,12 @@ const main = async () => {
       ms(quietSince - synced)
     } after the index caught up (${ms(synced - started)} start-up)`
   )
+  figure(
+    "first scan: tokens judged per second",
+    `${
+      ((firstScan.measured + firstScan.unroutable) / Math.max(0.001, (quietSince - synced) / 1_000)).toFixed(1)
+    }/s (${firstScan.requeued} put back unanswered; at chain scale: npm run bench -- scale)`
+  )
   let idleCount = 0
   const idleSamples = await searchWhile(() => Promise.resolve(idleCount++ < 500), 4_000)
   figure(

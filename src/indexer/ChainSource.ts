@@ -4,7 +4,8 @@
  *
  * Logs are asked for by topic only, never by address: the pools to watch number in the thousands and
  * change every block, so the decoder filters by emitter instead. A range the node refuses as too large
- * is split in two until it is accepted, and the size that worked becomes the batch size from then on.
+ * (its own cap, or an answer over the client's size cap) is halved until it is accepted, and the size
+ * that worked becomes the batch size from then on.
  */
 import { Effect, Ref, Schema } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
@@ -29,11 +30,7 @@ const RawHeader = Schema.NullOr(Schema.Struct({
 
 const Sender = Schema.NullOr(Schema.Struct({ from: Address }))
 
-const BlockSenders = Schema.NullOr(Schema.Struct({
-  transactions: Schema.Array(Schema.Struct({ hash: Hex, from: Address }))
-}))
-
-const RawLogs = Schema.Array(RawLog)
+export const RawLogs = Schema.Array(RawLog)
 
 const hex = (n: number): string => `0x${n.toString(16)}`
 
@@ -91,7 +88,7 @@ export const senders = (txs: Iterable<Hex>) =>
     return new Map<Hex, Hex>(found.flat())
   })
 
-/** The batch size in blocks: a refusal cuts it to a quarter of what was refused, successes grow it back. */
+/** The batch size in blocks: a refusal halves what was refused, successes grow it back. */
 export interface BatchSizer {
   readonly current: Effect.Effect<number>
   readonly refused: (size: number) => Effect.Effect<void>
@@ -101,11 +98,11 @@ export interface BatchSizer {
 export const makeBatchSizer = (max: number) =>
   Effect.map(Ref.make(max), (size): BatchSizer => ({
     current: Ref.get(size),
-    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 4)))),
+    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 2)))),
     succeeded: Ref.update(size, (current) => Math.min(max, current + Math.max(1, Math.floor(current / 4))))
   }))
 
-const chunks = (from: number, to: number, size: number): Array<readonly [number, number]> => {
+export const chunks = (from: number, to: number, size: number): Array<readonly [number, number]> => {
   const ranges: Array<readonly [number, number]> = []
   for (let start = from; start <= to; start += size) ranges.push([start, Math.min(to, start + size - 1)])
   return ranges
@@ -143,19 +140,3 @@ export const logs = (
       )
     )
   })
-
-/** Logs of the events the index reads in the block with `hash`; a node that lacks it fails the call. */
-export const blockLogs = (hash: Hex, topics: ReadonlyArray<`0x${string}`> = allTopics) =>
-  Effect.flatMap(
-    ChainRpc,
-    (rpc) => rpc.read(RawLogs, "eth_getLogs", [{ blockHash: hash, topics: [topics] }])
-  )
-
-/** Who sent each transaction of the block with `hash` (from the block itself: one call for all). */
-export const blockSenders = (hash: Hex) =>
-  Effect.flatMap(
-    ChainRpc,
-    (rpc) => rpc.read(BlockSenders, "eth_getBlockByHash", [hash, true])
-  ).pipe(
-    Effect.map((block) => new Map<Hex, Hex>((block?.transactions ?? []).map((tx) => [tx.hash, tx.from])))
-  )

@@ -6,7 +6,8 @@
 import { Effect, Option, Ref, Stream } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import { applyEvents } from "./Apply.js"
-import { blockLogs, blockSenders, type Header, headers, logs } from "./ChainSource.js"
+import { blockLogs, blockSenders } from "./BlockReads.js"
+import { type Header, headers, logs } from "./ChainSource.js"
 import { enrich } from "./Enrich.js"
 import { pushRecent } from "./Recent.js"
 import { logTopics } from "./Sources.js"
@@ -17,10 +18,24 @@ import {
   type Engine,
   type HeadInfo,
   publish,
+  retryInPlace,
   rollback,
   type Tip,
   tipOnChain
 } from "./Steps.js"
+
+/** Blocks after one too large to read whole during which senders are asked for one by one instead. */
+const FULL_BLOCKS_SKIPPED = 32
+
+/** The senders of `block`'s transactions from the block itself, unless blocks were too large of late. */
+const sendersOf = (engine: Engine, block: Header) =>
+  Effect.gen(function*() {
+    if (block.number < (yield* Ref.get(engine.fullBlocksFrom))) return new Map<Hex, Hex>()
+    const found = yield* blockSenders(block.hash)
+    if (found !== undefined) return found
+    yield* Ref.set(engine.fullBlocksFrom, block.number + FULL_BLOCKS_SKIPPED)
+    return new Map<Hex, Hex>()
+  })
 
 /**
  * Up to a reorg window of blocks after the tip, each checked against its parent: headers first, then
@@ -51,7 +66,9 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     // One block: its logs by hash (the node answers for exactly that block or fails) and, in the same
     // round trip, its transactions' senders, which the 24 h trade figures need.
     const [raw, knownSenders] = yield* (chain.length === 1
-      ? Effect.all([blockLogs(last.hash, logTopics(engine.sources)), blockSenders(last.hash)], { concurrency: 2 })
+      ? Effect.all([blockLogs(last.hash, logTopics(engine.sources), engine.topicSizer), sendersOf(engine, last)], {
+        concurrency: 2
+      })
       : Effect.map(logs(from, last.number, engine.sizer, logTopics(engine.sources)), (raw) =>
         [raw, new Map<Hex, Hex>()] as const))
     const hashes = new Map(chain.map((h) => [h.number, h.hash]))
@@ -98,7 +115,7 @@ export const follow = (engine: Engine, head: Header) => {
         }
         return yield* rollback(engine, info)
       }
-      const applied = yield* followStep(engine, info, head)
+      const applied = yield* retryInPlace(followStep(engine, info, head))
       if (applied.kind === "idle") return yield* Effect.fail(Option.none())
       return applied
     }).pipe(Effect.mapError((error) => (Option.isOption(error) ? error : Option.some(error))))

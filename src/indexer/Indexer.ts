@@ -64,6 +64,8 @@ export class Indexer extends Effect.Service<Indexer>()("Indexer", {
       sources: sourcesFrom(venues.all, deployment.contracts),
       tip,
       sizer: yield* makeBatchSizer(settings.batchBlocks),
+      topicSizer: yield* makeBatchSizer(Number.MAX_SAFE_INTEGER),
+      fullBlocksFrom: yield* Ref.make(0),
       progress,
       index,
       chainHead

@@ -8,15 +8,25 @@
  *   ahead (`prefetch`) while the previous range is applied.
  * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
  *   rolls the index back to the newest block the chain still has.
- * - A failure (RPC down) ends the stream; it restarts from the tip after a backoff (at most two
- *   seconds, so a chain that comes back is noticed soon), so nothing is lost.
+ * - A read that fails is retried in place a few times; one that keeps failing (RPC down) ends the
+ *   stream, which resumes after the last applied block once a backoff passes (at most two seconds, so a
+ *   chain that comes back is noticed soon): nothing applied is lost or read again.
  */
 import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { Header } from "./ChainSource.js"
 import { follow } from "./Follow.js"
-import { type Applied, applyRange, type Engine, fetchRange, type HeadInfo, rollback, tipOnChain } from "./Steps.js"
+import {
+  type Applied,
+  applyRange,
+  type Engine,
+  fetchRange,
+  type HeadInfo,
+  retryInPlace,
+  rollback,
+  tipOnChain
+} from "./Steps.js"
 
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>
@@ -27,7 +37,9 @@ const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
           const to = Math.min(safe, next + size - 1)
           return Option.some([[next, to] as const, to + 1] as const)
         })).pipe(
-        Stream.mapEffect(([from, to]) => fetchRange(engine, from, to), { concurrency: engine.settings.prefetch }),
+        Stream.mapEffect(([from, to]) => retryInPlace(fetchRange(engine, from, to)), {
+          concurrency: engine.settings.prefetch
+        }),
         Stream.mapEffect((range) => applyRange(engine, range, head))
       )))
 
@@ -84,7 +96,8 @@ export const runPipeline = (engine: Engine): Effect.Effect<never, never, ChainRp
         const last = yield* Ref.get(lastWarning)
         if (last.reason === reason && now - last.at < 30_000) return
         yield* Ref.set(lastWarning, { reason, at: now })
-        yield* Effect.logWarning(`indexer stream failed (${reason}); restarting from the tip`)
+        const tip = yield* Ref.get(engine.tip)
+        yield* Effect.logWarning(`indexer stream failed (${reason}); resuming after block ${tip.state.block}`)
       })
     const once = engine.chainHead.heads.pipe(
       Stream.buffer({ capacity: 1, strategy: "sliding" }),

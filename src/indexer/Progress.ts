@@ -25,6 +25,8 @@ export interface IndexerProgress {
   readonly firstFetched: number | null
   readonly rollbacks: number
   readonly lastError: string | null
+  /** Times the stream failed and resumed since this process started (each a read that kept failing). */
+  readonly failures: number
   /** When (ms) the index last reflected the chain's head; null until it first has. */
   readonly syncedAt: number | null
 }
@@ -52,6 +54,7 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
       firstFetched: null,
       rollbacks: 0,
       lastError: null,
+      failures: 0,
       syncedAt: null
     })
     const samples = yield* Ref.make<ReadonlyArray<Sample>>([])
@@ -98,7 +101,7 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
         Ref.update(state, (p) => ({ ...p, syncedAt: syncedAfter(p, p.indexed, observed) })),
       fetched: (from: number) => Ref.update(state, (p) => ({ ...p, firstFetched: p.firstFetched ?? from })),
       rolledBack: (indexed: number) => Ref.update(state, (p) => ({ ...p, indexed, rollbacks: p.rollbacks + 1 })),
-      failed: (message: string) => Ref.update(state, (p) => ({ ...p, lastError: message }))
+      failed: (message: string) => Ref.update(state, (p) => ({ ...p, lastError: message, failures: p.failures + 1 }))
     }
   })
 

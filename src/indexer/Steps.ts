@@ -2,7 +2,7 @@
  * The indexer's steps, each one effect: fetch and apply a catch-up range, roll back a reorg (and, in
  * ./Follow.ts, follow the head by a few checked blocks). `Pipeline.ts` arranges them into a stream.
  */
-import { type Context, Effect, Ref } from "effect"
+import { type Context, Effect, Ref, Schedule } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
@@ -38,6 +38,10 @@ export interface Engine {
   readonly sources: Sources
   readonly tip: Ref.Ref<Tip>
   readonly sizer: BatchSizer
+  /** Topics per `eth_getLogs` of one block: cut by answers too large, grown back by blocks read. */
+  readonly topicSizer: BatchSizer
+  /** The first block whose transactions are asked for whole again, after a block too large for it. */
+  readonly fullBlocksFrom: Ref.Ref<number>
   readonly progress: ProgressTracker
   readonly index: Context.Tag.Service<typeof ChainIndex>
   readonly chainHead: Context.Tag.Service<typeof ChainHead>
@@ -86,6 +90,13 @@ const timesOf = (raw: ReadonlyArray<RawLog>, known: ReadonlyArray<Header>) =>
     for (const h of fetched) if (h !== undefined) times.set(h.number, h.time)
     return times
   })
+
+/**
+ * A step whose read failed is taken again where it stands, a few times, before the stream gives up: a
+ * lost answer then costs one call, not the ranges fetched ahead of it.
+ */
+export const retryInPlace = <A, R>(step: Effect.Effect<A, RpcUnavailable, R>) =>
+  Effect.retry(step, { schedule: Schedule.exponential("100 millis"), times: 3 })
 
 export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
   engine.index.publish({

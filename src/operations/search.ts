@@ -19,7 +19,8 @@ export const search = Effect.fn("Search.run")(function*(request: SearchRequest) 
   const view = yield* tokens.view
   const { snapshot } = view
   // One read of the book; the scan and quotes fill it off the request path.
-  const verdicts = yield* (yield* VerdictBook).all
+  const book = yield* VerdictBook
+  const verdicts = yield* book.all
   const outcome = runQuery(view, request.query, request.limit)
   if (outcome === undefined) {
     return yield* new TokenNotFound({
@@ -27,13 +28,19 @@ export const search = Effect.fn("Search.run")(function*(request: SearchRequest) 
       hint: "search by ticker, name, the start of either, or the token's 0x address"
     })
   }
+  const shown = outcome.ranked.slice(0, request.limit)
+  // Results the book has nothing on: the scan measures them next, so the agent's next look has them.
+  const unjudged = shown.map(({ assessment }) => assessment.token.address).filter((token) =>
+    !HashMap.has(verdicts, token)
+  )
+  if (unjudged.length > 0) yield* book.asked(unjudged)
   const response: SearchResponse = {
     query: request.query,
     network: tokens.network,
     block: snapshot.state.block,
     resolution: outcome.resolution,
     rulesVersion: RULES_VERSION,
-    results: yield* Effect.forEach(outcome.ranked.slice(0, request.limit), ({ assessment, match }) => {
+    results: yield* Effect.forEach(shown, ({ assessment, match }) => {
       const token = assessment.token.address
       const known = Option.getOrUndefined(HashMap.get(verdicts, token))
       return Effect.map(

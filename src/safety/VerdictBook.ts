@@ -9,7 +9,7 @@
  * the verdicts measured on the abandoned blocks are dropped, and a measurement that was under way
  * when it happened is not written.
  */
-import { Effect, HashMap, Option, Ref, Stream } from "effect"
+import { Effect, HashMap, Option, Queue, Ref, Stream } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { SafetyVerdict } from "../../schema/Token.js"
 import { ChainIndex } from "../indexer/ChainIndex.js"
@@ -65,10 +65,15 @@ export const upTo = (known: TokenVerdicts, block: number): TokenVerdicts | undef
     : ordered(routes[0]!.routeId, routes)
 }
 
+/** Asks waiting for the scan to take them: more than a burst of searches names. */
+const ASKS_KEPT = 4_096
+
 export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
   scoped: Effect.gen(function*() {
     const index = yield* ChainIndex
     const ref = yield* Ref.make(HashMap.empty<Hex, TokenVerdicts>())
+    // Tokens asked about without a verdict, for the scan to measure first; the newest asks win a burst.
+    const asks = yield* Queue.sliding<Hex>(ASKS_KEPT)
     // The index's epoch: a measurement made before a rollback describes blocks the chain no longer has.
     const epoch = yield* Ref.make((yield* index.snapshot).epoch)
     const update = (token: Hex, measuredIn: number, f: (known: TokenVerdicts | undefined) => TokenVerdicts) =>
@@ -101,6 +106,13 @@ export class VerdictBook extends Effect.Service<VerdictBook>()("VerdictBook", {
           yield* update(token, measuredIn, (known) => withScan(known, measured))
         }
       ),
+      /**
+       * Tokens an agent asked about that the book has no verdict for (a search's results): the scan
+       * measures them before anything else. Never waits: a full list drops the oldest asks.
+       */
+      asked: (tokens: Iterable<Hex>) => Queue.offerAll(asks, tokens),
+      /** The next token asked about, waiting for one (the scan's side of `asked`). */
+      nextAsk: Queue.take(asks),
       /** A quote's verdict of `token`, measured in index epoch `measuredIn`. */
       // Untraced: one map update inside the quote's record step's span.
       quoted: Effect.fnUntraced(function*(token: Hex, verdict: SafetyVerdict, measuredIn: number) {

@@ -91,6 +91,7 @@ const progress = (indexed: number): IndexerProgress => ({
   firstFetched: null,
   rollbacks: 0,
   lastError: null,
+  failures: 0,
   syncedAt: 1_000
 })
 

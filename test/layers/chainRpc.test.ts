@@ -10,7 +10,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { lowerHex, RpcHex } from "../../schema/Chain.js"
-import { blockLogs, latestHeader } from "../../src/indexer/ChainSource.js"
+import { blockLogs } from "../../src/indexer/BlockReads.js"
+import { latestHeader, makeBatchSizer } from "../../src/indexer/ChainSource.js"
 
 interface RpcCall {
   readonly id: number
@@ -68,7 +69,10 @@ describe("ChainRpc answers", () => {
     Effect.gen(function*() {
       const log = { address: "0x01", data: "0x", blockNumber: "0x1", blockHash: "0x02", transactionHash: "0x03" }
       const rpc = yield* Effect.promise(() => malformedNode(() => [{ ...log, logIndex: "0x0" }]))
-      const logs = yield* Effect.either(Effect.provideService(blockLogs(lowerHex("0x02")), ChainRpc, rpc))
+      const sizer = yield* makeBatchSizer(8)
+      const logs = yield* Effect.either(
+        Effect.provideService(blockLogs(lowerHex("0x02"), [lowerHex("0x03")], sizer), ChainRpc, rpc)
+      )
       expect(Either.isLeft(logs) && logs.left.message).toBe("chain RPC answered eth_getLogs with a malformed result")
     }))
 })

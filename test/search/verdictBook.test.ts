@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { SafetyVerdict } from "../../schema/Token.js"
-import { makePending } from "../../src/safety/Pending.js"
+import { makePending, Urgency } from "../../src/safety/Pending.js"
 import { searchSafety } from "../../src/safety/SearchVerdict.js"
 import { withQuote, withScan } from "../../src/safety/VerdictBook.js"
 
@@ -88,21 +88,47 @@ describe("verdicts in a search answer", () => {
 })
 
 describe("the scan's waiting list", () => {
-  it("never-measured tokens first, newest first, each once, bounded by dropping the oldest re-measurement", () => {
-    const pending = makePending<string>(3)
-    pending.push("old", false)
-    pending.push("new1", true)
-    pending.push("changed", false)
-    pending.push("old", false) // moves to newest: new1, changed, old
-    expect(pending.size()).toBe(3)
-    pending.push("new2", true) // over capacity: "changed", the oldest re-measurement, goes
-    expect(pending.size()).toBe(3)
-    expect([pending.pop(), pending.pop(), pending.pop(), pending.pop()]).toEqual(["new2", "new1", "old", undefined])
+  it("asked first (newest ask first), then never measured, then re-measurements; each by liquidity", () => {
+    const pending = makePending<string>(10)
+    pending.push("shallow", Urgency.remeasure, 10n)
+    pending.push("deep", Urgency.remeasure, 1_000n)
+    pending.push("newShallow", Urgency.fresh, 5n)
+    pending.push("newDeep", Urgency.fresh, 500n)
+    pending.push("askedFirst", Urgency.asked, 1n)
+    pending.push("askedLast", Urgency.asked, 0n)
+    pending.push("deep", Urgency.remeasure, 1_000n) // once, however often pushed
+    expect(pending.size()).toBe(6)
+    expect(Array.from({ length: 7 }, () => pending.pop())).toEqual([
+      "askedLast",
+      "askedFirst",
+      "newDeep",
+      "newShallow",
+      "deep",
+      "shallow",
+      undefined
+    ])
   })
 
-  it("only new tokens waiting: the oldest is dropped", () => {
-    const pending = makePending<string>(2)
-    for (const key of ["a", "b", "c"]) pending.push(key, true)
-    expect([pending.pop(), pending.pop(), pending.pop()]).toEqual(["c", "b", undefined])
+  it("a token pushed again keeps its higher urgency; ties go newest first", () => {
+    const pending = makePending<string>(10)
+    pending.push("a", Urgency.asked)
+    pending.push("a", Urgency.remeasure, 7n)
+    pending.push("b", Urgency.fresh)
+    pending.push("c", Urgency.fresh)
+    expect([pending.pop(), pending.pop(), pending.pop()]).toEqual(["a", "c", "b"])
+  })
+
+  it("past the capacity the least urgent, least liquid token is dropped", () => {
+    const pending = makePending<string>(3)
+    pending.push("remeasureDeep", Urgency.remeasure, 100n)
+    pending.push("remeasureShallow", Urgency.remeasure, 1n)
+    pending.push("fresh", Urgency.fresh, 0n)
+    pending.push("asked", Urgency.asked) // over capacity: "remeasureShallow" goes
+    expect([pending.pop(), pending.pop(), pending.pop(), pending.pop()]).toEqual([
+      "asked",
+      "fresh",
+      "remeasureDeep",
+      undefined
+    ])
   })
 })

@@ -42,10 +42,14 @@ contract BenchToken {
 contract MarketBuilder {
     IV2Factory public immutable factory;
     BenchToken public immutable quote;
+    /// Divides every quote reserve: a real dollar of 6 decimals, held by the builder, goes further.
+    uint256 public immutable scale;
 
-    constructor(IV2Factory factory_) {
+    /// `quote_` zero: a quote token of its own, minted to the builder; else one the builder is sent.
+    constructor(IV2Factory factory_, BenchToken quote_, uint256 scale_) {
         factory = factory_;
-        quote = new BenchToken("Bench Dollar", "BUSD", type(uint128).max);
+        quote = address(quote_) == address(0) ? new BenchToken("Bench Dollar", "BUSD", type(uint128).max) : quote_;
+        scale = scale_;
     }
 
     /// Tokens `first` .. `first + count - 1`, each paired with the quote token, seeded and traded once.
@@ -53,7 +57,7 @@ contract MarketBuilder {
         for (uint256 i = first; i < first + count; i++) {
             BenchToken token = new BenchToken(string.concat("Bench Token ", digits(i)), string.concat("B", digits(i)), 1e27);
             address pair = factory.createPair(address(token), address(quote));
-            uint256 quoteReserve = 1e12 + i * 1e6;
+            uint256 quoteReserve = (1e12 + i * 1e6) / scale;
             token.transfer(pair, 1e24);
             quote.transfer(pair, quoteReserve);
             IV2Pair(pair).mint(address(this));

@@ -70,7 +70,7 @@ export const realMarket = async (pools: number, log: (line: string) => void): Pr
     const builder = (await send(wallet.deployContract({
       abi: compiled.abi,
       bytecode: compiled.bytecode,
-      args: [factory],
+      args: [factory, "0x0000000000000000000000000000000000000000", 1n],
       account,
       chain
     }))).contractAddress!

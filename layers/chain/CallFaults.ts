@@ -1,0 +1,36 @@
+/**
+ * How `ChainRpc` tells failures apart: an answer over viem's response cap (which in a batch fails every
+ * call beside it), a transient fault worth a second try, and calls whose answers grow with the chain.
+ */
+import { BaseError, HttpRequestError, ResponseBodyTooLargeError, TimeoutError } from "viem"
+
+const found = (cause: unknown, test: (inner: unknown) => boolean): boolean =>
+  cause instanceof BaseError ? cause.walk(test) !== null : test(cause)
+
+/** Whether a failure is viem refusing an answer over its size cap (anywhere in the cause chain). */
+export const oversized = (cause: unknown): boolean =>
+  found(cause, (inner) => inner instanceof ResponseBodyTooLargeError)
+
+/** HTTP statuses a node or proxy answers when asked again soon may succeed. */
+const retriedStatuses = new Set([403, 408, 413, 429, 500, 502, 503, 504])
+
+/** JSON-RPC codes of the same kind: unknown, limit exceeded, internal, and two providers' rate limits. */
+const retriedCodes = new Set([-1, -32005, -32603, 429, -32007])
+
+/**
+ * Whether a failure is worth a second try: no answer (connection, timeout), a busy node's status, or a
+ * rate limit's code. Not a node's considered refusal (a revert, bad params), and not an oversized
+ * answer, which is as large the second time.
+ */
+export const transient = (cause: unknown): boolean =>
+  !oversized(cause) && found(cause, (inner) =>
+    inner instanceof TimeoutError ||
+    (inner instanceof HttpRequestError && (inner.status === undefined || retriedStatuses.has(inner.status))) ||
+    (typeof inner === "object" && inner !== null && "code" in inner && retriedCodes.has(inner.code as number)))
+
+/**
+ * Calls whose answer grows with the chain rather than with the question: logs, and blocks with their
+ * transactions. Batched, one of them could take every call beside it over the response cap.
+ */
+export const large = (method: string, params: ReadonlyArray<unknown>): boolean =>
+  method === "eth_getLogs" || (method.startsWith("eth_getBlockBy") && params[1] === true)
