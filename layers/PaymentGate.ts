@@ -102,6 +102,8 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
     if (settlement.mode === "confirmed") return { facilitator }
     const scope = yield* Effect.scope
     const client = wallet.extend(publicActions)
+    const keyCount = (blockTag: "latest" | "pending") =>
+      client.getTransactionCount({ address: account.address, blockTag })
     const chain: BroadcastChain = {
       sender: settlementSender(wallet, account, {
         pollMs: resolved.receiptPollMs,
@@ -118,8 +120,11 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
         return logs.reduce((paid, log) => paid + (log.args.value ?? 0n), 0n)
       },
       headBlock: () => client.getBlockNumber({ cacheTime: 0 }),
-      inheritedLanded: inheritedSettlements((blockTag) =>
-        client.getTransactionCount({ address: account.address, blockTag })
+      inheritedLanded: inheritedSettlements(
+        keyCount,
+        yield* Effect.tryPromise(() => keyCount("pending")).pipe(
+          Effect.orElseSucceed(() => undefined)
+        )
       )
     }
     const { redis } = yield* AppConfig

@@ -70,9 +70,11 @@ it("refuses a burst beyond the payer's balance before anything runs, and charges
     [payer.address, payTo],
     async () => {
       const outcomes = await paused(() =>
-        Promise.all(headers.map(({ header }) =>
-          gate((g) => Effect.either(g.charge(search, Option.some(SubmittedPayment.header(header)), operation)))
-        ))
+        Promise.all(
+          headers.map(({ header }) =>
+            gate((g) => Effect.either(g.charge(search, Option.some(SubmittedPayment.header(header)), operation)))
+          )
+        )
       )
       const served = outcomes.filter((outcome) => outcome._tag === "Right")
       const refused = outcomes.flatMap((outcome) => outcome._tag === "Left" ? [outcome.left] : [])
