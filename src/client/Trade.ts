@@ -36,10 +36,10 @@ export interface TradeRequest {
 }
 
 export type TradeStep =
-  | { readonly step: "quote"; readonly quote: QuoteResponse; readonly paid: bigint }
+  | { readonly step: "quote"; readonly quote: QuoteResponse; readonly paid: bigint; readonly settlement?: string }
   | { readonly step: "refused"; readonly reason: string }
   | { readonly step: "requote"; readonly code: string; readonly quote: QuoteResponse }
-  | { readonly step: "swap"; readonly swap: SwapResponse; readonly paid: bigint }
+  | { readonly step: "swap"; readonly swap: SwapResponse; readonly paid: bigint; readonly settlement?: string }
   | { readonly step: "permit"; readonly typedData: PermitTypedData; readonly signature: string }
   | { readonly step: "swap_tx"; readonly swap: SwapResponse }
   | { readonly step: "sent"; readonly purpose: string; readonly gas: string; readonly sent: Sent }
@@ -66,6 +66,11 @@ export interface TradeCalls {
   readonly health: () => Promise<Paid<HealthResponse>>
 }
 
+const charge = (answer: Paid<unknown>) => ({
+  paid: answer.paid,
+  ...(answer.settlement === undefined ? {} : { settlement: answer.settlement })
+})
+
 const sleep = (seconds: number) => new Promise((resolve) => setTimeout(resolve, seconds * 1000))
 
 export const tradeFlow = async (client: TradeCalls, request: TradeRequest): Promise<TradeResult> => {
@@ -91,7 +96,7 @@ export const tradeFlow = async (client: TradeCalls, request: TradeRequest): Prom
       ...(request.slippageBps === undefined ? {} : { slippageBps: request.slippageBps })
     })
   )
-  report({ step: "quote", quote: quote.value, paid: quote.paid })
+  report({ step: "quote", quote: quote.value, ...charge(quote) })
   const swapOf = async (quoteId: string) =>
     counted(
       await client.swap({
@@ -116,7 +121,7 @@ export const tradeFlow = async (client: TradeCalls, request: TradeRequest): Prom
     if (refusal !== undefined) return end("stopped", quote.value, refusal)
     built = await swapOf(quote.value.quoteId)
   }
-  report({ step: "swap", swap: built.value, paid: built.paid })
+  report({ step: "swap", swap: built.value, ...charge(built) })
 
   let final = built.value
   if (final.next === "sign_permit") {
@@ -142,7 +147,7 @@ export const tradeFlow = async (client: TradeCalls, request: TradeRequest): Prom
     last = sent.blockNumber
     if (sent.status !== "success") return end("fail", quote.value, `the ${transaction.purpose} transaction reverted`)
   }
-  await indexed(client, last)
+  await untilIndexed(client, last)
   const receipt = await finalReceipt(client, quote.value.quoteId, hashes)
   report({ step: "receipt", receipt })
   return {
@@ -156,7 +161,7 @@ export const tradeFlow = async (client: TradeCalls, request: TradeRequest): Prom
 }
 
 /** Waits until the service's index holds `block`: the next quote reads the wallet there. */
-const indexed = async (client: TradeCalls, block: bigint) => {
+export const untilIndexed = async (client: Pick<TradeCalls, "health">, block: bigint) => {
   for (let attempt = 0; attempt < 600; attempt++) {
     const health = await client.health().catch(() => undefined)
     const at = health?.value.indexedBlock

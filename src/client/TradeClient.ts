@@ -11,7 +11,7 @@ import { USDC_ADDRESS } from "../../schema/Chain.js"
 import { type Budget, budget, type BudgetLimits } from "./Budget.js"
 import { asHealth, asQuote, asReceipt, asSearch, asSwap } from "./Decoded.js"
 import { type PayingHttp, payingHttp } from "./PayingHttp.js"
-import { tradeFlow, type TradeRequest, type TradeResult } from "./Trade.js"
+import { tradeFlow, type TradeRequest, type TradeResult, untilIndexed as indexedAt } from "./Trade.js"
 import type { QuoteInput, ReceiptInput, SearchInput, SwapInput, SwapTxInput } from "./Types.js"
 
 export interface TradeClientOptions {
@@ -53,6 +53,9 @@ export class TradeClient {
   swapTx = async (request: SwapTxInput) => asSwap(await this.http.post("/trade/v1/swap/tx", request))
   receipt = async (request: ReceiptInput) => asReceipt(await this.http.post("/trade/v1/receipt", request))
   health = async () => asHealth(await this.http.get("/health"))
+
+  /** Waits until the service's index holds `block` (after a transaction of the agent's own, say). */
+  untilIndexed = (block: bigint) => indexedAt(this, block)
 
   /** The whole trade: quote, policy, swap, permit, send, receipt (./Trade.ts). */
   trade = (request: TradeRequest): Promise<TradeResult> => tradeFlow(this, request)
