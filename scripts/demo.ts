@@ -36,46 +36,54 @@ let step = 0
 const line = (text: string) => console.log(`${++step}. ${text}`)
 
 /** Prints each step of a trade as the client reports it, in the words the demo always used. */
-const show = (label: string) => (event: TradeStep) => {
-  if (event.step === "quote") {
-    const { best, buy, next, quoteId, readiness, safety } = event.quote
-    line(`quote ${label}: 200, ${cost(event.paid, event.settlement)}`)
-    console.log(
-      `   -> ${quoteId}: ${best.amountOutQuoted} ${buy.symbol} via ${best.type}, safety ${
-        safety?.verdict ?? "not measured"
-      }, approval ${readiness?.approval.needs}, next ${next}`
-    )
-  } else if (event.step === "requote") {
-    console.log(`   -> ${event.code}: trading the replacement quote ${event.quote.quoteId}`)
-  } else if (event.step === "swap") {
-    line(`swap: 200, ${cost(event.paid, event.settlement)}`)
-    const { amountOutSimulated, minAmountOut, next, transactions } = event.swap
-    console.log(
-      `   -> ${transactions.map((tx) => tx.purpose).join(" + ")}; simulated ${amountOutSimulated} base units, ` +
-        `min ${minAmountOut}, next ${next ?? "send"}`
-    )
-  } else if (event.step === "permit") {
-    const { message, primaryType } = event.typedData
-    line(
-      `sign ${primaryType}: ${message.details.amount} base units of ${message.details.token} for ${message.spender}, signature ${
-        short(event.signature)
-      }`
-    )
-  } else if (event.step === "swap_tx") {
-    line("swap/tx: 200, free")
-    console.log(`   -> ${event.swap.transactions.map((tx) => tx.purpose).join(" + ")}`)
-  } else if (event.step === "sent") {
-    const { blockNumber, gasUsed, hash, status } = event.sent
-    line(
-      `send ${event.purpose}: ${status} in block ${blockNumber}, gas used ${gasUsed} of ${event.gas} (${short(hash)})`
-    )
-  } else if (event.step === "receipt") {
-    const { block, delivered, minAmountOut, recipient, result } = event.receipt
-    line("receipt: 200, free")
-    console.log(
-      `   -> ${result}: delivered ${delivered} base units (min ${minAmountOut}) to ${recipient} in block ${block}`
-    )
-  } else console.log(`   stopped: ${event.reason}`)
+const show = (label: string) => {
+  let out = { decimals: 18, symbol: "" }
+  const amount = (raw: string) => `${formatUnits(BigInt(raw), out.decimals)}`
+  return (event: TradeStep) => {
+    if (event.step === "quote") {
+      out = event.quote.buy
+      const { best, buy, next, quoteId, readiness, safety } = event.quote
+      line(`quote ${label}: 200, ${cost(event.paid, event.settlement)}`)
+      console.log(
+        `   -> ${quoteId}: ${best.amountOutQuoted} ${buy.symbol} via ${best.type}, safety ${
+          safety?.verdict ?? "not measured"
+        }, approval ${readiness?.approval.needs}, next ${next}`
+      )
+    } else if (event.step === "requote") {
+      console.log(`   -> ${event.code}: trading the replacement quote ${event.quote.quoteId}`)
+    } else if (event.step === "swap") {
+      line(`swap: 200, ${cost(event.paid, event.settlement)}`)
+      const { amountOutSimulated, minAmountOut, next, transactions } = event.swap
+      console.log(
+        `   -> ${transactions.map((tx) => tx.purpose).join(" + ")}; simulated ${
+          amount(amountOutSimulated)
+        } ${out.symbol}, ` +
+          `min ${amount(minAmountOut)}, next ${next ?? "send"}`
+      )
+    } else if (event.step === "permit") {
+      const { message, primaryType } = event.typedData
+      line(
+        `sign ${primaryType}: ${message.details.amount} base units of ${message.details.token} for ${message.spender}, signature ${
+          short(event.signature)
+        }`
+      )
+    } else if (event.step === "swap_tx") {
+      line("swap/tx: 200, free")
+      console.log(`   -> ${event.swap.transactions.map((tx) => tx.purpose).join(" + ")}`)
+    } else if (event.step === "sent") {
+      const { blockNumber, gasUsed, hash, status } = event.sent
+      line(
+        `send ${event.purpose}: ${status} in block ${blockNumber}, gas used ${gasUsed} of ${event.gas} (${short(hash)})`
+      )
+    } else if (event.step === "receipt") {
+      const { block, delivered, minAmountOut, recipient, result } = event.receipt
+      line("receipt: 200, free")
+      console.log(
+        `   -> ${result}: delivered ${amount(delivered)} ${out.symbol} (min ${amount(minAmountOut)}) to ${recipient} ` +
+          `in block ${block}`
+      )
+    } else console.log(`   stopped: ${event.reason}`)
+  }
 }
 
 const trade = async (sell: Address, buy: Address, amount: string, label: string) => {
