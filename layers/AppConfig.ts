@@ -56,6 +56,7 @@ const paymentConfig = Config.all({
   /** When a paid answer leaves; by default by chain profile (docs/payments.md#settlement-modes). */
   settlementMode: Config.option(Config.literal("confirmed", "broadcast")("SETTLEMENT_MODE")),
   unconfirmedCap: Schema.Config("SETTLEMENT_UNCONFIRMED_CAP", Schema.BigInt).pipe(Config.withDefault(5_000_000n)),
+  payerCap: Schema.Config("SETTLEMENT_PAYER_CAP", Schema.BigInt).pipe(Config.withDefault(1_000_000n)),
   debtRefusalSec: Config.integer("SETTLEMENT_DEBT_REFUSAL_SEC").pipe(Config.withDefault(86_400)),
   replaceAfterMs: Config.integer("SETTLEMENT_REPLACE_AFTER_MS").pipe(Config.withDefault(3_000)),
   giveUpAfterMs: Config.integer("SETTLEMENT_GIVE_UP_AFTER_MS").pipe(Config.withDefault(60_000))

@@ -20,6 +20,7 @@ import { exposureBook } from "./payment/Exposure.js"
 import { type Facilitator, inProcessFacilitator, remoteFacilitator, servingFacilitator } from "./payment/Facilitator.js"
 import { makeGate } from "./payment/Gate.js"
 import type { PaymentGateShape } from "./payment/GateShape.js"
+import { inheritedSettlements } from "./payment/Inherited.js"
 import { PaymentConfigError, type PaymentSettings, paymentSettings } from "./payment/PaymentConfig.js"
 import { quickVerify } from "./payment/QuickVerify.js"
 import { redisExposureBook } from "./payment/RedisExposure.js"
@@ -101,6 +102,8 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
     if (settlement.mode === "confirmed") return { facilitator }
     const scope = yield* Effect.scope
     const client = wallet.extend(publicActions)
+    const keyCount = (blockTag: "latest" | "pending") =>
+      client.getTransactionCount({ address: account.address, blockTag })
     const chain: BroadcastChain = {
       sender: settlementSender(wallet, account, {
         pollMs: resolved.receiptPollMs,
@@ -116,15 +119,22 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
         })
         return logs.reduce((paid, log) => paid + (log.args.value ?? 0n), 0n)
       },
-      headBlock: () => client.getBlockNumber({ cacheTime: 0 })
+      headBlock: () => client.getBlockNumber({ cacheTime: 0 }),
+      inheritedLanded: inheritedSettlements(
+        keyCount,
+        yield* Effect.tryPromise(() => keyCount("pending")).pipe(
+          Effect.orElseSucceed(() => undefined)
+        )
+      )
     }
     const { redis } = yield* AppConfig
     const book = redis.url._tag === "Some"
       ? redisExposureBook(yield* redisClient(redis.url.value, failedToConnect), redis.prefix, settlement)
       : exposureBook(settlement)
+    const verify = quickVerify(rpc, facilitator)
     return {
-      facilitator: { ...facilitator, verify: quickVerify(rpc, facilitator) },
-      broadcast: (reject) => broadcastSettlement(chain, book, ledger, reject, scope)
+      facilitator: { ...facilitator, verify: (payment, requirements) => verify(payment, requirements, []) },
+      broadcast: (reject) => broadcastSettlement(chain, book, ledger, verify, reject, scope)
     }
   })
 

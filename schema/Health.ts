@@ -17,6 +17,9 @@ export const HealthStatus = Schema.Literal("ok", "degraded", "down").annotations
   ].join(" ")
 })
 
+/** How many payers health names in `payments.payers`: the largest exposures, so the answer stays small. */
+export const HEALTH_PAYERS = 10
+
 export const HealthResponse = Schema.Struct({
   status: HealthStatus,
   reason: Schema.NullOr(Schema.String).annotations({ description: "why the status is not `ok`" }),
@@ -56,11 +59,17 @@ export const HealthResponse = Schema.Struct({
     }),
     unconfirmed: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
       description:
-        "answers served whose settlement the node has taken and not yet mined (broadcast only), capped by SETTLEMENT_UNCONFIRMED_CAP"
+        "paid calls admitted to be answered before their settlement is mined (broadcast only), capped by SETTLEMENT_UNCONFIRMED_CAP"
     }),
     debts: Schema.Struct({ count: Schema.NonNegativeInt, value: RawAmount }).annotations({
       description:
         "payers whose settlement failed after they were served, and what they owe; each is refused until it pays"
+    }),
+    payers: Schema.Array(
+      Schema.Struct({ payer: Schema.String, count: Schema.NonNegativeInt, value: RawAmount })
+    ).pipe(Schema.maxItems(HEALTH_PAYERS)).annotations({
+      description: "the payers with the most value in `unconfirmed`, most first (at most 10), each capped by " +
+        "SETTLEMENT_PAYER_CAP and covered by its balance at admission"
     })
   }),
   version: Schema.String,

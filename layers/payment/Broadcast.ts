@@ -2,19 +2,23 @@
  * Settlement mode `broadcast` (docs/payments.md#settlement-modes): the payment is verified as in
  * `confirmed` (signature, amount, recipient, validity, and `transferWithAuthorization` simulated at the
  * head), the operation runs, its settlement is sent, and the answer leaves naming the transaction while
- * the receipt is awaited in the background. The risk stays bounded: one unconfirmed settlement per payer
- * (`admit` waits for the one before), a payer whose served settlement failed owes it and is refused
- * until it pays or the refusal time passes, and past the cap on unconfirmed value a call waits for its
- * receipt as in `confirmed`.
+ * the receipt is awaited in the background. The risk stays bounded: a payer is admitted while its
+ * balance at the head covers every call of it not yet confirmed plus the new one (`admit`, one payer's
+ * admissions in turn), a payer whose served settlement failed owes it and is refused until it pays or
+ * the refusal time passes, and past the caps on unconfirmed value (per payer, in total) a call waits for
+ * its receipt as in `confirmed`.
  */
+import type { VerifyResponse } from "@x402/core/types"
 import { Effect, Either, Fiber, type Scope } from "effect"
+import type { Internal, PaymentUnavailable } from "../../schema/Errors.js"
 import type { PaymentRejected, SettlementReceipt } from "../../schema/Payment.js"
 import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import { type BroadcastChain, followUp } from "./BroadcastFollow.js"
-import type { ExposureBook } from "./Exposure.js"
+import type { ExposureBook, Unconfirmed } from "./Exposure.js"
 import { FacilitatorUnavailable } from "./Facilitator.js"
 import { unavailable } from "./GateFailures.js"
 import type { PaymentReceipt, Verified } from "./GateShape.js"
+import type { CoveredVerify } from "./QuickVerify.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
 import type { Unknown } from "./SettlementSender.js"
@@ -36,6 +40,7 @@ export const broadcastSettlement = (
   chain: BroadcastChain,
   book: ExposureBook,
   ledger: AuthorizationLedgerShape,
+  verify: CoveredVerify,
   reject: Reject,
   scope: Scope.Scope
 ) => {
@@ -47,8 +52,15 @@ export const broadcastSettlement = (
     ...(success ? {} : { errorReason: Reason.transactionState })
   })
 
-  /** Refuses an indebted payer, unless its debt is paid; then waits for the payer's one slot. */
-  const admit = Effect.fn("PaymentGate.admit")(function*(verified: Verified) {
+  /**
+   * Refuses an indebted payer, unless its debt is paid; then, in the payer's turn, verifies the payment
+   * with `check` against the payer's calls not yet confirmed and records it among them when valid: whether
+   * it may be served before its settlement is mined is the caps' to say.
+   */
+  const admit = Effect.fn("PaymentGate.admit")(function*(
+    verified: Verified,
+    check: (pending: ReadonlyArray<Unconfirmed>) => Effect.Effect<VerifyResponse, PaymentUnavailable | Internal>
+  ) {
     const debt = yield* book.debtOf(verified.payer).pipe(Effect.mapError(unavailable))
     if (debt !== undefined) {
       const paid = yield* Effect.tryPromise(() => chain.paidSince(checkedHex(verified.payer), debt.sinceBlock)).pipe(
@@ -71,10 +83,27 @@ export const broadcastSettlement = (
     if (!taken) {
       return yield* reject(verified, {
         reason: Reason.expiring,
-        message: "the authorization ended while this payer's previous settlement was still unconfirmed: " +
+        message: "the authorization ended while this payer's other calls were being admitted: " +
           "sign a new one and call again"
       })
     }
+    return yield* Effect.gen(function*() {
+      const pending = yield* book.unconfirmedOf(verified.payer).pipe(Effect.mapError(unavailable))
+      const verdict = yield* check(pending)
+      if (!verdict.isValid) return { verdict, atRisk: false }
+      const entry = {
+        key: verified.key,
+        nonce: verified.payment.payload.authorization.nonce,
+        value: verified.charge.price
+      }
+      // An earlier run's settlements not yet mined, or Redis not answering: settle as in `confirmed`, the
+      // safe side (an entry Redis did not record is then never served before it lands).
+      const early = yield* Effect.tryPromise(() => chain.inheritedLanded()).pipe(Effect.orElseSucceed(() => false))
+      const atRisk = yield* book.reserve(verified.payer, entry, verified.expiresAtMs, early).pipe(
+        Effect.orElseSucceed(() => false)
+      )
+      return { verdict, atRisk }
+    }).pipe(Effect.ensuring(book.free(verified.payer, verified.key)))
   })
 
   const { confirmation, failure, filled, followed: served } = followUp(chain, book)
@@ -87,13 +116,10 @@ export const broadcastSettlement = (
    * never charged. It is answered 502 uncharged and its nonce used up by an empty transaction.
    */
   const settle = Effect.fn("PaymentGate.settleBroadcast")(function*(verified: Verified) {
-    // Counted before it is sent, in the step that checks the cap, so no other call (on any replica) takes
-    // the same room. Redis not answering: settle as in `confirmed`, the safe side.
-    const counted = yield* book.reserve(verified.key, verified.charge.price, verified.expiresAtMs).pipe(
-      Effect.orElseSucceed(() => false)
-    )
-    const waitHere = !counted
-    const release = Effect.zipRight(book.close(verified.key), book.free(verified.payer, verified.key))
+    // Counted when admitted, in the step that checks the caps, so no other call (on any replica) took the
+    // same room or counted on the same balance.
+    const waitHere = !verified.atRisk
+    const release = book.close(verified.payer, verified.key)
     const done = <A, E>(effect: Effect.Effect<A, E>) => Effect.ensuring(effect, release)
     // From signing on, a nonce of the settlement key is taken and later settlements are sent behind it: it
     // is sent and followed in the service's scope whatever happens to this request (a payer that hangs up
@@ -116,7 +142,7 @@ export const broadcastSettlement = (
         // One the node did not take is not served, so no longer counted as served, before anyone hears.
         const sending = yield* Effect.forkIn(
           Effect.withSpan(Effect.promise(() => chain.sender.submit(sent)), "PaymentGate.send").pipe(
-            Effect.tap((taken) => taken ? Effect.void : book.close(verified.key))
+            Effect.tap((taken) => taken ? Effect.void : release)
           ),
           scope
         )
@@ -152,7 +178,8 @@ export const broadcastSettlement = (
   return {
     admit,
     settle,
-    free: (verified: Verified) => book.free(verified.payer, verified.key),
+    verify,
+    close: (verified: Verified) => book.close(verified.payer, verified.key),
     snapshot: book.snapshot
   }
 }

@@ -15,6 +15,8 @@ export interface BroadcastChain {
   /** USDC the payer sent the fee recipient from `sinceBlock` on (what pays a debt). */
   readonly paidSince: (payer: Hex, sinceBlock: bigint) => Promise<bigint>
   readonly headBlock: () => Promise<bigint>
+  /** Whether the settlements an earlier run left in the node's pool have been mined (./Inherited.ts). */
+  readonly inheritedLanded: () => Promise<boolean>
 }
 
 export const followUp = (chain: BroadcastChain, book: ExposureBook) => {

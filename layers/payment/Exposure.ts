@@ -1,16 +1,19 @@
 /**
  * The risk broadcast settlement takes, kept bounded and in view (docs/payments.md#settlement-modes):
- * answers served whose settlement is not confirmed yet (count and value, capped: past the cap calls
- * settle `confirmed`), at most one such settlement per payer (a payer's next call waits for it, so its
- * payment is verified against a chain that already holds the one before; it waits until its own
- * authorization ends at most, then is refused uncharged), and the debts of payers whose
- * settlement failed after they were served (refused until paid or until the refusal time has passed).
+ * the calls admitted whose settlement is not confirmed yet, by payer. A payer may have several, as
+ * long as its balance at the head covers all of them plus the next (the gate checks that in the same
+ * simulation that verifies the payment, ./QuickVerify.ts); the value served before confirmation is
+ * capped per payer and in total (past a cap a call settles `confirmed`). A payer's admissions take
+ * turns (`take`/`free`, held for the few milliseconds of the check), so two calls of one payer never
+ * both count on the same balance. Debts of payers whose settlement failed after they were served refuse
+ * them until paid or until the refusal time has passed.
  *
  * This file keeps it in the process (one replica); with `REDIS_URL` set ./RedisExposure.ts keeps it in
- * Redis, so replicas share one book: one slot per payer across them all, and a debt found by one refuses
- * the payer on every other.
+ * Redis, so replicas share one book: one admission turn per payer across them all, one list of a payer's
+ * unconfirmed settlements, and a debt found by one refuses the payer on every other.
  */
 import { Clock, Deferred, Effect, FiberId } from "effect"
+import { HEALTH_PAYERS } from "../../schema/Health.js"
 import type { LedgerUnavailable } from "./AuthorizationLedger.js"
 
 /** A served call whose settlement failed: what the payer owes and since when. */
@@ -24,33 +27,62 @@ export interface Debt {
   readonly untilMs: number
 }
 
+/** An admitted call of a payer whose settlement is not confirmed yet (or not yet sent). */
+export interface Unconfirmed {
+  /** The authorization key (./Submission.ts), one per call. */
+  readonly key: string
+  /** The EIP-3009 nonce: USDC's `authorizationState(payer, nonce)` says whether it has landed. */
+  readonly nonce: string
+  readonly value: bigint
+}
+
+/** A payer's value served before confirmation, as health shows it. */
+export interface PayerExposure {
+  readonly payer: string
+  readonly count: number
+  readonly value: bigint
+}
+
 /** What the operator sees (health's `payments`). */
 export interface ExposureSnapshot {
   readonly unconfirmed: { readonly count: number; readonly value: bigint }
   readonly debts: { readonly count: number; readonly value: bigint }
+  /** The payers with the most value served before confirmation, most first, at most `HEALTH_PAYERS`. */
+  readonly payers: ReadonlyArray<PayerExposure>
 }
 
 export const nothingUnconfirmed: ExposureSnapshot = {
   unconfirmed: { count: 0, value: 0n },
-  debts: { count: 0, value: 0n }
+  debts: { count: 0, value: 0n },
+  payers: []
 }
 
 /** The book, wherever it is kept; a book in Redis fails `LedgerUnavailable` when Redis does not answer. */
 export interface ExposureBook {
   /**
-   * Holds the payer's one slot for the authorization `key`, waiting while another call holds it, until
-   * `expiresAtMs` at most: false when the authorization ended while it waited (the slot is not held).
+   * Holds the payer's admission turn for the authorization `key`, waiting while another call of the
+   * payer is being admitted, until `expiresAtMs` at most: false when the authorization ended while it
+   * waited (the turn is not held).
    */
   readonly take: (payer: string, key: string, expiresAtMs: number) => Effect.Effect<boolean, LedgerUnavailable>
-  /** Gives the payer's slot back if `key` holds it: the next waiting call goes on. */
+  /** Gives the payer's turn back if `key` holds it: the next waiting call goes on. */
   readonly free: (payer: string, key: string) => Effect.Effect<void>
+  /** The payer's admitted calls not confirmed yet. */
+  readonly unconfirmedOf: (payer: string) => Effect.Effect<ReadonlyArray<Unconfirmed>, LedgerUnavailable>
   /**
-   * Counts `value` as unconfirmed under the authorization `key` (until `expiresAtMs`) unless that would
-   * pass the cap: true when counted. One step, so calls racing for the last room under the cap (on any
-   * replica) cannot both get it.
+   * Records the call as the payer's (until `expiresAtMs`), and answers whether it may be served before
+   * its settlement is confirmed: when `early` is asked, true unless that would pass the payer's or the
+   * total cap. One step, so calls racing for the last room under the cap (on any replica) cannot both
+   * get it.
    */
-  readonly reserve: (key: string, value: bigint, expiresAtMs: number) => Effect.Effect<boolean, LedgerUnavailable>
-  readonly close: (key: string) => Effect.Effect<void>
+  readonly reserve: (
+    payer: string,
+    entry: Unconfirmed,
+    expiresAtMs: number,
+    early: boolean
+  ) => Effect.Effect<boolean, LedgerUnavailable>
+  /** The call is settled and confirmed, failed, or ended unsettled: no longer the payer's. */
+  readonly close: (payer: string, key: string) => Effect.Effect<void>
   readonly owe: (debt: Omit<Debt, "untilMs">) => Effect.Effect<void>
   /** The payer's debt while it still refuses the payer. */
   readonly debtOf: (payer: string) => Effect.Effect<Debt | undefined, LedgerUnavailable>
@@ -65,21 +97,51 @@ export const sum = (values: Iterable<bigint>) => {
 }
 
 export interface ExposureSettings {
+  /** Value served before confirmation, all payers together. */
   readonly unconfirmedCap: bigint
+  /** Value served before confirmation, one payer. */
+  readonly payerCap: bigint
   readonly debtRefusalSec: number
 }
 
+/** The payers with the most value at risk, most first: health's bounded view. */
+export const topPayers = (atRisk: Iterable<{ readonly payer: string; readonly value: bigint }>) => {
+  const byPayer = new Map<string, PayerExposure>()
+  for (const { payer, value } of atRisk) {
+    const before = byPayer.get(payer)
+    byPayer.set(payer, { payer, count: (before?.count ?? 0) + 1, value: (before?.value ?? 0n) + value })
+  }
+  return [...byPayer.values()]
+    .sort((a, b) => (a.value === b.value ? a.payer.localeCompare(b.payer) : a.value > b.value ? -1 : 1))
+    .slice(0, HEALTH_PAYERS)
+}
+
+interface Entry extends Unconfirmed {
+  readonly payer: string
+  readonly atRisk: boolean
+  readonly untilMs: number
+}
+
 export const exposureBook = (settings: ExposureSettings): ExposureBook => {
-  const slots = new Map<string, { readonly key: string; readonly done: Deferred.Deferred<void> }>()
-  const unconfirmed = new Map<string, bigint>()
+  const turns = new Map<string, { readonly key: string; readonly done: Deferred.Deferred<void> }>()
+  const entries = new Map<string, Map<string, Entry>>()
   const debts = new Map<string, Debt>()
   const payerOf = (payer: string) => payer.toLowerCase()
 
+  // Entries end with their authorization even if no one closes them (a follow-up that never ended).
+  const liveOf = (payer: string, nowMs: number) => {
+    const mine = entries.get(payer) ?? new Map<string, Entry>()
+    for (const [key, entry] of mine) if (entry.untilMs <= nowMs) mine.delete(key)
+    if (mine.size === 0) entries.delete(payer)
+    return [...mine.values()]
+  }
+  const allLive = (nowMs: number) => [...entries.keys()].flatMap((payer) => liveOf(payer, nowMs))
+
   const take = (payer: string, key: string, expiresAtMs: number): Effect.Effect<boolean> =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
-      const held = slots.get(payerOf(payer))
+      const held = turns.get(payerOf(payer))
       if (held === undefined) {
-        slots.set(payerOf(payer), { key, done: Deferred.unsafeMake<void>(FiberId.none) })
+        turns.set(payerOf(payer), { key, done: Deferred.unsafeMake<void>(FiberId.none) })
         return Effect.succeed(true)
       }
       if (nowMs >= expiresAtMs) return Effect.succeed(false)
@@ -91,22 +153,33 @@ export const exposureBook = (settings: ExposureSettings): ExposureBook => {
 
   const free = (payer: string, key: string): Effect.Effect<void> =>
     Effect.suspend(() => {
-      const held = slots.get(payerOf(payer))
+      const held = turns.get(payerOf(payer))
       if (held === undefined || held.key !== key) return Effect.void
-      slots.delete(payerOf(payer))
+      turns.delete(payerOf(payer))
       return Deferred.succeed(held.done, undefined)
     })
+
+  const atRiskValue = (list: ReadonlyArray<Entry>) => sum(list.filter((entry) => entry.atRisk).map((e) => e.value))
 
   return {
     take,
     free,
-    reserve: (key, value) =>
-      Effect.sync(() => {
-        if (sum(unconfirmed.values()) + value > settings.unconfirmedCap) return false
-        unconfirmed.set(key, value)
-        return true
+    unconfirmedOf: (payer) => Effect.map(Clock.currentTimeMillis, (nowMs) => liveOf(payerOf(payer), nowMs)),
+    reserve: (payer, entry, expiresAtMs, early) =>
+      Effect.map(Clock.currentTimeMillis, (nowMs) => {
+        const atRisk = early && atRiskValue(allLive(nowMs)) + entry.value <= settings.unconfirmedCap &&
+          atRiskValue(liveOf(payerOf(payer), nowMs)) + entry.value <= settings.payerCap
+        const mine = entries.get(payerOf(payer)) ?? new Map<string, Entry>()
+        mine.set(entry.key, { ...entry, payer: payerOf(payer), atRisk, untilMs: expiresAtMs })
+        entries.set(payerOf(payer), mine)
+        return atRisk
       }),
-    close: (key: string) => Effect.sync(() => void unconfirmed.delete(key)),
+    close: (payer, key) =>
+      Effect.sync(() => {
+        const mine = entries.get(payerOf(payer))
+        mine?.delete(key)
+        if (mine?.size === 0) entries.delete(payerOf(payer))
+      }),
     owe: (debt: Omit<Debt, "untilMs">) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
         Effect.sync(() => {
@@ -127,9 +200,11 @@ export const exposureBook = (settings: ExposureSettings): ExposureBook => {
     forgive: (payer: string) => Effect.sync(() => void debts.delete(payerOf(payer))),
     snapshot: Effect.map(Clock.currentTimeMillis, (nowMs): ExposureSnapshot => {
       const owed = [...debts.values()].filter((debt) => debt.untilMs > nowMs)
+      const atRisk = allLive(nowMs).filter((entry) => entry.atRisk)
       return {
-        unconfirmed: { count: unconfirmed.size, value: sum(unconfirmed.values()) },
-        debts: { count: owed.length, value: sum(owed.map((debt) => debt.value)) }
+        unconfirmed: { count: atRisk.length, value: sum(atRisk.map((entry) => entry.value)) },
+        debts: { count: owed.length, value: sum(owed.map((debt) => debt.value)) },
+        payers: topPayers(atRisk)
       }
     })
   }

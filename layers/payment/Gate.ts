@@ -7,8 +7,10 @@
  *
  * The authorization is the call's idempotency key, claimed before anything runs. How the answer waits
  * for its settlement is the settlement mode's: until mined (`confirmed`, ./Confirmed.ts) or until sent
- * (`broadcast`, ./Broadcast.ts, which also admits a payer only without debt and one at a time).
+ * (`broadcast`, ./Broadcast.ts, which also admits a payer only without debt and while its balance covers
+ * every call of it not yet confirmed).
  */
+import type { VerifyResponse } from "@x402/core/types"
 import { Clock, Effect, Either, Exit, Fiber, Option } from "effect"
 import { PaymentDemanded, type PaymentRejected } from "../../schema/Payment.js"
 import { withoutStack } from "../../schema/Stackless.js"
@@ -16,7 +18,7 @@ import type { AuthorizationLedgerShape } from "./AuthorizationLedger.js"
 import type { BroadcastSettlement, Reject } from "./Broadcast.js"
 import { confirmedSettlement } from "./Confirmed.js"
 import { nothingUnconfirmed } from "./Exposure.js"
-import type { Facilitator } from "./Facilitator.js"
+import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
 import { aboveCeiling, logFailure, rejection, unavailable } from "./GateFailures.js"
 import type { GateFailure, Paid, PaymentGateShape, Verified } from "./GateShape.js"
 import { Reason, specReason } from "./Reasons.js"
@@ -60,7 +62,7 @@ export const makeGate = (
   const release = (verified: Verified) =>
     ledger.release(verified.key, verified.claim).pipe(
       Effect.ignore,
-      Effect.zipRight(mode?.free(verified) ?? Effect.void)
+      Effect.zipRight(mode?.close(verified) ?? Effect.void)
     )
 
   const verify = Effect.fn("PaymentGate.verify")(function*(charge: Charge, submitted: SubmittedPayment) {
@@ -90,19 +92,24 @@ export const makeGate = (
       key,
       claim: claim.token,
       expiresAtMs,
-      pending: claim._tag === "Pending" ? claim.transaction : undefined
+      pending: claim._tag === "Pending" ? claim.transaction : undefined,
+      atRisk: false
     }
     // Sent already: whether it lands is settling's to find out, whatever the clock says now.
     if (claim._tag === "Pending") return verified
-    if (mode !== undefined) yield* mode.admit(verified).pipe(Effect.tapError(() => release(verified)))
     const nowSec = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     yield* refuse(charge)(checkValidity(terms, payment, nowSec)).pipe(Effect.tapError(() => release(verified)))
-    const verdict = yield* facilitator.verify(payment, offered).pipe(
-      Effect.withSpan("PaymentGate.facilitatorVerify"),
-      Effect.mapError(unavailable),
-      Effect.tapError(logFailure("verify")),
-      Effect.tapError(() => release(verified))
-    )
+    const asked = (verdict: Effect.Effect<VerifyResponse, FacilitatorFailure>) =>
+      verdict.pipe(
+        Effect.withSpan("PaymentGate.facilitatorVerify"),
+        Effect.mapError(unavailable),
+        Effect.tapError(logFailure("verify"))
+      )
+    const { atRisk, verdict } = yield* (mode === undefined
+      ? Effect.map(asked(facilitator.verify(payment, offered)), (verdict) => ({ verdict, atRisk: false }))
+      : mode.admit(verified, (pending) => asked(mode.verify(payment, offered, pending)))).pipe(
+        Effect.tapError(() => release(verified))
+      )
     if (!verdict.isValid) {
       yield* release(verified)
       return yield* rejected(charge, {
@@ -112,7 +119,7 @@ export const makeGate = (
         }`
       })
     }
-    return { ...verified, payer: verdict.payer ?? verified.payer } satisfies Verified
+    return { ...verified, atRisk, payer: verdict.payer ?? verified.payer } satisfies Verified
   })
 
   const settle = mode?.settle ??

@@ -45,6 +45,8 @@ export interface Verified {
   readonly expiresAtMs: number
   /** The transaction an earlier call sent for this payment and could not confirm: settling reconciles with it. */
   readonly pending: string | undefined
+  /** Broadcast: may be served before its settlement is mined (under the caps); otherwise it waits for it. */
+  readonly atRisk: boolean
 }
 
 export interface PaymentGateShape {

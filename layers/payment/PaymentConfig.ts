@@ -43,6 +43,8 @@ export interface SettlementSettings {
   readonly mode: SettlementMode
   /** Broadcast: past this many USDC base units served and not yet confirmed, calls settle `confirmed`. */
   readonly unconfirmedCap: bigint
+  /** Broadcast: the same for one payer (its calls past it settle `confirmed`). */
+  readonly payerCap: bigint
   /** Broadcast: how long a payer whose served settlement failed is refused, unless it pays the debt. */
   readonly debtRefusalSec: number
   /** Broadcast: a settlement not mined after this long is sent again, same nonce, higher fee. */
@@ -116,6 +118,7 @@ export const paymentSettings = (profile: string, settings: AppConfig["payment"])
       settlement: {
         mode,
         unconfirmedCap: settings.unconfirmedCap,
+        payerCap: settings.payerCap,
         debtRefusalSec: settings.debtRefusalSec,
         replaceAfterMs: settings.replaceAfterMs,
         giveUpAfterMs: settings.giveUpAfterMs

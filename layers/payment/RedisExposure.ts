@@ -1,17 +1,18 @@
 /**
  * The exposure book (./Exposure.ts) in Redis, shared by every replica on one `REDIS_URL` and
- * `REDIS_PREFIX`: a payer's one slot is a key set only if absent (so two replicas never hold two
- * unconfirmed settlements of one payer), a debt is a key every replica reads before admitting the
- * payer, and the unconfirmed settlements are one hash the cap is summed from. Every entry expires on
- * its own (a slot's lease within seconds unless its replica renews it, an unconfirmed entry with its
+ * `REDIS_PREFIX`: a payer's admission turn is a key set only if absent (so two replicas never admit two
+ * calls of one payer on the same balance), a payer's unconfirmed calls are one hash per payer (what the
+ * next admission must find covered), the value served before confirmation is one hash the total cap is
+ * summed from, and a debt is a key every replica reads before admitting the payer. Every entry expires
+ * on its own (a turn's lease within seconds unless its replica renews it, an unconfirmed entry with its
  * authorization, a debt with its refusal time), so a replica that dies holding one blocks nobody long.
- * The cap is checked and the call counted in one script, so replicas serving at the same instant cannot
- * pass it between them.
+ * The caps are checked and the call recorded in one script, so replicas serving at the same instant
+ * cannot pass them between them.
  */
 import { Clock, Effect } from "effect"
 import type { Redis } from "ioredis"
 import { LedgerUnavailable } from "./AuthorizationLedger.js"
-import { type Debt, type ExposureBook, type ExposureSettings, sum } from "./Exposure.js"
+import { type Debt, type ExposureBook, type ExposureSettings, nothingUnconfirmed, sum, topPayers } from "./Exposure.js"
 
 // KEYS: slot; ARGV: key. Frees the slot only for the call that holds it.
 const FREE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`
@@ -20,27 +21,39 @@ const FREE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("d
 const RENEW =
   `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) end return 0`
 
-// KEYS: unconfirmed; ARGV: key, value, expires at ms, now ms, cap. Sums the live entries (dropping the
-// expired), and counts the call only if the sum stays within the cap: 1 when counted. Lua's numbers are
-// exact to 2^53 base units (9 billion USDC), far past any cap.
+// KEYS: at risk (all payers), the payer's entries; ARGV: key, value, expires at ms, now ms, cap, payer
+// cap, nonce, payer. Drops the expired entries of both, records the call as the payer's, and as served
+// before confirmation only if both sums stay within their caps: 1 when it is. Lua's numbers are exact to
+// 2^53 base units (9 billion USDC), far past any cap.
 const RESERVE = `
-local total = tonumber(ARGV[2])
-local entries = redis.call("hgetall", KEYS[1])
-for i = 1, #entries, 2 do
-  local value, untilMs = string.match(entries[i + 1], "^(%d+):(%d+)$")
-  if tonumber(untilMs) > tonumber(ARGV[4]) then
-    total = total + tonumber(value)
-  else
-    redis.call("hdel", KEYS[1], entries[i])
+local now = tonumber(ARGV[4])
+local function live(key, pattern)
+  local total = 0
+  local entries = redis.call("hgetall", key)
+  for i = 1, #entries, 2 do
+    local value, untilMs, risk = string.match(entries[i + 1], pattern)
+    if tonumber(untilMs) <= now then
+      redis.call("hdel", key, entries[i])
+    elseif risk == nil or risk == "1" then
+      total = total + tonumber(value)
+    end
   end
+  return total
 end
-if total > tonumber(ARGV[5]) then return 0 end
-redis.call("hset", KEYS[1], ARGV[1], ARGV[2] .. ":" .. ARGV[3])
-return 1`
+local value = tonumber(ARGV[2])
+local total = live(KEYS[1], "^(%d+):(%d+):")
+local mine = live(KEYS[2], "^(%d+):(%d+):%w+:(%d)$")
+local atRisk = (total + value <= tonumber(ARGV[5]) and mine + value <= tonumber(ARGV[6])) and 1 or 0
+redis.call("hset", KEYS[2], ARGV[1], ARGV[2] .. ":" .. ARGV[3] .. ":" .. ARGV[7] .. ":" .. atRisk)
+local ttl = math.max(1, tonumber(ARGV[3]) - now)
+if redis.call("pttl", KEYS[2]) < ttl then redis.call("pexpire", KEYS[2], ttl) end
+if atRisk == 1 then redis.call("hset", KEYS[1], ARGV[1], ARGV[2] .. ":" .. ARGV[3] .. ":" .. ARGV[8]) end
+return atRisk`
 
-// How often a call waiting for its payer's slot held on another replica looks again.
-const SLOT_POLL_MS = 20
-// A slot is leased, and renewed by its replica while the call holds it: a replica that dies holding one
+// How often a call waiting for its payer's turn held on another replica looks again: a turn lasts a
+// verification, a few milliseconds.
+const SLOT_POLL_MS = 5
+// A turn is leased, and renewed by its replica while the call holds it: a replica that dies holding one
 // keeps the payer waiting this long, not for the authorization's whole life.
 const SLOT_LEASE_MS = 5_000
 
@@ -57,11 +70,13 @@ interface StoredDebt {
 }
 
 export const redisExposureBook = (redis: Redis, prefix: string, settings: ExposureSettings): ExposureBook => {
-  const slot = (payer: string) => `${prefix}exposure:slot:${payer.toLowerCase()}`
+  const slot = (payer: string) => `${prefix}exposure:turn:${payer.toLowerCase()}`
+  // field: authorization key, value: "<base units>:<expires at ms>:<nonce>:<1 at risk, 0 confirmed first>"
+  const payerEntries = (payer: string) => `${prefix}exposure:payer:${payer.toLowerCase()}`
   const debtKey = (payer: string) => `${prefix}exposure:debt:${payer.toLowerCase()}`
   const debtors = `${prefix}exposure:debtors`
-  // field: authorization key, value: "<base units>:<expires at ms>"
-  const unconfirmed = `${prefix}exposure:unconfirmed`
+  // field: authorization key, value: "<base units>:<expires at ms>:<payer>", served before confirmation
+  const unconfirmed = `${prefix}exposure:atrisk`
   const command = <A>(action: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: failed(action) })
   const lifetime = (expiresAtMs: number) =>
     Effect.map(Clock.currentTimeMillis, (nowMs) => Math.max(1, expiresAtMs - nowMs))
@@ -89,19 +104,17 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
       )
     )
 
-  /** The unconfirmed entries still live, by authorization key. */
-  const live = Effect.flatMap(
-    Clock.currentTimeMillis,
-    (nowMs) =>
-      Effect.map(
-        command("read the unconfirmed", () => redis.hgetall(unconfirmed)),
-        (entries) =>
-          Object.values(entries).flatMap((entry) => {
-            const [value, until] = entry.split(":")
-            return Number(until) > nowMs ? [BigInt(value ?? "0")] : []
-          })
-      )
-  )
+  /** The entries of a hash still live, split into their fields. */
+  const live = (key: string, action: string) =>
+    Effect.flatMap(
+      Clock.currentTimeMillis,
+      (nowMs) =>
+        Effect.map(command(action, () => redis.hgetall(key)), (entries) =>
+          Object.entries(entries).flatMap(([field, entry]) => {
+            const parts = entry.split(":")
+            return Number(parts[1]) > nowMs ? [{ key: field, parts }] : []
+          }))
+    )
 
   const debtOf = (payer: string) =>
     Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
@@ -124,18 +137,32 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
     take,
     free: (payer, key) =>
       command("free the payer's slot", () => redis.eval(FREE, 1, slot(payer), key)).pipe(Effect.ignore),
-    reserve: (key, value, expiresAtMs) =>
-      Effect.flatMap(
-        Clock.currentTimeMillis,
-        (nowMs) =>
-          command("count an unconfirmed settlement", () =>
-            redis.eval(RESERVE, 1, unconfirmed, key, `${value}`, expiresAtMs, nowMs, `${settings.unconfirmedCap}`))
-      ).pipe(
-        Effect.map((counted) =>
-          counted === 1
-        )
+    unconfirmedOf: (payer) =>
+      Effect.map(
+        live(payerEntries(payer), "read the payer's unconfirmed"),
+        (entries) => entries.map(({ key, parts }) => ({ key, value: BigInt(parts[0] ?? "0"), nonce: parts[2] ?? "" }))
       ),
-    close: (key) => command("uncount a settlement", () => redis.hdel(unconfirmed, key)).pipe(Effect.ignore),
+    reserve: (payer, entry, expiresAtMs, early) =>
+      Effect.flatMap(Clock.currentTimeMillis, (nowMs) =>
+        command("count an unconfirmed settlement", () =>
+          redis.eval(
+            RESERVE,
+            2,
+            unconfirmed,
+            payerEntries(payer),
+            entry.key,
+            `${entry.value}`,
+            expiresAtMs,
+            nowMs,
+            // Not early: no room can be enough.
+            early ? `${settings.unconfirmedCap}` : "-1",
+            `${settings.payerCap}`,
+            entry.nonce,
+            payer.toLowerCase()
+          ))).pipe(Effect.map((atRisk) => atRisk === 1)),
+    close: (payer, key) =>
+      command("uncount a settlement", () => redis.multi().hdel(unconfirmed, key).hdel(payerEntries(payer), key).exec())
+        .pipe(Effect.ignore),
     owe: (debt) =>
       Effect.flatMap(Clock.currentTimeMillis, (nowMs) => {
         const refusalMs = settings.debtRefusalSec * 1000
@@ -157,17 +184,18 @@ export const redisExposureBook = (redis: Redis, prefix: string, settings: Exposu
       command("forgive a debt", () => redis.multi().del(debtKey(payer)).zrem(debtors, payer.toLowerCase()).exec()),
     snapshot: Effect.gen(function*() {
       const nowMs = yield* Clock.currentTimeMillis
-      const values = yield* live
+      const atRisk = (yield* live(unconfirmed, "read the unconfirmed")).map(({ parts }) => ({
+        payer: parts[2] ?? "",
+        value: BigInt(parts[0] ?? "0")
+      }))
       const payers = yield* command("list the debtors", () => redis.zrangebyscore(debtors, nowMs + 1, "+inf"))
       const owed = yield* Effect.forEach(payers, debtOf, { concurrency: "unbounded" })
       const debts = owed.filter((debt) => debt !== undefined)
       return {
-        unconfirmed: { count: values.length, value: sum(values) },
-        debts: { count: debts.length, value: sum(debts.map((debt) => debt.value)) }
+        unconfirmed: { count: atRisk.length, value: sum(atRisk.map((entry) => entry.value)) },
+        debts: { count: debts.length, value: sum(debts.map((debt) => debt.value)) },
+        payers: topPayers(atRisk)
       }
-    }).pipe(Effect.orElseSucceed(() => ({
-      unconfirmed: { count: 0, value: 0n },
-      debts: { count: 0, value: 0n }
-    })))
+    }).pipe(Effect.orElseSucceed(() => nothingUnconfirmed))
   }
 }

@@ -4,7 +4,8 @@
  * - an unpaid search (the 402 with the offer), the floor;
  * - a paid search (signed beforehand) from a payer with nothing unconfirmed: in `confirmed` the answer
  *   waits for the settlement's block, in `broadcast` until the node has taken it;
- * - back-to-back paid searches from one payer: in `broadcast` each waits for the one before to confirm;
+ * - back-to-back paid searches from one payer, signed beforehand and through `@x402/fetch` (402, sign,
+ *   paid retry): in `broadcast` each is admitted while the payer's balance covers its unconfirmed ones;
  * - paid calls per second from 16 payers, each calling back to back.
  */
 import { HttpServer } from "@effect/platform"
@@ -12,6 +13,7 @@ import { x402Client } from "@x402/core/client"
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
 import type { PaymentRequired } from "@x402/core/types"
 import { ExactEvmScheme } from "@x402/evm/exact/client"
+import { wrapFetchWithPayment } from "@x402/fetch"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -30,6 +32,7 @@ const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
 const PAYERS = 16
 const CALLS = 30
+const BACK_TO_BACK = 30
 const blockTime = Number(process.env["DEVNET_BLOCK_TIME"] ?? "0.5")
 const work = mkdtempSync(join(tmpdir(), "bench-payment-modes-"))
 // The spans of a paid call, outermost first; indented ones run inside the one above.
@@ -38,9 +41,9 @@ const STAGES = [
   ["PaymentGate.verify", "verify"],
   ["PaymentGate.decode", "  decode + check the header"],
   ["PaymentGate.claim", "  claim the authorization"],
-  ["PaymentGate.admit", "  admit the payer (debt, one slot)"],
-  ["PaymentGate.facilitatorVerify", "  signature + simulation"],
-  ["PaymentVerify.reads", "    payer code + simulation (the signature check), together"],
+  ["PaymentGate.admit", "  admit the payer (debt, turn, verify, record)"],
+  ["PaymentGate.facilitatorVerify", "    signature + simulation + coverage"],
+  ["PaymentVerify.reads", "      payer code + simulation with its balance read, together"],
   ["PaymentGate.operation", "operation (search)"],
   ["PaymentGate.settle", "settle: sent + receipt"],
   ["PaymentGate.settleBroadcast", "settle: signed + taken by the node"],
@@ -143,10 +146,35 @@ const run = async (mode: string) => {
 
     const repeat: Array<number> = []
     const one = payers[0]!
-    const headers = await Promise.all(Array.from({ length: 12 }, () => sign(one)))
+    const headers = await Promise.all(Array.from({ length: BACK_TO_BACK + 1 }, () => sign(one)))
     await settledAll()
     for (const header of headers) repeat.push(await timedCall({ "payment-signature": header }, 200))
-    latency("paid search, one payer back to back", repeat.slice(1))
+    const backToBack = latency("paid search, one payer back to back", repeat.slice(1))
+    figure("  payment adds (p50 back to back - p50 unpaid)", ms(backToBack.p50 - floor.p50))
+
+    // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
+    const user = wrapFetchWithPayment(
+      fetch,
+      x402Client.fromConfig({
+        schemes: [{ network: NETWORK, client: new ExactEvmScheme(payers[1]!) }],
+        spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "10000" }] }
+      })
+    )
+    await settledAll()
+    const viaFetch: Array<number> = []
+    for (let i = 0; i < BACK_TO_BACK + 1; i++) {
+      const started = performance.now()
+      const response = await user(`${base}/trade/v1/search`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: "WETH", limit: 3 })
+      })
+      await response.arrayBuffer()
+      if (response.status !== 200) throw new Error(`@x402/fetch: expected 200, got ${response.status}`)
+      viaFetch.push(performance.now() - started)
+    }
+    const fetched = latency("paid search by @x402/fetch, one payer back to back", viaFetch.slice(1))
+    figure("  over the unpaid call (p50 - p50 unpaid)", ms(fetched.p50 - floor.p50))
 
     const perPayer = 6
     const signed = await Promise.all(

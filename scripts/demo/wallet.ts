@@ -15,6 +15,7 @@ import {
   parseAbi
 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
+import { viemWallet } from "../../src/client/index.js"
 
 export interface DemoManifest {
   readonly rpcUrl: string
@@ -76,7 +77,10 @@ export const walletFrom = (manifestPath: string) => {
   const nativeBalance = () => reader.getBalance({ address: account.address })
   const mined = (hash: Hex) => reader.waitForTransactionReceipt({ hash })
 
-  return { account, balanceOf, nativeBalance, mined, send, depositUsdc }
+  // The same wallet as the client's trades use it (sign the permit, send as returned).
+  const trading = viemWallet(writer, reader)
+
+  return { account, trading, balanceOf, nativeBalance, mined, send, depositUsdc }
 }
 
 export type Wallet = ReturnType<typeof walletFrom>

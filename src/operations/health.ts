@@ -91,7 +91,8 @@ const reportOf = ({ chainId, draining, exposure, pollInterval, settlementMode, s
     payments: {
       settlementMode,
       unconfirmed: { count: exposure.unconfirmed.count, value: exposure.unconfirmed.value.toString() },
-      debts: { count: exposure.debts.count, value: exposure.debts.value.toString() }
+      debts: { count: exposure.debts.count, value: exposure.debts.value.toString() },
+      payers: exposure.payers.map(({ count, payer, value }) => ({ payer, count, value: value.toString() }))
     },
     version: SERVICE_VERSION,
     rulesVersion: RULES_VERSION,

@@ -44,7 +44,7 @@ const offending = (from: string, allowed: ReadonlyArray<string>) =>
 
 /** `src/` folders from the bottom up; folders in one row are peers and import neither each other. */
 const ranks: ReadonlyArray<ReadonlyArray<string>> = [
-  ["math"],
+  ["client", "math"],
   ["indexer"],
   ["pricing"],
   ["routing"],
@@ -178,6 +178,16 @@ describe("layout", () => {
       folderOf(file) === "src" && !entries.includes(file) && imports.some((target) => folderOf(target) === "devnet")
     )
     expect(users.map(([file]) => file)).toEqual([])
+  })
+
+  it("the agents' client (src/client) imports only itself and schema/: it never loads the server", () => {
+    const client = [...graph].filter(([file]) => srcFolderOf(file) === "client")
+    expect(client.length).toBeGreaterThan(3)
+    const outside = client.flatMap(([file, imports]) =>
+      imports.filter((target) => folderOf(target) !== "schema" && srcFolderOf(target) !== "client")
+        .map((target) => `${file} -> ${target}`)
+    )
+    expect(outside).toEqual([])
   })
 
   it("every src/ folder has a rank", () => {

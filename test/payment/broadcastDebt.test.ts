@@ -42,7 +42,8 @@ it("refuses a payer whose served settlement failed until it pays what it owes, a
   expect(await payments()).toEqual({
     settlementMode: "broadcast",
     unconfirmed: { count: 0, value: "0" },
-    debts: { count: 0, value: "0" }
+    debts: { count: 0, value: "0" },
+    payers: []
   })
 
   await chain.test.setAutomine(false)
@@ -84,7 +85,8 @@ it("refuses a payer whose served settlement failed until it pays what it owes, a
   expect(seen).toEqual({
     settlementMode: "broadcast",
     unconfirmed: { count: 0, value: "0" },
-    debts: { count: 1, value: "5000" }
+    debts: { count: 1, value: "5000" },
+    payers: []
   })
 
   // Funds back, but the debt stands: refused, naming the failed settlement.

@@ -4,7 +4,7 @@
  * still be sent, or every later payer is served and never charged, its settlement waiting behind a
  * nonce no one sends. The window is held open by a node slow to answer the one read inside it (the
  * settlement key's pending nonce, read when the gate numbers its first settlement), through a JSON-RPC
- * proxy; the hang-up is the gate's fiber interrupted, as the HTTP server does when the client's
+ * proxy, armed once the gate is up (starting, it reads that count too, to know what an earlier run left); the hang-up is the gate's fiber interrupted, as the HTTP server does when the client's
  * connection closes. Each case has its own gate, since only a gate's first settlement reads the nonce.
  */
 import { Effect, Option } from "effect"
@@ -26,24 +26,26 @@ const heldAtSigning = () => {
   let release = () => {}
   const released = new Promise<void>((resolve) => (release = resolve))
   let first = true
+  let armed = false
   const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast" }, {}, (call) => {
     const numbering = call.method === "eth_getTransactionCount" && call.params[1] === "pending" &&
       String(call.params[0]).toLowerCase() === settlementKey.toLowerCase()
-    if (!numbering || !first) return undefined
+    if (!numbering || !armed || !first) return undefined
     first = false
     reached()
     return released
   })
-  return { harness, signing, release }
+  return { harness, signing, release, arm: () => void (armed = true) }
 }
 
 type Settling = (gate: PaymentGate["Type"], header: string) => Effect.Effect<unknown, unknown>
 
 const hangUpWhileSigning = (settling: Settling) => {
-  const { harness, release, signing } = heldAtSigning()
+  const { arm, harness, release, signing } = heldAtSigning()
   return async () => {
     const manifest = harness.manifest()
     const [gone, next] = await harness.twoPayers(search)
+    arm()
     const chain = clientsFor(manifest).public
 
     const deltas = await walletFor(manifest, gone.account).deltas(

@@ -1,7 +1,7 @@
 /**
  * Broadcast settlement on a devnet mining a block every 0.5 s, as Arc does (issue 23): paid calls are
- * answered once their settlement is sent, one payer never has more than one settlement unconfirmed
- * (its next call waits), each call is charged exactly once, and a settlement the node's pool lost
+ * answered once their settlement is sent, one payer's concurrent calls are all served with several
+ * settlements unconfirmed at once (its balance covers them all), each call is charged exactly once, and a settlement the node's pool lost
  * (dropped with `anvil_dropTransaction` while the miner is paused, so the nonces after it cannot be
  * mined) is sent again with the same nonce and a higher fee, after which it and those behind it land.
  * Answers name their settlement (its hash is computed from the signed transaction) and leave once the
@@ -24,7 +24,7 @@ const harness = gateHarness(5, { SETTLEMENT_MODE: "broadcast", SETTLEMENT_REPLAC
 })
 const { exposure, gate, paid, payTo, settled, signFor } = harness
 
-it("keeps one settlement unconfirmed per payer: 20 concurrent calls, each charged once", async () => {
+it("serves 20 concurrent calls of one payer with several unconfirmed at once, each charged once", async () => {
   const headers = await Promise.all(Array.from({ length: 20 }, () => signFor(search)))
   let most = 0
   let running = true
@@ -43,18 +43,12 @@ it("keeps one settlement unconfirmed per payer: 20 concurrent calls, each charge
   await watch
   expect(receipts.every((receipt) => receipt.success)).toBe(true)
   expect(new Set(receipts.map((receipt) => receipt.transaction)).size).toBe(20)
-  expect(most).toBe(1)
+  expect(most).toBeGreaterThan(1)
   expect(delta).toEqual([-100_000n, 100_000n])
-  // Each settlement was sent only once the one before was mined: 20 blocks, in order.
   const chain = clientsFor(harness.manifest()).public
-  const blocks = await Promise.all(
-    receipts.map(async ({ transaction }) => {
-      const mined = await chain.getTransactionReceipt({ hash: transaction as Hex })
-      expect(mined.status).toBe("success")
-      return mined.blockNumber
-    })
-  )
-  expect(new Set(blocks).size).toBe(20)
+  for (const { transaction } of receipts) {
+    expect((await chain.getTransactionReceipt({ hash: transaction as Hex })).status).toBe("success")
+  }
 })
 
 it("replaces a settlement lost from the pool with the same nonce and a higher fee; those behind it land", async () => {

@@ -15,7 +15,8 @@ import { dropKeys, redisUp, redisUrl } from "../support/redis.js"
 const prefix = `test:exposure:${randomUUID()}:`
 afterAll(() => dropKeys(prefix))
 
-const settings = { unconfirmedCap: 10_000n, debtRefusalSec: 60 }
+const settings = { unconfirmedCap: 10_000n, payerCap: 6_000n, debtRefusalSec: 60 }
+const entry = (key: string, value: bigint) => ({ key, nonce: `0x${"ab".repeat(32)}`, value })
 const replicas = Effect.gen(function*() {
   const connect = Effect.orDie(redisClient(redisUrl, (cause) => cause))
   return [redisExposureBook(yield* connect, prefix, settings), redisExposureBook(yield* connect, prefix, settings)]
@@ -72,31 +73,55 @@ describe.skipIf(!redisUp)("exposure book in Redis, two replicas", () => {
   it.live("unconfirmed value served on one replica counts against the cap on the other", () =>
     Effect.scoped(Effect.gen(function*() {
       const [a, b] = yield* replicas
-      expect(yield* a.reserve("key-1", 6_000n, inAMinute())).toBe(true)
-      expect(yield* b.reserve("key-2", 5_000n, inAMinute())).toBe(false)
+      const other = "0x00000000000000000000000000000000000000Dd"
+      expect(yield* a.reserve(payer, entry("key-1", 6_000n), inAMinute(), true)).toBe(true)
+      expect(yield* b.reserve(other, entry("key-2", 5_000n), inAMinute(), true)).toBe(false)
       expect((yield* b.snapshot).unconfirmed).toEqual({ count: 1, value: 6_000n })
-      yield* a.close("key-1")
-      expect(yield* b.reserve("key-2", 5_000n, inAMinute())).toBe(true)
-      yield* b.close("key-2")
+      expect((yield* b.snapshot).payers).toEqual([{ payer: payer.toLowerCase(), count: 1, value: 6_000n }])
+      yield* a.close(payer, "key-1")
+      yield* b.close(other, "key-2")
+      expect(yield* b.reserve(other, entry("key-3", 5_000n), inAMinute(), true)).toBe(true)
+      yield* b.close(other, "key-3")
     })))
 
   it.live("calls racing on two replicas for the last room under the cap: exactly as many win as fit", () =>
     Effect.scoped(Effect.gen(function*() {
       const [a, b] = yield* replicas
-      expect(yield* a.reserve("held", 6_000n, inAMinute())).toBe(true)
-      // 4,000 left: one of two 4,000 calls, and four of twenty 1,000 calls, alternating replicas.
+      const holder = "0x00000000000000000000000000000000000000Ee"
+      expect(yield* a.reserve(holder, entry("held", 6_000n), inAMinute(), true)).toBe(true)
+      // 4,000 left: one of two 4,000 calls, and four of twenty 1,000 calls, alternating replicas, each
+      // call from a payer of its own (so only the total cap binds).
+      const payerOf = (i: number) => `0x${(i + 1).toString(16).padStart(40, "0")}`
       const race = (count: number, value: bigint) =>
         Effect.all(
           Array.from({ length: count }, (_, i) =>
-            (i % 2 === 0 ? a : b).reserve(`race-${value}-${i}`, value, inAMinute())),
+            (i % 2 === 0 ? a : b).reserve(payerOf(i), entry(`race-${value}-${i}`, value), inAMinute(), true)),
           { concurrency: "unbounded" }
         )
       const lastSlot = yield* race(2, 4_000n)
       expect(lastSlot.filter(Boolean)).toHaveLength(1)
       expect((yield* a.snapshot).unconfirmed).toEqual({ count: 2, value: 10_000n })
-      yield* Effect.forEach([0, 1], (i) => a.close(`race-4000-${i}`))
+      yield* Effect.forEach([0, 1], (i) => a.close(payerOf(i), `race-4000-${i}`))
       const many = yield* race(20, 1_000n)
       expect(many.filter(Boolean)).toHaveLength(4)
       expect((yield* b.snapshot).unconfirmed).toEqual({ count: 5, value: 10_000n })
+      yield* a.close(holder, "held")
+      yield* Effect.forEach(Array.from({ length: 20 }, (_, i) => i), (i) => b.close(payerOf(i), `race-1000-${i}`))
+    })))
+
+  it.live("one payer's calls on two replicas: one list, served early only under the payer's cap", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const [a, b] = yield* replicas
+      const one = "0x00000000000000000000000000000000000000Ff"
+      expect(yield* a.reserve(one, entry("p-1", 4_000n), inAMinute(), true)).toBe(true)
+      expect(yield* b.reserve(one, entry("p-2", 2_000n), inAMinute(), true)).toBe(true)
+      expect(yield* a.reserve(one, entry("p-3", 1_000n), inAMinute(), true)).toBe(false)
+      expect((yield* b.unconfirmedOf(one)).map((e) => [e.key, e.value]).sort()).toEqual([
+        ["p-1", 4_000n],
+        ["p-2", 2_000n],
+        ["p-3", 1_000n]
+      ])
+      yield* Effect.forEach(["p-1", "p-2", "p-3"], (key) => b.close(one, key))
+      expect(yield* a.unconfirmedOf(one)).toEqual([])
     })))
 })
