@@ -15,7 +15,7 @@ export interface SplitProblem {
   readonly total: bigint
   readonly maxSplits: number
   readonly taxes: TransferTaxes
-  /** Parts of the water-filling phase (default 32). */
+  /** Segments of the order that ./SubsetSearch.ts prices each path at (default 32). */
   readonly chunks?: number
 }
 

@@ -1,7 +1,8 @@
 /**
- * The split optimiser against brute force: on two- and three-path instances (one with a pool shared by
- * two paths) the optimiser's plan is within 1 bp of the best allocation on a fine grid, exactIn and
- * exactOut; it is never below the best single path at any size; a shared pool's curve is spent once.
+ * The split the service plans (bestSplit, ./SplitPlan.ts, which findRoute calls) against brute force:
+ * on two- and three-path instances (one with a pool shared by two paths) its plan is within 1 bp of the
+ * best allocation on a fine grid, exactIn and exactOut, its amounts in base units summing to the order;
+ * it is never below the best single path at any size; a shared pool's curve is spent once.
  */
 import { describe, expect, it } from "@effect/vitest"
 import type { Hex } from "../../schema/Chain.js"
@@ -11,8 +12,8 @@ import { findRoute, netValue } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, type GasModel } from "../../src/routing/Gas.js"
 import { type Market, marketFromPools } from "../../src/routing/Market.js"
 import { makePath, noTaxes, type Path, runPath, type Side } from "../../src/routing/Path.js"
-import { execute } from "../../src/routing/Plan.js"
-import { optimiseSplit } from "../../src/routing/Split.js"
+import { execute, type Plan } from "../../src/routing/Plan.js"
+import { bestSplit } from "../../src/routing/SplitPlan.js"
 import { address, bruteForce, concentratedPool, FULL, v2Pool } from "./fixtures.js"
 
 const USDC = address(0xa0)
@@ -58,6 +59,44 @@ const withinOneBp = (value: bigint, reference: bigint) => {
 
 const noGas: GasModel = { perHop: defaultHopGas, perPath: 25_000n, gasPriceWei: 0n, tokenPrice: null }
 
+/** The service's split of `total` over `paths` (USDC in), gas free so that its value is the allocation's. */
+const split = (m: Market, paths: ReadonlyArray<Path>, tokenOut: Hex, side: Side, total: bigint): Plan => {
+  const request = {
+    market: m,
+    tokenIn: USDC,
+    tokenOut,
+    side,
+    amount: total,
+    hubs: [],
+    maxHops: 2,
+    maxSplits: paths.length,
+    allowVenue: () => true,
+    gas: noGas
+  }
+  const plan = bestSplit(request, paths, noTaxes)
+  expect(plan).not.toBeNull()
+  return plan!
+}
+
+/** Per path, the amount the plan gives it in base units (input for exactIn, output for exactOut); 0 if unused. */
+const amountsOf = (plan: Plan, paths: ReadonlyArray<Path>): ReadonlyArray<bigint> =>
+  paths.map((p) => {
+    const leg = plan.legs.find((l) => l.path === p)
+    return leg === undefined ? 0n : plan.side === "exactIn" ? leg.amountIn : leg.amountOut
+  })
+
+/** The plan's value, checked against re-executing its amounts, and its amounts against the order. */
+const checkedValue = (m: Market, plan: Plan, paths: ReadonlyArray<Path>, total: bigint): bigint => {
+  const amounts = amountsOf(plan, paths)
+  expect(amounts.reduce((a, b) => a + b, 0n)).toBe(total)
+  if (plan.side === "exactIn") expect(plan.amountIn).toBe(total)
+  else expect(plan.amountOut).toBe(total)
+  expect(plan.gasInToken).toBe(0n)
+  const value = plan.side === "exactIn" ? plan.amountOut : -plan.amountIn
+  expect(value).toBe(valueOf(m, paths, amounts, plan.side))
+  return value
+}
+
 describe("split within 1 bp of a fine brute-force grid", () => {
   const twoPaths = [path(1), path(2)]
   const threePaths = [path(1), path(2), path(3, 4)]
@@ -66,16 +105,15 @@ describe("split within 1 bp of a fine brute-force grid", () => {
     for (const size of [200_000n, 1_500_000n]) {
       const total = side === "exactIn" ? size * E6 : (size * E18) / 3000n
       it(`${side}, two venues of one pair, ${size} USDC`, () => {
-        const split = optimiseSplit({ market, paths: twoPaths, side, total, maxSplits: 2, taxes: noTaxes })!
+        const plan = split(market, twoPaths, WETH, side, total)
         const grid = bruteForce(market, twoPaths, side, total, 2000)
-        withinOneBp(valueOf(market, twoPaths, split.amounts, side), grid.value)
-        expect(split.value).toBe(valueOf(market, twoPaths, split.amounts, side))
-        expect(split.amounts.every((amount) => amount > 0n)).toBe(true)
+        withinOneBp(checkedValue(market, plan, twoPaths, total), grid.value)
+        expect(amountsOf(plan, twoPaths).every((amount) => amount > 0n)).toBe(true)
       })
       it(`${side}, three paths with a two-hop, ${size} USDC`, () => {
-        const split = optimiseSplit({ market, paths: threePaths, side, total, maxSplits: 3, taxes: noTaxes })!
+        const plan = split(market, threePaths, WETH, side, total)
         const grid = bruteForce(market, threePaths, side, total, 150)
-        withinOneBp(split.value, grid.value)
+        withinOneBp(checkedValue(market, plan, threePaths, total), grid.value)
       })
     }
   }
@@ -94,21 +132,21 @@ describe("split within 1 bp of a fine brute-force grid", () => {
     const total = 800_000n * E6
     for (const side of ["exactIn", "exactOut"] as const) {
       const amount = side === "exactIn" ? total : 12n * 10n ** 8n
-      const split = optimiseSplit({ market: sharedMarket, paths, side, total: amount, maxSplits: 3, taxes: noTaxes })!
+      const plan = split(sharedMarket, paths, WBTC, side, amount)
       const grid = bruteForce(sharedMarket, paths, side, amount, 200)
-      withinOneBp(split.value, grid.value)
-      expect(split.value).toBe(valueOf(sharedMarket, paths, split.amounts, side))
+      withinOneBp(checkedValue(sharedMarket, plan, paths, amount), grid.value)
     }
     // Pricing each path on its own pool state would count the shared pool's curve twice.
-    const split = optimiseSplit({ market: sharedMarket, paths, side: "exactIn", total, maxSplits: 3, taxes: noTaxes })!
+    const plan = split(sharedMarket, paths, WBTC, "exactIn", total)
+    const amounts = amountsOf(plan, paths)
     const alone = paths.reduce((sum, p, i) => {
-      const run = runPath(p, "exactIn", split.amounts[i]!, sharedMarket.pool, noTaxes)
+      const run = runPath(p, "exactIn", amounts[i]!, sharedMarket.pool, noTaxes)
       return run._tag === "Filled" ? sum + run.amountOut : sum
     }, 0n)
     const twoHops = paths.filter((p) => p.hops.length === 2)
     expect(twoHops.length).toBe(2)
-    expect(twoHops.every((p) => split.amounts[paths.indexOf(p)]! > 0n)).toBe(true)
-    expect(alone).toBeGreaterThan(split.value)
+    expect(twoHops.every((p) => amounts[paths.indexOf(p)]! > 0n)).toBe(true)
+    expect(alone).toBeGreaterThan(checkedValue(sharedMarket, plan, paths, total))
   })
 })
 
