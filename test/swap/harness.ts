@@ -164,7 +164,12 @@ export const takerOn = async (harness: Harness, nativeUsdc = "100000", feeUsdc =
   const balanceOf = (token: Address, owner: Address = signer.address) =>
     clients.public.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
   const signPermit = (answer: SwapResponse) => signer.signTypedData(answer.signatures[0]!.typedData as never)
-  return { account: signer, address: signer.address, clients, send, sendAll, balanceOf, signPermit }
+  /** The `permit` of a `swap/tx` request: the message `swap` issued and the taker's signature of it. */
+  const permitFor = async (answer: SwapResponse) => ({
+    message: answer.signatures[0]!.typedData.message,
+    signature: await signPermit(answer)
+  })
+  return { account: signer, address: signer.address, clients, send, sendAll, balanceOf, signPermit, permitFor }
 }
 
 export type Taker = Awaited<ReturnType<typeof takerOn>>
@@ -201,13 +206,12 @@ export const tradingWith = (opsOf: () => Operations) => {
     const built = answerOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address, ...swapOptions }))
     let final = built
     if (built.next === "sign_permit") {
-      const signature = await taker.signPermit(built)
       final = answerOf(
         await ops.swapTx({
           quoteId: quoted.quoteId,
           taker: taker.address,
           ...(swapOptions["recipient"] === undefined ? {} : { recipient: swapOptions["recipient"] }),
-          permit: { message: built.signatures[0]!.typedData.message, signature }
+          permit: await taker.permitFor(built)
         })
       )
     }

@@ -131,13 +131,8 @@ describe("re-judged at swap time", () => {
 
     const raised = await lp.write(raising, parseAbi(["function setSellTax(uint256 bps)"]), "setSellTax", [9_000n])
     await ops.indexed(raised.blockNumber)
-    const signature = await taker.signPermit(built)
     const error = errorOf(
-      await ops.swapTx({
-        quoteId: quoted.quoteId,
-        taker: taker.address,
-        permit: { message: built.signatures[0]!.typedData.message, signature }
-      })
+      await ops.swapTx({ quoteId: quoted.quoteId, taker: taker.address, permit: await taker.permitFor(built) })
     )
     expect(error._tag).toBe("QuoteStale")
     expect(error.message).toMatch(/`cannot_sell`, worse than the quote's `ok`/)

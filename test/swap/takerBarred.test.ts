@@ -81,13 +81,8 @@ describe("a taker barred after the quote", () => {
       await ops.indexed((await taker.send(tx)).blockNumber)
     }
     await markAsBot("BotBlockToken", taker)
-    const signature = await taker.signPermit(built)
     const error = errorOf(
-      await ops.swapTx({
-        quoteId: quoted.quoteId,
-        taker: taker.address,
-        permit: { message: built.signatures[0]!.typedData.message, signature }
-      })
+      await ops.swapTx({ quoteId: quoted.quoteId, taker: taker.address, permit: await taker.permitFor(built) })
     )
     expect(error._tag).toBe("CannotSell")
     expect(toErrorBody(error).next).toBe("stop")
