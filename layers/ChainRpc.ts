@@ -21,6 +21,7 @@ import { AppConfig } from "./AppConfig.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
+import { labels, rpcCalls, rpcErrors, rpcSeconds, timed } from "./metrics/Metrics.js"
 
 export interface ChainEndpoint {
   readonly rpcUrl: string
@@ -94,16 +95,19 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
         hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
       })
     const send = (via: ChainClient, method: string, params: ReadonlyArray<unknown> = []) =>
-      Effect.tryPromise({
-        try: (): Promise<unknown> => via.request({ method: method as never, params: params as never }),
-        catch: fail(method)
-      })
+      metered(
+        method,
+        Effect.tryPromise({
+          try: (): Promise<unknown> => via.request({ method: method as never, params: params as never }),
+          catch: fail(method)
+        })
+      )
     // eth_getLogs answers run to megabytes: see `unbatched`.
     const viaFor = (method: string) => method === "eth_getLogs" ? unbatched : client
     return {
       endpoint,
       chain,
-      use: (action, run) => Effect.tryPromise({ try: () => run(client), catch: fail(action) }),
+      use: (action, run) => metered(action, Effect.tryPromise({ try: () => run(client), catch: fail(action) })),
       read: (schema, method, params) =>
         Effect.flatMap(send(viaFor(method), method, params), decodeAnswer(schema, method)),
       readNow: (schema, method, params = []) => {
@@ -156,6 +160,10 @@ export const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, method: string) 
       })
     )
   )
+
+/** One call to the node counted, timed and its failure counted, by method (or viem action). */
+const metered = <A>(method: string, call: Effect.Effect<A, RpcUnavailable>) =>
+  timed(call, labels({ method }), rpcSeconds, rpcCalls, rpcErrors)
 
 /** The websocket URL of a node that serves both on one port: `http(s)://` becomes `ws(s)://`. */
 export const websocketOf = (rpcUrl: string): string => rpcUrl.replace(/^http/i, "ws")

@@ -13,6 +13,7 @@ import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
 import { McpRoute } from "./McpRoute.js"
+import { MetricsRoute } from "./MetricsRoute.js"
 import { hardenedServer } from "./Protocol.js"
 import { ServiceImageRoute } from "./ServiceImage.js"
 
@@ -52,11 +53,11 @@ const serveLean = Layer.scopedDiscard(
  * as an attribute) cost more than the check itself.
  */
 export const HttpAppLive = serveLean.pipe(
-  HttpMiddleware.withTracerDisabledForUrls([Health.path]),
+  HttpMiddleware.withTracerDisabledForUrls([Health.path, "/metrics"]),
   Layer.provide(EdgeMiddleware),
   Layer.provide(ApiLive),
-  // The MCP endpoint and the service's image are routes beside the HttpApi, inside the same edge middleware.
-  Layer.provide([McpRoute, ServiceImageRoute])
+  // The MCP endpoint, the service's image and the metrics are routes beside the HttpApi, inside the same edge middleware.
+  Layer.provide([McpRoute, ServiceImageRoute, MetricsRoute])
 )
 
 /** The hardened Node server listening on `listen` (tests pass port 0); `watch` sees it before it listens. */
