@@ -21,7 +21,7 @@ import { AppConfig } from "./AppConfig.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
-import { labels, rpcCalls, rpcErrors, rpcSeconds, timed } from "./metrics/Metrics.js"
+import { rpcMetered as metered } from "./metrics/Metrics.js"
 
 export interface ChainEndpoint {
   readonly rpcUrl: string
@@ -160,10 +160,6 @@ export const decodeAnswer = <A, I>(schema: Schema.Schema<A, I>, method: string) 
       })
     )
   )
-
-/** One call to the node counted, timed and its failure counted, by method (or viem action). */
-const metered = <A>(method: string, call: Effect.Effect<A, RpcUnavailable>) =>
-  timed(call, labels({ method }), rpcSeconds, rpcCalls, rpcErrors)
 
 /** The websocket URL of a node that serves both on one port: `http(s)://` becomes `ws(s)://`. */
 export const websocketOf = (rpcUrl: string): string => rpcUrl.replace(/^http/i, "ws")

@@ -58,33 +58,51 @@ export const rpcErrors = Metric.counter("checkpoint_rpc_errors_total", {
 })
 export const rpcSeconds = Metric.histogram("checkpoint_rpc_seconds", latency, "JSON-RPC call latency, by method")
 
-/** Labels as the registry keys them; built per call, they are small arrays. */
+/** Labels as the registry keys them. */
 export const labels = (pairs: Readonly<Record<string, string>>): ReadonlyArray<MetricLabel.MetricLabel> =>
   Object.entries(pairs).map(([key, value]) => Label.make(key, value))
+
+/**
+ * `metric` under the labels `pairs`, tagged once per distinct set of values and kept: the registry hashes
+ * a key's labels on every update given as extra tags (~9 µs a request here), a kept tagged metric once
+ * (~0.15 µs). Label values are bounded sets (operations, outcomes, error tags, RPC methods, reasons).
+ */
+export const labelled = <T, In, Out>(metric: Metric.Metric<T, In, Out>) => {
+  const made = new Map<string, Metric.Metric<T, In, Out>>()
+  return (pairs: Readonly<Record<string, string>>): Metric.Metric<T, In, Out> => {
+    const id = Object.values(pairs).join("\u0000")
+    const known = made.get(id)
+    if (known !== undefined) return known
+    const tagged = Metric.taggedWithLabels(metric, labels(pairs))
+    made.set(id, tagged)
+    return tagged
+  }
+}
 
 /** Seconds since `startMs` (performance.now), for the latency histograms. */
 export const secondsSince = (startMs: number): number => (performance.now() - startMs) / 1000
 
+const rpcCallsOf = labelled(rpcCalls)
+const rpcErrorsOf = labelled(rpcErrors)
+const rpcSecondsOf = labelled(rpcSeconds)
+
 /**
- * `call` timed into `histogram` and counted into `calls` (and `errors` when it fails), under `tags`.
- * Timed with `performance.now` rather than the Clock: tests move the Clock, and latency is wall time.
+ * One call to the node counted, timed and its failure counted, by `method` (or viem action). Timed with
+ * `performance.now` rather than the Clock: tests move the Clock, and latency is wall time.
  */
-export const timed = <A, E, R>(
-  call: Effect.Effect<A, E, R>,
-  tags: ReadonlyArray<MetricLabel.MetricLabel>,
-  histogram: Metric.Metric.Histogram<number>,
-  calls: Metric.Metric.Counter<number>,
-  errors?: Metric.Metric.Counter<number>
-): Effect.Effect<A, E, R> =>
+export const rpcMetered = <A, E, R>(method: string, call: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.suspend(() => {
     const start = performance.now()
     return Effect.onExit(call, (exit) =>
       Effect.sync(() => {
-        histogram.unsafeUpdate(secondsSince(start), tags)
-        calls.unsafeUpdate(1, tags)
-        if (exit._tag === "Failure") errors?.unsafeUpdate(1, tags)
+        const tags = { method }
+        rpcSecondsOf(tags).unsafeUpdate(secondsSince(start), [])
+        rpcCallsOf(tags).unsafeUpdate(1, [])
+        if (exit._tag === "Failure") rpcErrorsOf(tags).unsafeUpdate(1, [])
       }))
   })
+
+const verdictsOf = labelled(verdicts)
 
 /** A safety measurement timed, and its verdict counted by kind. */
 export const judged = <V extends { readonly verdict: string }, E, R>(
@@ -95,6 +113,6 @@ export const judged = <V extends { readonly verdict: string }, E, R>(
     return Effect.tap(measuring, (judgement) =>
       Effect.sync(() => {
         simulationSeconds.unsafeUpdate(secondsSince(start), [])
-        verdicts.unsafeUpdate(1, labels({ verdict: judgement.verdict }))
+        verdictsOf({ verdict: judgement.verdict }).unsafeUpdate(1, [])
       }))
   })

@@ -6,12 +6,15 @@
  * nothing was charged and the request metrics count it.
  */
 import { Cause, Effect, Exit, Option } from "effect"
-import { labels, payments, paymentValue } from "../metrics/Metrics.js"
+import { labelled, payments, paymentValue } from "../metrics/Metrics.js"
+
+const paymentsOf = labelled(payments)
+const valueOf = labelled(paymentValue)
 
 const count = (outcome: string, reason: string, price?: bigint) =>
   Effect.sync(() => {
-    payments.unsafeUpdate(1, labels({ outcome, reason }))
-    if (price !== undefined) paymentValue.unsafeUpdate(price, labels({ outcome }))
+    paymentsOf({ outcome, reason }).unsafeUpdate(1, [])
+    if (price !== undefined) valueOf({ outcome }).unsafeUpdate(price, [])
   })
 
 export const countPayment = (price: bigint, answered: "settled" | "unconfirmed") => <A, E>(exit: Exit.Exit<A, E>) => {

@@ -4,7 +4,7 @@
  * call's error (a bounded set: the error table's tags).
  */
 import { Effect } from "effect"
-import { inFlight, labels, requests, requestSeconds, secondsSince } from "../../layers/metrics/Metrics.js"
+import { inFlight, labelled, requests, requestSeconds, secondsSince } from "../../layers/metrics/Metrics.js"
 import type { Outcome } from "./Outcome.js"
 
 const STATUS: Record<Outcome["_tag"], string> = {
@@ -20,6 +20,8 @@ const errorOf = (outcome: Outcome): string =>
   outcome._tag === "Failed" || outcome._tag === "GateFailed" ? outcome.error._tag : ""
 
 const none: ReadonlyArray<never> = []
+const requestsOf = labelled(requests)
+const secondsOf = labelled(requestSeconds)
 
 export const measured =
   (operation: string) => <R>(call: Effect.Effect<Outcome, never, R>): Effect.Effect<Outcome, never, R> =>
@@ -30,12 +32,12 @@ export const measured =
         Effect.sync(() => {
           inFlight.unsafeModify(-1, none)
           // An interrupted call (the client went away) has no outcome: counted as such.
-          const tags = labels({
+          const tags = {
             operation,
             status: exit._tag === "Success" ? STATUS[exit.value._tag] : "interrupted",
             error: exit._tag === "Success" ? errorOf(exit.value) : ""
-          })
-          requests.unsafeUpdate(1, tags)
-          requestSeconds.unsafeUpdate(secondsSince(start), tags)
+          }
+          requestsOf(tags).unsafeUpdate(1, none)
+          secondsOf(tags).unsafeUpdate(secondsSince(start), none)
         }))
     })
