@@ -22,6 +22,7 @@ import { large, oversized, transient } from "./chain/CallFaults.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
+import { rpcMetered as metered } from "./metrics/Metrics.js"
 
 export interface ChainEndpoint {
   readonly rpcUrl: string
@@ -113,14 +114,17 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     const send = (method: string, params: ReadonlyArray<unknown> = []) => {
       const call = (via: ChainClient) => (): Promise<unknown> =>
         via.request({ method: method as never, params: params as never })
-      return large(method, params)
-        ? Effect.tryPromise({ try: call(unbatched), catch: fail(method) })
-        : alone(method, call(client), call(unbatched))
+      return metered(
+        method,
+        large(method, params)
+          ? Effect.tryPromise({ try: call(unbatched), catch: fail(method) })
+          : alone(method, call(client), call(unbatched))
+      )
     }
     return {
       endpoint,
       chain,
-      use: (action, run) => alone(action, () => run(client), () => run(unbatched)),
+      use: (action, run) => metered(action, alone(action, () => run(client), () => run(unbatched))),
       read: (schema, method, params) => Effect.flatMap(send(method, params), decodeAnswer(schema, method)),
       readNow: (schema, method, params = []) => {
         const overHttp = Effect.tryPromise({

@@ -10,6 +10,7 @@ import type { Deployment } from "../layers/Deployment.js"
 import { PaymentGate } from "../layers/PaymentGate.js"
 import { QuoteStoreLive } from "../layers/RedisQuoteStore.js"
 import { Simulator } from "../layers/Simulator.js"
+import { Tracing } from "../layers/Tracing.js"
 import { Venues } from "../layers/Venues.js"
 import { HttpAppLive, ServerLive } from "./http/Server.js"
 import { Launchpads } from "./indexer/Launchpads.js"
@@ -48,10 +49,10 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     Layer.provideMerge(NodeContext.layer)
   )
 
-/** The HTTP service listening on `PORT`. */
+/** The HTTP service listening on `PORT`, its spans exported when an OTLP endpoint is set. */
 export const appWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  ServerLive.pipe(Layer.provide(AppServices(deployment)))
+  ServerLive.pipe(Layer.provide(AppServices(deployment)), Layer.provide(Tracing))
 
 /** The HTTP routes without a socket, for `NodeHttpServer.layerTest`. */
 export const appRoutesWith = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  HttpAppLive.pipe(Layer.provide(AppServices(deployment)))
+  HttpAppLive.pipe(Layer.provide(AppServices(deployment)), Layer.provide(Tracing))

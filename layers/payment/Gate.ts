@@ -21,6 +21,7 @@ import { nothingUnconfirmed } from "./Exposure.js"
 import type { Facilitator, FacilitatorFailure } from "./Facilitator.js"
 import { aboveCeiling, logFailure, rejection, unavailable } from "./GateFailures.js"
 import type { GateFailure, Paid, PaymentGateShape, Verified } from "./GateShape.js"
+import { countPayment } from "./PaymentMetrics.js"
 import { Reason, specReason } from "./Reasons.js"
 import {
   canonicalTerms,
@@ -163,7 +164,10 @@ export const makeGate = (
             verifying,
             (verified) => answer(verified, answered),
             (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
-          ).pipe(Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } }))
+          ).pipe(
+            Effect.onExit(countPayment(charge.price, mode === undefined ? "settled" : "unconfirmed")),
+            Effect.withSpan("PaymentGate.charge", { attributes: { price: charge.price.toString() } })
+          )
         const operating = Effect.withSpan(operation, "PaymentGate.operation")
         // A read may start beside the verification (in `broadcast`, where verifying is the wait); its
         // answer waits for the verdict, and a refused payment interrupts it.

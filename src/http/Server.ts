@@ -13,6 +13,7 @@ import { Api } from "./Api.js"
 import { EdgeMiddleware } from "./Edge.js"
 import { SystemHandlers, TradeHandlers } from "./Handlers.js"
 import { McpRoute } from "./McpRoute.js"
+import { metricsPath, MetricsRoute } from "./MetricsRoute.js"
 import { hardenedServer } from "./Protocol.js"
 import { ServiceImageRoute } from "./ServiceImage.js"
 
@@ -51,13 +52,14 @@ const serveLean = Layer.scopedDiscard(
  * checks get no `http.server` span: monitors and balancers poll them, and the span (URL, every header
  * as an attribute) cost more than the check itself.
  */
-export const HttpAppLive = serveLean.pipe(
-  HttpMiddleware.withTracerDisabledForUrls([Health.path]),
-  Layer.provide(EdgeMiddleware),
-  Layer.provide(ApiLive),
-  // The MCP endpoint and the service's image are routes beside the HttpApi, inside the same edge middleware.
-  Layer.provide([McpRoute, ServiceImageRoute])
-)
+export const HttpAppLive = Layer.unwrapEffect(Effect.map(metricsPath, (metrics) =>
+  serveLean.pipe(
+    HttpMiddleware.withTracerDisabledForUrls([Health.path, metrics]),
+    Layer.provide(EdgeMiddleware),
+    Layer.provide(ApiLive),
+    // The MCP endpoint, the service's image and the metrics are routes beside the HttpApi, inside the same edge middleware.
+    Layer.provide([McpRoute, ServiceImageRoute, MetricsRoute])
+  )))
 
 /** The hardened Node server listening on `listen` (tests pass port 0); `watch` sees it before it listens. */
 export const nodeServerOn = (

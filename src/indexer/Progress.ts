@@ -8,6 +8,7 @@
  * and when the chain stops answering it stops moving.
  */
 import { Clock, Effect, Ref } from "effect"
+import { indexBlock, indexHead, indexLag } from "../../layers/metrics/Metrics.js"
 import type { ObservedHead } from "./ChainHead.js"
 
 export interface IndexerProgress {
@@ -42,6 +43,15 @@ const WINDOW_MS = 10_000
 const syncedAfter = (p: IndexerProgress, indexed: number, observed: ObservedHead | undefined) =>
   observed !== undefined && indexed >= observed.header.number ? Math.max(p.syncedAt ?? 0, observed.at) : p.syncedAt
 
+/** The index's head, block and lag as gauges, set wherever the progress moves. */
+const gauged = (p: IndexerProgress) =>
+  Effect.sync(() => {
+    indexBlock.unsafeUpdate(p.indexed, [])
+    if (p.head === null) return
+    indexHead.unsafeUpdate(p.head, [])
+    indexLag.unsafeUpdate(Math.max(0, p.head - p.indexed), [])
+  })
+
 export const makeProgress = (indexed: number, resumedFrom: number | null) =>
   Effect.gen(function*() {
     const state = yield* Ref.make<IndexerProgress>({
@@ -74,7 +84,7 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
         return { ...progress, logsPerSec: rate(kept, now) }
       }),
       head: (head: number, window: number) =>
-        Ref.update(state, (p) => ({ ...p, head, catchingUp: head - p.indexed > window })),
+        Effect.flatMap(Ref.updateAndGet(state, (p) => ({ ...p, head, catchingUp: head - p.indexed > window })), gauged),
       /** `indexed` applied with `logs` logs, while `observed` was the newest head seen. */
       applied: (indexed: number, logs: number, window: number, observed: ObservedHead | undefined) =>
         Effect.gen(function*() {
@@ -83,14 +93,17 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
             ...all.filter((sample) => now - sample.at <= WINDOW_MS),
             { at: now, logs }
           ])
-          yield* Ref.update(state, (p) => ({
-            ...p,
-            indexed,
-            logsApplied: p.logsApplied + logs,
-            catchingUp: p.head === null || p.head - indexed > window,
-            lastError: null,
-            syncedAt: syncedAfter(p, indexed, observed)
-          }))
+          yield* Effect.flatMap(
+            Ref.updateAndGet(state, (p) => ({
+              ...p,
+              indexed,
+              logsApplied: p.logsApplied + logs,
+              catchingUp: p.head === null || p.head - indexed > window,
+              lastError: null,
+              syncedAt: syncedAfter(p, indexed, observed)
+            })),
+            gauged
+          )
         }),
       /**
        * The index found already at `observed` with nothing to apply (a restart from a checkpoint at the
@@ -100,7 +113,8 @@ export const makeProgress = (indexed: number, resumedFrom: number | null) =>
       reached: (observed: ObservedHead | undefined) =>
         Ref.update(state, (p) => ({ ...p, syncedAt: syncedAfter(p, p.indexed, observed) })),
       fetched: (from: number) => Ref.update(state, (p) => ({ ...p, firstFetched: p.firstFetched ?? from })),
-      rolledBack: (indexed: number) => Ref.update(state, (p) => ({ ...p, indexed, rollbacks: p.rollbacks + 1 })),
+      rolledBack: (indexed: number) =>
+        Effect.flatMap(Ref.updateAndGet(state, (p) => ({ ...p, indexed, rollbacks: p.rollbacks + 1 })), gauged),
       failed: (message: string) => Ref.update(state, (p) => ({ ...p, lastError: message, failures: p.failures + 1 }))
     }
   })

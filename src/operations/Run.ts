@@ -12,6 +12,7 @@ import type { ResourceInfo } from "../../schema/Payment.js"
 import { AtHead } from "../indexer/AtHead.js"
 import { type Cost, type CostContext, priceOf } from "./Cost.js"
 import type { HttpMethod, Operation } from "./Declare.js"
+import { measured } from "./Measured.js"
 import { Outcome } from "./Outcome.js"
 
 /** The payment a call carries, if any, and what it pays for, as its edge names it. */
@@ -112,6 +113,7 @@ export const runOperation = <
     // The check before payment and the run read the head once, at the request's arrival; an operation
     // that reads the head itself has no snapshot to share, and its call is spared the fiber-ref set.
     (call) => op.ownHead === true ? call : AtHead.oneArrival(call),
+    measured(op.name),
     tracedAsItsEdge(op.name)
   )
 }

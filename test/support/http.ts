@@ -22,9 +22,10 @@ export interface TestServer {
 export const startTestServer = async <E>(
   deployment: Layer.Layer<Deployment, E>,
   settings: Readonly<Record<string, string>> = {},
-  options: { readonly clock?: Clock.Clock } = {}
+  options: { readonly clock?: Clock.Clock; readonly tracing?: Layer.Layer<never> } = {}
 ): Promise<TestServer> => {
   const layer = appRoutesWith(deployment).pipe(
+    Layer.provide(options.tracing ?? Layer.empty),
     Layer.provideMerge(nodeServerOn({ port: 0, host: "127.0.0.1" })),
     Layer.provide(testSettings(settings)),
     Layer.provide(options.clock === undefined ? Layer.empty : Layer.setClock(options.clock))

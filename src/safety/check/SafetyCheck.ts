@@ -9,6 +9,7 @@ import { Cache, Data, Effect } from "effect"
 import { type Address, formatUnits } from "viem"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { Deployment } from "../../../layers/Deployment.js"
+import { judged } from "../../../layers/metrics/Metrics.js"
 import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
@@ -173,7 +174,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const cache = yield* Cache.make({
       capacity: safety.cacheCapacity,
       timeToLive: "10 minutes",
-      lookup: (key: Key) => run(key.request)
+      lookup: (key: Key) => judged(run(key.request))
     })
 
     /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
