@@ -43,9 +43,8 @@ export const buyImpactBps = (path: Path, amountIn: bigint, pools: PoolOf): numbe
   return ideal <= out ? 0 : bpsOf(ideal - out, ideal)
 }
 
-/** The buy tax: what the wallet missed of the pools' untaxed output. */
-export const buyTaxBps = (path: Path, amountIn: bigint, received: bigint, pools: PoolOf): number | undefined => {
-  const out = expectedBuyOut(path, amountIn, pools)
+/** The buy tax: what the wallet missed of the pools' untaxed output (`expectedBuyOut`). */
+export const buyTaxBps = (out: bigint | undefined, received: bigint): number | undefined => {
   if (out === undefined || out === 0n) return undefined
   return bpsOf(out > received ? out - received : 0n, out)
 }

@@ -103,13 +103,14 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
         cap = yield* findCap(fits, asked, probe)
       }
       const depthSize = amountIn > safety.illiquidReferenceUsdc ? amountIn : safety.illiquidReferenceUsdc
+      const expectedOut = expectedBuyOut(request.path, amountIn, request.pools)
       const measurement: Measurement = {
         buy: trip.bought,
         sell: trip.sold,
         later: trip.later,
         amountIn,
         buyTaxBps: trip.bought._tag === "Bought"
-          ? buyTaxBps(request.path, amountIn, trip.bought.received, request.pools)
+          ? buyTaxBps(expectedOut, trip.bought.received)
           : undefined,
         sellTaxBps: trip.sold?._tag === "Sold"
           ? sellTaxBps({
@@ -121,7 +122,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
             intake: v2SellIntake(reversePath(request.path), trip.sold.logs, routerAddress, request.pools)
           })
           : undefined,
-        expectedBuyOut: expectedBuyOut(request.path, amountIn, request.pools),
+        expectedBuyOut: expectedOut,
         poolFeesBps: poolFeesBps(request.path, request.pools),
         buyImpactBps: buyImpactBps(request.path, amountIn, request.pools),
         depthImpactBps: buyImpactBps(request.path, depthSize, request.pools),
