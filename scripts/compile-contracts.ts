@@ -5,13 +5,17 @@
  * one, and v2/v3 need compilers solc-js does not bundle), plus two forks of Uniswap v2 built from its sources
  * (./compile-v2-fork.ts): one with another fee, one whose pairs each fix their fee at creation.
  *
- * The build is skipped when build/contracts/.hash matches: a digest of every source the compiler read,
- * the prebuilt artifacts, the solc version and the settings. It also lists the files the import callback
- * read from node_modules, so that a cached run re-hashes them without loading the 9 MB compiler. Its one
- * status line goes to stderr: `npm run --silent deploy-router` prints only the address on stdout.
+ * build/contracts is committed, so a fresh clone starts without compiling (solc-js takes 8-30 s, most of
+ * a cold start). The build is skipped when build/contracts/.hash matches: a digest of every source the
+ * compiler read, the prebuilt artifacts, the solc version and the settings. It also lists the files the
+ * import callback read from node_modules, so that an up-to-date run re-hashes them without loading the
+ * 9 MB compiler. `--check` compiles afresh without writing and fails unless every committed file is
+ * reproduced byte for byte (and no other is there): `npm test` runs it first, so an artifact that drifted
+ * from its sources, or was edited by hand, fails CI. Its one status line goes to stderr:
+ * `npm run --silent deploy-router` prints only the address on stdout.
  */
 import { createHash } from "node:crypto"
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { compileV2Variant, v2ForkSources } from "./compile-v2-fork.js"
 import { v25ForkSources } from "./v25-fork-sources.js"
@@ -183,14 +187,8 @@ const compile = async (sources: Record<string, string>): Promise<{ artifacts: Ar
   return { artifacts, imports: [...new Set(imports)].sort() }
 }
 
-const main = async (): Promise<void> => {
-  const started = performance.now()
-  const elapsed = (): string => `${Math.round(performance.now() - started)} ms`
-  const sources = ownSources()
-  if (isCached(sources)) {
-    console.error(`contracts: cached, ${elapsed()}`)
-    return
-  }
+/** Every file of build/contracts, named and as written: the artifacts and the `.hash` record. */
+const buildFiles = async (sources: Record<string, string>): Promise<Map<string, string>> => {
   const { artifacts, imports } = await compile(sources)
   artifacts.push(
     ...Object.entries(prebuilt).map(([name, path]) => fromPrebuilt(name, path)),
@@ -200,14 +198,49 @@ const main = async (): Promise<void> => {
   const names = artifacts.map((a) => a.contractName)
   const clash = names.find((name, i) => names.indexOf(name) !== i)
   if (clash !== undefined) throw new Error(`two contracts are named ${clash}; artifact names must be unique`)
+  const files = new Map(artifacts.map((a) => [`${a.contractName}.json`, `${JSON.stringify(a, null, 2)}\n`]))
+  files.set(".hash", `${JSON.stringify({ digest: digestOf(sources, imports), imports }, null, 2)}\n`)
+  return files
+}
 
+/** The committed files that a fresh compile does not reproduce byte for byte, and why. */
+const drift = (fresh: Map<string, string>): ReadonlyArray<string> => {
+  const committed = new Set(existsSync(outDir) ? readdirSync(outDir) : [])
+  const problems: Array<string> = []
+  for (const [name, content] of fresh) {
+    if (!committed.has(name)) problems.push(`${name}: missing`)
+    else if (readFileSync(join(outDir, name), "utf8") !== content) problems.push(`${name}: differs`)
+  }
+  for (const name of committed) if (!fresh.has(name)) problems.push(`${name}: no source produces it`)
+  return problems
+}
+
+const main = async (): Promise<void> => {
+  const started = performance.now()
+  const elapsed = (): string => `${Math.round(performance.now() - started)} ms`
+  const sources = ownSources()
+  if (process.argv.includes("--check")) {
+    const problems = drift(await buildFiles(sources))
+    if (problems.length === 0) {
+      console.error(`contracts: build/contracts is what the sources compile to, ${elapsed()}`)
+      return
+    }
+    console.error(
+      `contracts: build/contracts is not what the sources compile to (${problems.join("; ")}): ` +
+        "run npm run build:contracts and commit build/contracts"
+    )
+    process.exitCode = 1
+    return
+  }
+  if (isCached(sources)) {
+    console.error(`contracts: up to date, ${elapsed()}`)
+    return
+  }
+  const files = await buildFiles(sources)
   rmSync(outDir, { recursive: true, force: true })
   mkdirSync(outDir, { recursive: true })
-  for (const artifact of artifacts) {
-    writeFileSync(join(outDir, `${artifact.contractName}.json`), `${JSON.stringify(artifact, null, 2)}\n`)
-  }
-  writeFileSync(hashFile, `${JSON.stringify({ digest: digestOf(sources, imports), imports }, null, 2)}\n`)
-  console.error(`contracts: compiled ${artifacts.length} artifacts, ${elapsed()}`)
+  for (const [name, content] of files) writeFileSync(join(outDir, name), content)
+  console.error(`contracts: compiled ${files.size - 1} artifacts, ${elapsed()}`)
 }
 
 await main()
