@@ -17,9 +17,26 @@ import { DevnetError } from "../devnet/DevnetError.js"
 import { AppConfig } from "../layers/AppConfig.js"
 import { Deployment } from "../layers/Deployment.js"
 import { logUnhandledRejections } from "../layers/UnhandledRejections.js"
-import { checkedDeployment } from "../layers/VenueChecks.js"
-import { appWith } from "./App.js"
-import { checkedRouter } from "./execution/RouterCheck.js"
+
+/**
+ * The service's own modules, imported from the start while the embedded devnet bootstraps: loading them
+ * is seconds of CPU, much of it off the main thread (tsx transforms in its loader thread), and the
+ * bootstrap is seconds of waiting on anvil, so a cold start overlaps the two instead of adding them.
+ */
+const service = Promise.all([
+  import("./App.js"),
+  import("./execution/RouterCheck.js"),
+  import("../layers/VenueChecks.js")
+])
+
+/** The service on `deployment`, its start-up checks (venue file, router) first. */
+const serviceOn = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => service),
+      ([{ appWith }, { checkedRouter }, { checkedDeployment }]) => appWith(checkedRouter(checkedDeployment(deployment)))
+    )
+  )
 
 /** On the embedded devnet its treasury takes the fees and settles them, unless the environment names others. */
 const devnetPayments = Layer.setConfigProvider(
@@ -30,7 +47,7 @@ const devnetPayments = Layer.setConfigProvider(
 
 const onEmbeddedDevnet = Effect.scoped(
   Effect.gen(function*() {
-    const app = appWith(checkedRouter(checkedDeployment(Devnet.layerDeployment)))
+    const app = serviceOn(Devnet.layerDeployment)
     const devnet = yield* Layer.build(Layer.provideMerge(app, Devnet.layerConfig)).pipe(
       Effect.map((context) => Context.get(context, Devnet))
     )
@@ -59,7 +76,7 @@ const main = Effect.flatMap(
   AppConfig,
   (config): Effect.Effect<never, unknown> =>
     Option.isSome(config.rpcUrl)
-      ? Layer.launch(appWith(checkedRouter(checkedDeployment(Deployment.layerManifestFile))))
+      ? Layer.launch(serviceOn(Deployment.layerManifestFile))
       : Effect.zipRight(unreadOnDevnet(config), onEmbeddedDevnet)
 ).pipe(Effect.provide(AppConfig.Default))
 
