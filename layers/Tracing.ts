@@ -1,38 +1,16 @@
 /**
  * The service's Effect spans (`http.server`, `Operation.run`, every `Effect.fn` step beneath) exported
- * as OpenTelemetry traces when `OTEL_EXPORTER_OTLP_ENDPOINT` names a collector (OTLP over HTTP, to
- * `<endpoint>/v1/traces`, the OpenTelemetry convention); without it nothing is exported and the spans
- * cost what they did. `OTEL_SERVICE_NAME` names the service (default `trade-checkpoint`).
+ * as OpenTelemetry traces when `OTEL_EXPORTER_OTLP_ENDPOINT` names a collector (./OtlpTracing.ts);
+ * without it nothing is exported, the spans cost what they did, and the OpenTelemetry SDK is not even
+ * loaded (it is a good part of a second of a cold start's module loading).
  */
-import * as Resource from "@effect/opentelemetry/Resource"
-import * as Tracer from "@effect/opentelemetry/Tracer"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Config, Effect, Layer, Option } from "effect"
 
-const serviceName = Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("trade-checkpoint"))
-
-/** Spans handed to `processor` (tests give an in-memory one); the provider is flushed and shut down with the scope. */
-export const tracingTo = (processor: SpanProcessor) =>
-  Layer.unwrapEffect(Effect.map(serviceName, (name) => {
-    const provider = Layer.scoped(
-      Tracer.OtelTracerProvider,
-      Effect.flatMap(Resource.Resource, (resource) =>
-        Effect.acquireRelease(
-          Effect.sync(() => new BasicTracerProvider({ resource, spanProcessors: [processor] })),
-          (provider) => Effect.promise(() => provider.shutdown())
-        ))
-    )
-    return Tracer.layer.pipe(Layer.provide(provider), Layer.provide(Resource.layer({ serviceName: name })))
-  }))
-
 export const Tracing = Layer.unwrapEffect(
-  Effect.map(Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")), (endpoint) =>
+  Effect.flatMap(Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")), (endpoint) =>
     Option.match(endpoint, {
-      onNone: () => Layer.empty,
+      onNone: () => Effect.succeed(Layer.empty),
       onSome: (url) =>
-        Layer.discard(
-          tracingTo(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${url.replace(/\/$/, "")}/v1/traces` })))
-        )
+        Effect.promise(() => import("./OtlpTracing.js")).pipe(Effect.map(({ otlpTracing }) => otlpTracing(url)))
     }))
 )

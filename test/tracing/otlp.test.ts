@@ -1,12 +1,12 @@
 /**
- * OpenTelemetry export of the service's spans (layers/Tracing.ts), caught by the SDK's in-memory
+ * OpenTelemetry export of the service's spans (layers/Tracing.ts, layers/OtlpTracing.ts), caught by the SDK's in-memory
  * exporter: each request is one trace, its `http.server` span the root, `Operation.run` its child, and
  * the operation's own steps (`Effect.fn` spans) beneath that.
  */
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { tracingTo } from "../../layers/Tracing.js"
+import { tracingTo } from "../../layers/OtlpTracing.js"
 import { sharedManifest } from "../support/devnet.js"
 import { readJson, startTestServer, type TestServer } from "../support/http.js"
 import { deploymentOf } from "../support/services.js"
