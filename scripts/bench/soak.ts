@@ -74,7 +74,8 @@ type Call = keyof typeof calls
 
 const payers = devnet.manifest.accounts.slice(0, 8).map((entry) =>
   x402Client.fromConfig({
-    schemes: [{ network: NETWORK, client: new ExactEvmScheme(privateKeyToAccount(entry.privateKey as Hex)) }]
+    schemes: [{ network: NETWORK, client: new ExactEvmScheme(privateKeyToAccount(entry.privateKey as Hex)) }],
+    spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "100000" }] }
   })
 )
 
