@@ -148,9 +148,13 @@ const run = async (mode: string) => {
     const one = payers[0]!
     const headers = await Promise.all(Array.from({ length: BACK_TO_BACK + 1 }, () => sign(one)))
     await settledAll()
-    for (const header of headers) repeat.push(await timedCall({ "payment-signature": header }, 200))
+    for (const [i, header] of headers.entries()) {
+      if (i === 1) resetStages()
+      repeat.push(await timedCall({ "payment-signature": header }, 200))
+    }
     const backToBack = latency("paid search, one payer back to back", repeat.slice(1))
     figure("  payment adds (p50 back to back - p50 unpaid)", ms(backToBack.p50 - floor.p50))
+    reportStages(STAGES)
 
     // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
     const user = wrapFetchWithPayment(
@@ -197,8 +201,8 @@ const run = async (mode: string) => {
 }
 
 try {
-  await run("confirmed")
-  await run("broadcast")
+  // PAYMENT_MODES=broadcast runs one mode; both by default.
+  for (const mode of (process.env["PAYMENT_MODES"] ?? "confirmed,broadcast").split(",")) await run(mode.trim())
 } finally {
   rmSync(work, { recursive: true, force: true })
 }
