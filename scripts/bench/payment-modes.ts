@@ -46,7 +46,7 @@ const STAGES = [
   ["PaymentGate.claim", "  claim the authorization"],
   ["PaymentGate.admit", "  admit the payer (debt, turn, verify, record)"],
   ["PaymentGate.facilitatorVerify", "    signature + simulation + coverage"],
-  ["PaymentVerify.reads", "      payer code + simulation with its balance read, together"],
+  ["PaymentVerify.reads", "      codes, coverage and the simulated transfer: one eth_call"],
   ["PaymentGate.operation", "operation (search)"],
   ["PaymentGate.settle", "settle: sent + receipt"],
   ["PaymentGate.settleBroadcast", "settle: signed + taken by the node"],
