@@ -19,7 +19,7 @@ import {
   multicall3Abi,
   parseAbi
 } from "viem"
-import type { Unconfirmed } from "./Exposure.js"
+import type { Unconfirmed } from "./ExposureBook.js"
 import { checkedHex, type SettlementCall } from "./Transfer.js"
 
 export const MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11" as const
