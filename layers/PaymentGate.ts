@@ -31,7 +31,7 @@ import { settlementSigner } from "./payment/SettlementSigner.js"
 import { redisClient } from "./Redis.js"
 
 export { PaymentDemanded, PaymentRejected, SettlementPending } from "../schema/Payment.js"
-export type { ExposureSnapshot } from "./payment/Exposure.js"
+export type { ExposureSnapshot } from "./payment/ExposureBook.js"
 export type { GateFailure, Paid, PaymentGateShape, PaymentReceipt, Verified } from "./payment/GateShape.js"
 export type { SettlementMode } from "./payment/PaymentConfig.js"
 export type { Charge, PaymentTerms } from "./payment/Requirements.js"

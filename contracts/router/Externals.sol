@@ -11,11 +11,6 @@ interface IERC20Balance {
     function allowance(address owner, address spender) external view returns (uint256);
 }
 
-interface IUniswapV2PairSwap {
-    function getReserves() external view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast);
-    function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes calldata data) external;
-}
-
 interface IUniswapV3PoolSwap {
     function swap(
         address recipient,

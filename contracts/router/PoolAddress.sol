@@ -3,6 +3,7 @@ pragma solidity ^0.8.28;
 
 /// @notice Where a factory's CREATE2 puts a pool: the router computes each v2/v3 pool from its tokens
 /// and refuses any other address, so a plan cannot make it call (or pay) a contract posing as a pool.
+/// Hashed in scratch memory (past the free memory pointer, never moved): these run on every v2 and v3 step.
 library PoolAddress {
     function sort(address a, address b) internal pure returns (address token0, address token1) {
         (token0, token1) = a < b ? (a, b) : (b, a);
@@ -14,7 +15,16 @@ library PoolAddress {
         pure
         returns (address)
     {
-        return _create2(factory, keccak256(abi.encodePacked(token0, token1)), initCodeHash);
+        bytes32 salt;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            // token1 in bytes 32..51, then token0 in 12..31 (its word overwrites token1's leading zeros):
+            // the 40 packed bytes start at 12.
+            mstore(add(m, 0x14), token1)
+            mstore(m, token0)
+            salt := keccak256(add(m, 0x0c), 0x28)
+        }
+        return _create2(factory, salt, initCodeHash);
     }
 
     /// @dev Uniswap v3: salt = keccak256(abi.encode(token0, token1, fee)).
@@ -23,10 +33,25 @@ library PoolAddress {
         pure
         returns (address)
     {
-        return _create2(factory, keccak256(abi.encode(token0, token1, fee)), initCodeHash);
+        bytes32 salt;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, token0)
+            mstore(add(m, 0x20), token1)
+            mstore(add(m, 0x40), fee)
+            salt := keccak256(m, 0x60)
+        }
+        return _create2(factory, salt, initCodeHash);
     }
 
-    function _create2(address deployer, bytes32 salt, bytes32 initCodeHash) private pure returns (address) {
-        return address(uint160(uint256(keccak256(abi.encodePacked(hex"ff", deployer, salt, initCodeHash)))));
+    /// @dev keccak256(0xff ++ deployer ++ salt ++ initCodeHash), its low 20 bytes.
+    function _create2(address deployer, bytes32 salt, bytes32 initCodeHash) private pure returns (address pool) {
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, or(shl(248, 0xff), shl(88, deployer)))
+            mstore(add(m, 0x15), salt)
+            mstore(add(m, 0x35), initCodeHash)
+            pool := and(keccak256(m, 0x55), 0xffffffffffffffffffffffffffffffffffffffff)
+        }
     }
 }

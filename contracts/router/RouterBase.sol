@@ -83,9 +83,10 @@ abstract contract RouterBase is ITradeRouter {
     /// @dev The execution in progress: its caller (the taker, who alone pays) in the low 160 bits and the
     /// funding kind above them, in one slot so one read serves every payment. Non-zero means "locked".
     uint256 internal transient tExecution;
-    /// @dev Sell token paid so far from the taker's funds, and the most the plan allows.
-    uint256 internal transient tPaid;
-    uint256 internal transient tMaxIn;
+    /// @dev Sell token the taker's funds may still pay in the execution in progress: the plan's resolved
+    /// `amountIn` less every payment so far. Every execution sets it when it starts, and it is read only
+    /// inside one, so it is not cleared at the end.
+    uint256 internal transient tRemaining;
     /// @dev The one contract allowed to call back next (a v3 pool, the PoolManager); cleared on use.
     address internal transient tCallback;
     /// @dev While a v3 fork's pool is being swapped with: the other name it calls back under (zero for
@@ -138,10 +139,11 @@ abstract contract RouterBase is ITradeRouter {
             TokenCalls.transfer(token, to, amount);
             return;
         }
-        uint256 paid = tPaid + amount;
-        uint256 maximum = tMaxIn;
-        if (paid > maximum) revert InputAboveMaximum(paid, maximum);
-        tPaid = paid;
+        uint256 remaining = tRemaining;
+        if (amount > remaining) revert InputAboveMaximum(amount, remaining);
+        unchecked {
+            tRemaining = remaining - amount;
+        }
         uint256 execution = tExecution;
         address payer = address(uint160(execution));
         uint256 funding = execution >> 160;

@@ -54,12 +54,12 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     }
 
     function _run(Plan calldata plan) private returns (uint256 amountIn, uint256 amountOut) {
-        _begin(plan);
+        uint256 maxIn = _begin(plan);
         uint256 before = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         uint256 count = plan.steps.length;
         for (uint256 i; i < count;) {
             // Declared by the call, not before it: `Leg memory leg;` alone would allocate a zeroed leg.
-            (Leg memory leg, uint256 next) = PlanRules.leg(plan, i, tMaxIn);
+            (Leg memory leg, uint256 next) = PlanRules.leg(plan, i, maxIn);
             i = next;
             _exec(leg);
         }
@@ -67,9 +67,9 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 refunded = Holdings.sweep(msg.sender, plan.sellToken);
         // What the taker actually spent: what left its funds (the whole native deposit, or what approval and
         // Permit2 moved) less the sell token the sweep just returned to it.
-        amountIn = (plan.funding == FUNDING_NATIVE ? plan.amountIn : tPaid) - refunded;
-        // tMaxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
-        if (!plan.exactOut && amountIn != tMaxIn) revert InputNotSpent(amountIn, tMaxIn);
+        amountIn = (plan.funding == FUNDING_NATIVE ? plan.amountIn : maxIn - tRemaining) - refunded;
+        // maxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
+        if (!plan.exactOut && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
         uint256 balance = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
@@ -84,11 +84,10 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
             PlanRules.planHash(plan)
         );
         tExecution = 0;
-        tPaid = 0;
-        tMaxIn = 0;
     }
 
-    function _begin(Plan calldata plan) private {
+    /// @return amountIn the plan's `amountIn`, resolved when it is `WHOLE_BALANCE`
+    function _begin(Plan calldata plan) private returns (uint256 amountIn) {
         if (tExecution != 0) revert Reentrancy();
         if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
         PlanRules.check(plan, address(this), permit2);
@@ -96,16 +95,16 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint8 funding = plan.funding;
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
-        uint256 amountIn = plan.amountIn;
+        amountIn = plan.amountIn;
         if (amountIn == WHOLE_BALANCE) {
             if (plan.exactOut || funding == FUNDING_NATIVE) revert InvalidPlan();
             amountIn = TokenCalls.balanceOf(plan.sellToken, msg.sender);
             if (amountIn == 0 || amountIn == WHOLE_BALANCE) revert InvalidPlan();
         }
-        tMaxIn = amountIn;
+        tRemaining = amountIn;
         if (funding != FUNDING_NATIVE) {
             if (msg.value != 0) revert UnexpectedValue(msg.value);
-            return;
+            return amountIn;
         }
         if (nativeMode == NATIVE_NONE || plan.sellToken != usdc) revert NativeFundingUnavailable();
         if (msg.value != plan.amountIn * NATIVE_PER_USDC_UNIT) revert UnexpectedValue(msg.value);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IUniswapV2PairSwap} from "./Externals.sol";
 import {PoolAddress} from "./PoolAddress.sol";
 import {RouterBase} from "./RouterBase.sol";
 import {TokenCalls} from "./TokenCalls.sol";
@@ -30,7 +29,25 @@ abstract contract V2Venue is RouterBase {
             uint256 withFee = (TokenCalls.balanceOf(leg.tokenIn, pair) - reserveIn) * (whole - feePart);
             out = withFee * reserveOut / (reserveIn * whole + withFee);
         }
-        IUniswapV2PairSwap(pair).swap(zeroForOne ? 0 : out, zeroForOne ? out : 0, leg.to, "");
+        _swap(pair, zeroForOne ? 0 : out, zeroForOne ? out : 0, leg.to);
+    }
+
+    /// @dev `pair.swap(amount0Out, amount1Out, to, "")`, its revert passed on. The pair has code: its
+    /// reserves were read (`_reserves` refuses an empty answer) before any step reaches this call.
+    function _swap(address pair, uint256 amount0Out, uint256 amount1Out, address to) private {
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, shl(224, 0x022c0d9f))
+            mstore(add(m, 0x04), amount0Out)
+            mstore(add(m, 0x24), amount1Out)
+            mstore(add(m, 0x44), to)
+            mstore(add(m, 0x64), 0x80)
+            mstore(add(m, 0x84), 0)
+            if iszero(call(gas(), pair, 0, m, 0xa4, 0, 0)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+        }
     }
 
     /// @notice Pays the pair for exactly `leg.amount` out: what the reserves ask before the payment, then,
@@ -76,8 +93,22 @@ abstract contract V2Venue is RouterBase {
         return reserveIn * out * whole / ((reserveOut - out) * (whole - feePart)) + 1;
     }
 
+    /// @dev `getReserves()`, its revert passed on; an answer short of three words (an address without
+    /// code answers nothing) or a reserve past 112 bits reverts.
     function _reserves(address pair, bool zeroForOne) private view returns (uint256 reserveIn, uint256 reserveOut) {
-        (uint112 reserve0, uint112 reserve1,) = IUniswapV2PairSwap(pair).getReserves();
+        uint256 reserve0;
+        uint256 reserve1;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(0x00, shl(224, 0x0902f1ac))
+            if iszero(staticcall(gas(), pair, 0x00, 0x04, m, 0x60)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            reserve0 := mload(m)
+            reserve1 := mload(add(m, 0x20))
+            if or(lt(returndatasize(), 0x60), shr(112, or(reserve0, reserve1))) { revert(0, 0) }
+        }
         (reserveIn, reserveOut) = zeroForOne ? (reserve0, reserve1) : (reserve1, reserve0);
     }
 

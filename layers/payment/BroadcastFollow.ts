@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import type { Hex } from "viem"
-import type { ExposureBook } from "./Exposure.js"
+import type { ExposureBook } from "./ExposureBook.js"
 import type { Verified } from "./GateShape.js"
 import type { SentSettlement, SettlementSender, Unknown } from "./SettlementSender.js"
 

@@ -13,7 +13,7 @@ import type {
   SettlementPending,
   SettlementReceipt
 } from "../../schema/Payment.js"
-import type { ExposureSnapshot } from "./Exposure.js"
+import type { ExposureSnapshot } from "./ExposureBook.js"
 import type { Facilitator } from "./Facilitator.js"
 import type { SettlementMode } from "./PaymentConfig.js"
 import type { Charge, PaymentTerms } from "./Requirements.js"

@@ -1,15 +1,15 @@
 /**
  * The in-process verify of `broadcast` mode for the common payer, a plain key (EOA) signing an
- * EIP-3009 authorization. Two chain reads decide it, sent together and each at once on its own request
- * (`ChainRpc.readNow`), where the library asks three things one after the other: the payer's code (no
- * code: USDC checks the signature by ECDSA recovery to `from`) and `transferWithAuthorization` simulated
- * at the head. The simulation is the signature check: USDC refuses the transfer unless `from` signed
- * exactly this authorization (contracts/token/SignedApprovals.sol, as Circle's v2.2), so a success there
- * proves the signature by the rule the settlement itself will meet, and recovering it here too would only
- * hold the thread that serves the answer for milliseconds. The same simulation, through Multicall3
- * (./Coverage.ts), first reads which of the payer's unconfirmed calls have landed and its balance, so
- * the payer is admitted only while that balance covers them all plus this one (`insufficient_funds`
- * otherwise). Everything else (a smart wallet, an ERC-6492 wrapper, a failed simulation, a node error)
+ * EIP-3009 authorization. One chain read decides it (`ChainRpc.readNow`, ./Coverage.ts), where the
+ * library asks three things one after the other: the payer's and the asset's code (no payer code: USDC
+ * checks the signature by ECDSA recovery to `from`; no asset code: nothing to simulate against) and
+ * `transferWithAuthorization` simulated at the head. The simulation is the signature check: USDC
+ * refuses the transfer unless `from` signed exactly this authorization (contracts/token/SignedApprovals.sol,
+ * as Circle's v2.2), so a success there proves the signature by the rule the settlement itself will
+ * meet, and recovering it here too would only hold the thread that serves the answer for milliseconds.
+ * The same simulation, through Multicall3, first reads the codes, which of the payer's unconfirmed
+ * calls have landed and its balance, so the payer is admitted only while that balance covers them all
+ * plus this one (`insufficient_funds` otherwise). Everything else (a smart wallet, an ERC-6492 wrapper, a failed simulation, a node error)
  * is handed to the library's verify, followed by the coverage read on its own when the payer has calls
  * unconfirmed, so every refusal keeps its reason and every node failure its answer.
  */
@@ -17,8 +17,8 @@ import { type Context, Effect, Either, Schema } from "effect"
 import { getAddress, type Hex, parseErc6492Signature } from "viem"
 import type { PaymentPayload, PaymentRequirements } from "../../schema/Payment.js"
 import type { ChainRpc } from "../ChainRpc.js"
-import { type Coverage, coverageCall, coverageOf, covers } from "./Coverage.js"
-import type { Unconfirmed } from "./Exposure.js"
+import { type Coverage, coverageCall, coverageOf, coverageParams, covers } from "./Coverage.js"
+import type { Unconfirmed } from "./ExposureBook.js"
 import { type Facilitator, FacilitatorUnavailable } from "./Facilitator.js"
 import { Reason } from "./Reasons.js"
 import { checkedHex, transferCall } from "./Transfer.js"
@@ -30,8 +30,6 @@ const plainSignature = (payment: PaymentPayload) => {
   const signature = checkedHex(payment.payload.signature)
   return signature.length === 132 && parseErc6492Signature(signature).address === undefined
 }
-
-const isEoa = (code: string) => code === "0x"
 
 const Bytes = Schema.String
 
@@ -51,15 +49,6 @@ const uncovered = (payer: Hex, pending: ReadonlyArray<Unconfirmed>, coverage: Co
 })
 
 export const quickVerify = (rpc: Context.Tag.Service<ChainRpc>, library: Facilitator): CoveredVerify => {
-  const codeOf = (address: Hex) => rpc.readNow(Bytes, "eth_getCode", [address, "latest"])
-  // USDC's code does not go away: asked once, so a call never simulates against an empty address.
-  const assetCode = new Map<string, Promise<boolean>>()
-  const isContract = (asset: Hex) => {
-    const known = assetCode.get(asset) ?? Effect.runPromise(codeOf(asset)).then((code) => !isEoa(code))
-    assetCode.set(asset, known)
-    known.catch(() => assetCode.delete(asset))
-    return known
-  }
   const coverage = (
     asset: Hex,
     payer: Hex,
@@ -68,7 +57,7 @@ export const quickVerify = (rpc: Context.Tag.Service<ChainRpc>, library: Facilit
   ) => {
     const call = coverageCall(asset, payer, pending, transfer)
     return Effect.map(
-      rpc.readNow(Bytes, "eth_call", [call, "latest"]),
+      rpc.readNow(Bytes, "eth_call", coverageParams(call)),
       (answer) => coverageOf(checkedHex(answer), pending)
     )
   }
@@ -98,19 +87,15 @@ export const quickVerify = (rpc: Context.Tag.Service<ChainRpc>, library: Facilit
     if (!plainSignature(payment)) return fallback
     const asset = getAddress(requirements.asset)
     const value = BigInt(payment.payload.authorization.value)
-    return Effect.all([
-      codeOf(from),
-      Effect.tryPromise(() => isContract(asset)),
-      coverage(asset, from, pending, transferCall(requirements, payment))
-    ], { concurrency: "unbounded" }).pipe(
+    return coverage(asset, from, pending, transferCall(requirements, payment)).pipe(
       Effect.either,
       Effect.withSpan("PaymentVerify.reads"),
       Effect.flatMap((read) =>
-        Either.isRight(read) && isEoa(read.right[0]) && read.right[1]
+        Either.isRight(read) && !read.right.payerHasCode && read.right.assetHasCode
           ? Effect.succeed(
-            covers(read.right[2], value)
+            covers(read.right, value)
               ? { isValid: true, payer: from }
-              : uncovered(from, pending, read.right[2], value)
+              : uncovered(from, pending, read.right, value)
           )
           : fallback
       )

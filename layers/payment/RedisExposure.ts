@@ -1,5 +1,5 @@
 /**
- * The exposure book (./Exposure.ts) in Redis, shared by every replica on one `REDIS_URL` and
+ * The exposure book (./ExposureBook.ts) in Redis, shared by every replica on one `REDIS_URL` and
  * `REDIS_PREFIX`: a payer's admission turn is a key set only if absent (so two replicas never admit two
  * calls of one payer on the same balance), a payer's unconfirmed calls are one hash per payer (what the
  * next admission must find covered), the value served before confirmation is one hash the total cap is
@@ -12,7 +12,14 @@
 import { Clock, Effect } from "effect"
 import type { Redis } from "ioredis"
 import { LedgerUnavailable } from "./AuthorizationLedger.js"
-import { type Debt, type ExposureBook, type ExposureSettings, nothingUnconfirmed, sum, topPayers } from "./Exposure.js"
+import {
+  type Debt,
+  type ExposureBook,
+  type ExposureSettings,
+  nothingUnconfirmed,
+  sum,
+  topPayers
+} from "./ExposureBook.js"
 
 // KEYS: slot; ARGV: key. Frees the slot only for the call that holds it.
 const FREE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) end return 0`

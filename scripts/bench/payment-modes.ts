@@ -7,6 +7,8 @@
  * - back-to-back paid searches from one payer, signed beforehand and through `@x402/fetch` (402, sign,
  *   paid retry): in `broadcast` each is admitted while the payer's balance covers its unconfirmed ones;
  * - paid calls per second from 16 payers, each calling back to back.
+ * `PAYMENT_MODES=broadcast` runs one mode; `PAYMENT_CPU_PROF=<file>` writes a CPU profile of this process
+ * (service and caller) over the back-to-back calls of the last mode run (read it with lib/cpuProfile.ts).
  */
 import { HttpServer } from "@effect/platform"
 import { x402Client } from "@x402/core/client"
@@ -15,7 +17,8 @@ import type { PaymentRequired } from "@x402/core/types"
 import { ExactEvmScheme } from "@x402/evm/exact/client"
 import { wrapFetchWithPayment } from "@x402/fetch"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createTestClient, createWalletClient, http, parseAbi, parseEther, type PrivateKeyAccount } from "viem"
@@ -43,7 +46,7 @@ const STAGES = [
   ["PaymentGate.claim", "  claim the authorization"],
   ["PaymentGate.admit", "  admit the payer (debt, turn, verify, record)"],
   ["PaymentGate.facilitatorVerify", "    signature + simulation + coverage"],
-  ["PaymentVerify.reads", "      payer code + simulation with its balance read, together"],
+  ["PaymentVerify.reads", "      codes, coverage and the simulated transfer: one eth_call"],
   ["PaymentGate.operation", "operation (search)"],
   ["PaymentGate.settle", "settle: sent + receipt"],
   ["PaymentGate.settleBroadcast", "settle: signed + taken by the node"],
@@ -51,6 +54,24 @@ const STAGES = [
   ["PaymentGate.send", "  eth_sendRawTransaction (in nonce order)"]
 ] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const profileTo = process.env["PAYMENT_CPU_PROF"]
+
+/** Runs `action` under V8's sampling profiler when `PAYMENT_CPU_PROF` names a file. */
+const profiled = async <A>(action: () => Promise<A>): Promise<A> => {
+  if (profileTo === undefined) return action()
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.setSamplingInterval", { interval: 100 })
+  await session.post("Profiler.start")
+  try {
+    return await action()
+  } finally {
+    const { profile } = await session.post("Profiler.stop")
+    writeFileSync(profileTo, JSON.stringify(profile))
+    session.disconnect()
+  }
+}
 
 const serve = (mode: string) =>
   appRoutesWith(Devnet.layerDeployment).pipe(
@@ -148,9 +169,15 @@ const run = async (mode: string) => {
     const one = payers[0]!
     const headers = await Promise.all(Array.from({ length: BACK_TO_BACK + 1 }, () => sign(one)))
     await settledAll()
-    for (const header of headers) repeat.push(await timedCall({ "payment-signature": header }, 200))
+    await profiled(async () => {
+      for (const [i, header] of headers.entries()) {
+        if (i === 1) resetStages()
+        repeat.push(await timedCall({ "payment-signature": header }, 200))
+      }
+    })
     const backToBack = latency("paid search, one payer back to back", repeat.slice(1))
     figure("  payment adds (p50 back to back - p50 unpaid)", ms(backToBack.p50 - floor.p50))
+    reportStages(STAGES)
 
     // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
     const user = wrapFetchWithPayment(
@@ -197,8 +224,7 @@ const run = async (mode: string) => {
 }
 
 try {
-  await run("confirmed")
-  await run("broadcast")
+  for (const mode of (process.env["PAYMENT_MODES"] ?? "confirmed,broadcast").split(",")) await run(mode.trim())
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

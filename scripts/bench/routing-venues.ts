@@ -1,33 +1,45 @@
 /**
- * Route search with many venues (issue 34): generated USDC/WETH markets of 20 venues (v2, v3, v4 pools
- * of random depth and fee, one shallow pool priced 1–2 % better, a hub with shared pools;
- * test/routing/venueMarket.ts). Latency of `findRoute` with splits (maxSplits 3, gas at 20 gwei netted)
- * beside the same requests priced without splits (maxSplits 1) in the same run; then every plan against
- * the exhaustive oracle (test/routing/oracle.ts: every subset of at most 3 of the candidate paths, each
- * split optimised exactly), and how often the plan uses the shallow, cheaper pool.
+ * Route search with many venues (issue 34): generated USDC/WETH markets (v2, v3, v4 pools of random depth
+ * and fee, one shallow pool priced 1–2 % better, a hub with shared pools; test/routing/venueMarket.ts)
+ * of 20 venues, beside markets of the devnet's 7 (its AMM venues on USDC/WETH) in the same run. Latency
+ * of `findRoute` with splits (maxSplits 3, gas at 20 gwei netted) beside the same requests priced without
+ * splits (maxSplits 1), as wall time and as CPU time per call (what the process itself spent: on a shared,
+ * loaded machine wall time mostly measures the wait for a core); the load average is printed. Then every
+ * 20-venue plan against the exhaustive oracle (test/routing/oracle.ts: every subset of at most 3 of the
+ * candidate paths, each split optimised exactly), and how often the plan uses the shallow, cheaper pool.
  */
+import { loadavg } from "node:os"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas, gasInToken, pathGasUnits } from "../../src/routing/Gas.js"
 import { marketFromPools } from "../../src/routing/Market.js"
 import { oracleBest } from "../../test/routing/oracle.js"
 import { MARKET_HUB, MARKET_USDC, MARKET_WETH, orderSize, seeded, venueMarket } from "../../test/routing/venueMarket.js"
-import { figure, latency } from "./lib/report.js"
+import { figure, latency, ms } from "./lib/report.js"
 
 const VENUES = 20
+/** The devnet's AMM venues with a USDC/WETH pool (uniswap v2/v3/v4, lowfee-v2, fork-v3, pairfee-v2, pancake-v3). */
+const DEVNET_VENUES = 7
 const MARKETS = 12
 const REPEAT = 60
 const E6 = 10n ** 6n
 const E18 = 10n ** 18n
 
-// One market per seed, kept as a snapshot's is: its pair lookups are remembered across requests.
-const markets = new Map<number, ReturnType<typeof marketFromPools>>()
-const marketOf = (seed: number) => {
-  if (!markets.has(seed)) markets.set(seed, marketFromPools(venueMarket(seed, VENUES).pools))
-  return markets.get(seed)!
+// One market per seed and venue count, kept as a snapshot's is: its pair lookups are remembered.
+const markets = new Map<string, ReturnType<typeof marketFromPools>>()
+const marketOf = (seed: number, venues: number) => {
+  const key = `${seed}/${venues}`
+  if (!markets.has(key)) markets.set(key, marketFromPools(venueMarket(seed, venues).pools))
+  return markets.get(key)!
 }
 
-const request = (seed: number, side: RouteRequest["side"], amount: bigint, maxSplits: number): RouteRequest => ({
-  market: marketOf(seed),
+const request = (
+  seed: number,
+  side: RouteRequest["side"],
+  amount: bigint,
+  maxSplits: number,
+  venues = VENUES
+): RouteRequest => ({
+  market: marketOf(seed, venues),
   tokenIn: MARKET_USDC,
   tokenOut: MARKET_WETH,
   side,
@@ -51,29 +63,49 @@ const orders: ReadonlyArray<readonly [string, RouteRequest["side"], bigint]> = [
   ["exactOut 10 WETH", "exactOut", 10n * E18]
 ]
 
+const cpuMs = () => {
+  const { system, user } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+/** Wall time of each call, and the CPU time the process spent over all of them. */
 const time = (make: () => RouteRequest) => {
   const samples: Array<number> = []
+  const cpuBefore = cpuMs()
   for (let i = 0; i < REPEAT; i++) {
     const req = make()
     const started = performance.now()
     findRoute(req)
     samples.push(performance.now() - started)
   }
-  return samples
+  return { samples, cpu: cpuMs() - cpuBefore }
 }
 
+const load = () => loadavg().map((x) => x.toFixed(1)).join(" ")
+console.log(`   load average at the start: ${load()}`)
 for (let seed = 1; seed <= 3; seed++) for (const [, side, amount] of orders) time(() => request(seed, side, amount, 3))
-console.log(`   ${MARKETS} generated markets of ${VENUES} venues (+4 hub pools), ${REPEAT} calls per order and market`)
+console.log(`   ${MARKETS} generated markets per venue count (+4 hub pools), ${REPEAT} calls per order and market`)
 for (const [label, side, amount] of orders) {
-  const split: Array<number> = []
-  const single: Array<number> = []
-  for (let seed = 1; seed <= MARKETS; seed++) {
-    split.push(...time(() => request(seed, side, amount, 3)))
-    single.push(...time(() => request(seed, side, amount, 1)))
+  for (const venues of [DEVNET_VENUES, VENUES]) {
+    const split: Array<number> = []
+    const single: Array<number> = []
+    let [splitCpu, singleCpu] = [0, 0]
+    for (let seed = 1; seed <= MARKETS; seed++) {
+      const withSplits = time(() => request(seed, side, amount, 3, venues))
+      const alone = time(() => request(seed, side, amount, 1, venues))
+      split.push(...withSplits.samples)
+      single.push(...alone.samples)
+      splitCpu += withSplits.cpu
+      singleCpu += alone.cpu
+    }
+    const perCall = (total: number) => ms(total / (MARKETS * REPEAT))
+    latency(`${venues} venues: findRoute ${label}, maxSplits 3`, split)
+    figure("  … CPU per call", perCall(splitCpu))
+    latency(`  … maxSplits 1 (pricing only, baseline)`, single)
+    figure("  … CPU per call", perCall(singleCpu))
   }
-  latency(`findRoute ${label}, maxSplits 3`, split)
-  latency(`… maxSplits 1 (pricing only, baseline)`, single)
 }
+console.log(`   load average after the timings: ${load()}`)
 
 console.log("\n   against the exhaustive oracle (every subset of ≤ 3 candidate paths, each split optimised exactly)")
 let worst = 0

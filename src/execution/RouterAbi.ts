@@ -36,7 +36,7 @@ export const routerAbi = parseAbi([
   "error PartialFill(uint256 index, uint256 amountOut, uint256 wanted)",
   "error PairInputShort(uint256 index, uint256 received, uint256 needed)",
   "error BadDelta(uint256 index)",
-  "error InputAboveMaximum(uint256 paid, uint256 maximum)",
+  "error InputAboveMaximum(uint256 amount, uint256 remaining)",
   "error InputNotSpent(uint256 paid, uint256 amountIn)",
   "error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)",
   "error UnexpectedValue(uint256 value)",

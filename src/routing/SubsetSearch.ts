@@ -52,7 +52,10 @@ const pointsOf = (total: bigint, chunks: number): Array<bigint> => {
   return points.filter((x, i) => i === 0 || x > points[i - 1]!)
 }
 
-const byValue = (a: SubsetChoice, b: SubsetChoice) => (b.value > a.value ? 1 : b.value < a.value ? -1 : 0)
+const byValue = (
+  a: { readonly value: bigint },
+  b: { readonly value: bigint }
+) => (b.value > a.value ? 1 : b.value < a.value ? -1 : 0)
 
 export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> => {
   const { paths, side, total, taxes, market, gas, maxSplits: k } = search
@@ -97,7 +100,10 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     }
     return sup
   }
-  /** The subset's best allocation on the lines, its net value and the slope of its last segment. */
+  /**
+   * The subset's best allocation on the lines, its net value and the slope of its last segment. Its
+   * bound (./SplitPlan.ts reads it) is left to the subsets kept: pricing it costs each member a point.
+   */
   const allocate = (members: ReadonlyArray<number>) => {
     const at = members.map(() => 0)
     const extra = members.map(() => ({ amount: 0n, value: 0n }))
@@ -128,9 +134,12 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
       (sum, i, n) => (amounts[n]! > 0n ? sum + F(i, at[n]!)! + extra[n]!.value - gas[i]! : sum),
       0n
     )
-    const bound = members.reduce((sum, i) => sum + supBound(i, marginal) - Number(gas[i]!), marginal * Number(total))
-    return { amounts, value, marginal, bound }
+    return { members, amounts, value, marginal }
   }
+  const bounded = ({ marginal, ...lines }: NonNullable<ReturnType<typeof allocate>>): SubsetChoice => ({
+    ...lines,
+    bound: lines.members.reduce((sum, i) => sum + supBound(i, marginal) - Number(gas[i]!), marginal * Number(total))
+  })
   const all = allocate(paths.map((_, i) => i))
   if (all === null) return []
   // A first subset: the paths the unconstrained optimum gives most; its last slope prices the bound.
@@ -143,7 +152,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     return surplus > 0 ? surplus : 0
   })
   const order = paths.map((_, i) => i).sort((a, b) => psi[b]! - psi[a]!)
-  const found: Array<SubsetChoice> = []
+  const found: Array<NonNullable<ReturnType<typeof allocate>>> = []
   let priced = 0
   const threshold = () => {
     if (found.length < search.keep) return null
@@ -155,7 +164,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     priced++
     const lines = allocate(members)
     if (lines === null) return
-    found.push({ members, amounts: lines.amounts, value: lines.value, bound: lines.bound })
+    found.push(lines)
     found.sort(byValue)
     if (found.length > search.keep) found.pop()
   }
@@ -171,5 +180,5 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     }
   }
   visit(0, [], lambda * Number(total))
-  return found
+  return found.map(bounded)
 }

@@ -1,0 +1,163 @@
+/**
+ * Paid calls over time at chain scale (issue 37): the service as `npm start` runs it (its own process,
+ * `RPC_URL` on a private devnet mining a block every SOAK_BLOCK_TIME s, 0.5 by default, settlements
+ * `broadcast`), paid by x402 signatures from the devnet's client accounts.
+ *
+ * First the devnet's own market for one minute, then the same devnet grown by SOAK_POOLS (10,000) real
+ * Uniswap v2 pools (lib/devnetMarket.ts), indexed by the running service as a live chain's would be,
+ * then SOAK_MINUTES (15) minutes. Each minute: paid quotes (USDC→WETH) and paid searches back to back
+ * for SOAK_LOAD_SEC (40) s, then the rest of the minute idle. One row per minute: p50/p99 of each,
+ * RSS, CPU while loaded and while idle, and every answer that was not a 200. "Flat" reads off the rows;
+ * the first row is the 40-pool yardstick of the same run.
+ */
+import { x402Client } from "@x402/core/client"
+import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
+import { ExactEvmScheme } from "@x402/evm/exact/client"
+import { Option } from "effect"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { extname, join, resolve } from "node:path"
+import type { Hex } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { devnetPaymentSettings } from "../../devnet/accounts.js"
+import { websocketOf } from "../../layers/ChainRpc.js"
+import { benchDevnet } from "./lib/devnet.js"
+import { devnetMarket } from "./lib/devnetMarket.js"
+import { cpuSeconds, serve, stop, waitFor } from "./lib/edgeLoad.js"
+import { ms, percentile } from "./lib/report.js"
+
+const POOLS = Number(process.env["SOAK_POOLS"] ?? 10_000)
+const MINUTES = Number(process.env["SOAK_MINUTES"] ?? 15)
+const LOAD_SEC = Number(process.env["SOAK_LOAD_SEC"] ?? 40)
+const BLOCK_TIME = Number(process.env["SOAK_BLOCK_TIME"] ?? 0.5)
+const NETWORK = "eip155:5042"
+const USDC = "0x3600000000000000000000000000000000000000"
+const work = mkdtempSync(join(tmpdir(), "bench-soak-"))
+
+const devnet = await benchDevnet("soak", { blockTime: Option.some(BLOCK_TIME) })
+const port = 19_000 + Math.floor(Math.random() * 1_000)
+const service = serve(
+  "service",
+  resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`),
+  [],
+  port,
+  {
+    ...devnetPaymentSettings(),
+    PORT: String(port),
+    RPC_URL: devnet.manifest.rpcUrl,
+    WS_URL: websocketOf(devnet.manifest.rpcUrl),
+    MANIFEST_PATH: devnet.handle.manifestPath,
+    DATA_DIR: join(work, "data"),
+    SETTLEMENT_MODE: "broadcast"
+  },
+  undefined
+)
+
+const health = async () =>
+  (await (await fetch(`${service.baseUrl}/health`)).json()) as { status: string; indexedBlock?: number }
+
+const indexedPast = async (block: number) => {
+  for (let waited = 0; waited < 600_000; waited += 200) {
+    const now = await health().catch(() => undefined)
+    if (now?.status === "ok" && (now.indexedBlock ?? -1) >= block) return
+    await new Promise((done) => setTimeout(done, 200))
+  }
+  throw new Error(`soak: the service did not index block ${block} within 10 minutes`)
+}
+
+const weth = devnet.manifest.tokens!["WETH"]
+const calls = {
+  quote: { path: "/trade/v1/quote", body: JSON.stringify({ sell: USDC, buy: weth, amount: "250" }) },
+  search: { path: "/trade/v1/search", body: JSON.stringify({ query: "WETH", limit: 10 }) }
+} as const
+type Call = keyof typeof calls
+
+const payers = devnet.manifest.accounts.slice(0, 8).map((entry) =>
+  x402Client.fromConfig({
+    schemes: [{ network: NETWORK, client: new ExactEvmScheme(privateKeyToAccount(entry.privateKey as Hex)) }],
+    spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "100000" }] }
+  })
+)
+
+const post = (call: Call, headers: Record<string, string> = {}) =>
+  fetch(`${service.baseUrl}${calls[call].path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: calls[call].body
+  })
+
+/** Each operation's offer, read once from its 402: prices do not change while the bench runs. */
+const offers = async () => {
+  const read = async (call: Call) => {
+    const answer = await post(call)
+    if (answer.status !== 402) throw new Error(`soak: unpaid ${call} answered ${answer.status}, not 402`)
+    return decodePaymentRequiredHeader(answer.headers.get("payment-required") ?? "")
+  }
+  return { quote: await read("quote"), search: await read("search") }
+}
+
+interface Minute {
+  readonly took: Record<Call, Array<number>>
+  readonly refused: Map<string, number>
+  readonly loadedCpu: number
+  readonly idleCpu: number
+  readonly rssMb: number
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
+
+/** Paid calls back to back for `loadSec`, quote and search in turn, each payer in turn; then idle. */
+const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number, idleSec: number) => {
+  const pid = service.child.pid!
+  const took: Record<Call, Array<number>> = { quote: [], search: [] }
+  const refused = new Map<string, number>()
+  const cpuBefore = cpuSeconds(pid)
+  const until = performance.now() + loadSec * 1000
+  for (let i = 0; performance.now() < until; i++) {
+    const call: Call = i % 2 === 0 ? "quote" : "search"
+    const signature = encodePaymentSignatureHeader(await payers[i % payers.length]!.createPaymentPayload(offer[call]))
+    const started = performance.now()
+    const answer = await post(call, { "payment-signature": signature })
+    const body = await answer.text()
+    if (answer.status === 200) took[call].push(performance.now() - started)
+    else {
+      const kind = `${call} ${answer.status} ${/"code":"([a-z_]+)"/.exec(body)?.[1] ?? ""}`
+      refused.set(kind, (refused.get(kind) ?? 0) + 1)
+    }
+  }
+  const loadedCpu = (cpuSeconds(pid) - cpuBefore) / loadSec
+  const idleBefore = cpuSeconds(pid)
+  await new Promise((done) => setTimeout(done, idleSec * 1000))
+  const idleCpu = (cpuSeconds(pid) - idleBefore) / idleSec
+  return { took, refused, loadedCpu, idleCpu, rssMb: rssMb(pid) } satisfies Minute
+}
+
+const p = (samples: ReadonlyArray<number>, q: number) =>
+  samples.length === 0 ? "—" : ms(percentile([...samples].sort((a, b) => a - b), q))
+
+const row = (label: string, m: Minute) =>
+  console.log(
+    `   ${label.padEnd(14)} quote ${p(m.took.quote, 50).padStart(8)} / ${p(m.took.quote, 99).padStart(8)}` +
+      `  search ${p(m.took.search, 50).padStart(8)} / ${p(m.took.search, 99).padStart(8)}` +
+      `  calls ${String(m.took.quote.length + m.took.search.length).padStart(5)}` +
+      `  RSS ${m.rssMb.toFixed(0).padStart(4)} MB  CPU loaded ${(100 * m.loadedCpu).toFixed(0).padStart(3)} %` +
+      `  idle ${(100 * m.idleCpu).toFixed(1).padStart(5)} %` +
+      (m.refused.size === 0 ? "" : `  NOT 200: ${JSON.stringify(Object.fromEntries(m.refused))}`)
+  )
+
+try {
+  await waitFor(service, async (answer) => ((await answer.json()) as { status: string }).status === "ok")
+  const offer = await offers()
+  console.log(`   paid quote USDC→WETH 250 and paid search, p50 / p99; ${BLOCK_TIME} s blocks, broadcast`)
+  row("devnet market", await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
+  const t0 = performance.now()
+  const market = await devnetMarket(devnet.manifest, POOLS)
+  const last = await market.build(0, POOLS)
+  await indexedPast(last)
+  console.log(`   grew by ${POOLS} pools and indexed them live in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+  for (let m = 1; m <= MINUTES; m++) row(`minute ${m}`, await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
+} finally {
+  await stop(service)
+  await devnet.stop()
+  rmSync(work, { recursive: true, force: true })
+}
