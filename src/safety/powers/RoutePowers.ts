@@ -1,15 +1,17 @@
 /**
  * The powers over a route rather than its token: a v4 pool whose fee its hook sets (a dynamic fee,
- * fixed in the pool's key at creation), and a v2 pool whose liquidity one address can pull
- * (./Liquidity.ts).
+ * fixed in the pool's key at creation), and a pool whose liquidity one address can pull (v2 LP tokens:
+ * ./Liquidity.ts; v3 and v4 positions in range: ./Positions.ts).
  */
 import { Effect } from "effect"
 import type { Hex } from "viem"
 import { checksummed } from "../../../schema/Primitives.js"
 import type { OwnerPower } from "../../../schema/Token.js"
+import type { RoutablePool } from "../../math/Hop.js"
 import type { Path } from "../../routing/Path.js"
 import type { PoolOf } from "../check/Expected.js"
-import { largestLpHolder } from "./Liquidity.js"
+import { largestHolder, lpStakes, type Stakes } from "./Liquidity.js"
+import { v3Stakes, type V4Contracts, v4Stakes } from "./Positions.js"
 
 export interface PowersRequest {
   readonly token: Hex
@@ -21,32 +23,72 @@ export interface PowersRequest {
 /** A single holder of less of a pool's liquidity cannot take the exit away. */
 const REMOVABLE_SHARE_BPS = 1_000
 
-export const routePowers = Effect.fn("Powers.route")(function*(request: PowersRequest) {
-  const found: Array<OwnerPower> = []
-  for (const hop of request.path.hops) {
+const LOCK_UNREAD = " (a contract: a lock's terms are not read)"
+
+/** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
+const stakesOf = (pool: RoutablePool, block: bigint, v4Of: (venue: string) => V4Contracts | undefined) => {
+  const inRange = (stakes: Stakes) => ({
+    stakes,
+    role: "position owner",
+    unit: `the pool's active liquidity (in range at its tick)`
+  })
+  switch (pool.kind) {
+    case "v2":
+      return Effect.map(
+        lpStakes(pool, block),
+        (stakes) => ({ stakes, role: "LP holder", unit: "the pool's LP tokens" })
+      )
+    case "v3":
+      return Effect.map(v3Stakes(pool, block), inRange)
+    case "v4": {
+      const venue = v4Of(pool.venue)
+      return venue === undefined ? Effect.succeed(undefined) : Effect.map(v4Stakes(pool, venue, block), inRange)
+    }
+    case "curve":
+      return Effect.succeed(undefined)
+  }
+}
+
+/** The route's powers at `request.block`; `v4Of` names a v4 venue's pool manager and state view. */
+export const routePowers = Effect.fn("Powers.route")(function*(
+  request: PowersRequest,
+  v4Of: (venue: string) => V4Contracts | undefined
+) {
+  const pools = request.path.hops.flatMap((hop) => {
     const pool = request.pools(hop.poolId)
-    if (pool?.kind === "v4" && pool.dynamicFee && pool.hooks !== null) {
-      found.push({
-        flag: "hook_can_change_fee",
+    return pool === undefined ? [] : [{ poolId: hop.poolId, pool }]
+  })
+  const found: Array<OwnerPower> = pools.flatMap(({ pool, poolId }) =>
+    pool.kind === "v4" && pool.dynamicFee && pool.hooks !== null
+      ? [{
+        flag: "hook_can_change_fee" as const,
         function: null,
         caller: checksummed(pool.hooks),
         callerRole: "v4 hook",
         seen: "the pool's fee is dynamic: its hook sets it, on any swap",
-        poolId: hop.poolId
+        poolId
+      }]
+      : []
+  )
+  const removable = yield* Effect.all(
+    pools.map(({ pool, poolId }) =>
+      Effect.gen(function*() {
+        const held = yield* stakesOf(pool, request.block, v4Of)
+        if (held === undefined) return undefined
+        const top = yield* largestHolder(held.stakes, request.block)
+        if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
+        return {
+          flag: "liquidity_removable",
+          function: null,
+          caller: checksummed(top.holder),
+          callerRole: top.isContract ? `${held.role}${LOCK_UNREAD}` : held.role,
+          seen: `holds ${top.shareBps} bp of ${held.unit}, withdrawable in one transaction`,
+          poolId,
+          shareBps: top.shareBps
+        } satisfies OwnerPower
       })
-    }
-    if (pool?.kind !== "v2") continue
-    const top = yield* largestLpHolder(pool, request.block)
-    if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) continue
-    found.push({
-      flag: "liquidity_removable",
-      function: null,
-      caller: checksummed(top.holder),
-      callerRole: top.isContract ? "LP holder (a contract: a lock's terms are not read)" : "LP holder",
-      seen: `holds ${top.shareBps} bp of the pool's LP tokens, withdrawable in one transaction`,
-      poolId: hop.poolId,
-      shareBps: top.shareBps
-    })
-  }
-  return found
+    ),
+    { concurrency: "unbounded" }
+  )
+  return [...found, ...removable.filter((power) => power !== undefined)]
 })
