@@ -21,7 +21,7 @@ import { dispatchedSelectors } from "./Dispatch.js"
 import { judge } from "./Judge.js"
 import { labCode, STRANGER } from "./Lab.js"
 import { runProbe } from "./Probe.js"
-import { type PowersRequest, routePowers as route } from "./RoutePowers.js"
+import { type PowersRequest, routePowersWith } from "./RoutePowers.js"
 
 export interface Powers {
   readonly flags: ReadonlyArray<OwnerFlag>
@@ -122,7 +122,7 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
         }
       })
     const tokenPowers = yield* keyed(probed)
-    const routePowers = yield* keyed((request) => route(request, (venue) => v4Venues.get(venue)))
+    const routePowers = yield* keyed(routePowersWith((venue) => v4Venues.get(venue)))
 
     // Read once per address and block: quotes of one block (new sizes, other routes) share the read.
     const states = yield* Cache.make({

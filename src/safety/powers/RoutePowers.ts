@@ -11,6 +11,7 @@ import type { RoutablePool } from "../../math/Hop.js"
 import type { Path } from "../../routing/Path.js"
 import type { PoolOf } from "../check/Expected.js"
 import { largestHolder, lpStakes, type Stakes } from "./Liquidity.js"
+import { positionBook, type V3Position, v3Positions, type V4Position, v4Positions } from "./PositionLogs.js"
 import { v3Stakes, type V4Contracts, v4Stakes } from "./Positions.js"
 
 export interface PowersRequest {
@@ -25,70 +26,82 @@ const REMOVABLE_SHARE_BPS = 1_000
 
 const LOCK_UNREAD = " (a contract: a lock's terms are not read)"
 
-/** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
-const stakesOf = (pool: RoutablePool, block: bigint, v4Of: (venue: string) => V4Contracts | undefined) => {
+/**
+ * The route's powers at a request's block; `v4Of` names a v4 venue's pool manager and state view. Each
+ * v3 and v4 pool's logs are read once over the service's life (./PositionLogs.ts).
+ */
+export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined) => {
+  const v3Book = positionBook<V3Position>()
+  const v4Book = positionBook<V4Position>()
   const inRange = (stakes: Stakes) => ({
     stakes,
     role: "position owner",
-    unit: `the pool's active liquidity (in range at its tick)`
+    unit: "the pool's active liquidity (in range at its tick)"
   })
-  switch (pool.kind) {
-    case "v2":
-      return Effect.map(
-        lpStakes(pool, block),
-        (stakes) => ({ stakes, role: "LP holder", unit: "the pool's LP tokens" })
-      )
-    case "v3":
-      return Effect.map(v3Stakes(pool, block), inRange)
-    case "v4": {
-      const venue = v4Of(pool.venue)
-      return venue === undefined ? Effect.succeed(undefined) : Effect.map(v4Stakes(pool, venue, block), inRange)
-    }
-    case "curve":
-      return Effect.succeed(undefined)
-  }
-}
 
-/** The route's powers at `request.block`; `v4Of` names a v4 venue's pool manager and state view. */
-export const routePowers = Effect.fn("Powers.route")(function*(
-  request: PowersRequest,
-  v4Of: (venue: string) => V4Contracts | undefined
-) {
-  const pools = request.path.hops.flatMap((hop) => {
-    const pool = request.pools(hop.poolId)
-    return pool === undefined ? [] : [{ poolId: hop.poolId, pool }]
-  })
-  const found: Array<OwnerPower> = pools.flatMap(({ pool, poolId }) =>
-    pool.kind === "v4" && pool.dynamicFee && pool.hooks !== null
-      ? [{
-        flag: "hook_can_change_fee" as const,
-        function: null,
-        caller: checksummed(pool.hooks),
-        callerRole: "v4 hook",
-        seen: "the pool's fee is dynamic: its hook sets it, on any swap",
-        poolId
-      }]
-      : []
-  )
-  const removable = yield* Effect.all(
-    pools.map(({ pool, poolId }) =>
-      Effect.gen(function*() {
-        const held = yield* stakesOf(pool, request.block, v4Of)
-        if (held === undefined) return undefined
-        const top = yield* largestHolder(held.stakes, request.block)
-        if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
-        return {
-          flag: "liquidity_removable",
+  /** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
+  const stakesOf = (pool: RoutablePool, block: bigint) => {
+    switch (pool.kind) {
+      case "v2":
+        return Effect.map(
+          lpStakes(pool, block),
+          (stakes) => ({ stakes, role: "LP holder", unit: "the pool's LP tokens" })
+        )
+      case "v3":
+        return v3Book(pool, block, v3Positions(pool)).pipe(
+          Effect.flatMap((positions) => v3Stakes(pool, positions, block)),
+          Effect.map(inRange)
+        )
+      case "v4": {
+        const venue = v4Of(pool.venue)
+        if (venue === undefined) return Effect.succeed(undefined)
+        return v4Book(pool, block, v4Positions(pool, venue.poolManager)).pipe(
+          Effect.flatMap((positions) => v4Stakes(pool, venue, positions, block)),
+          Effect.map(inRange)
+        )
+      }
+      case "curve":
+        return Effect.succeed(undefined)
+    }
+  }
+
+  return Effect.fn("Powers.route")(function*(request: PowersRequest) {
+    const pools = request.path.hops.flatMap((hop) => {
+      const pool = request.pools(hop.poolId)
+      return pool === undefined ? [] : [{ poolId: hop.poolId, pool }]
+    })
+    const found: Array<OwnerPower> = pools.flatMap(({ pool, poolId }) =>
+      pool.kind === "v4" && pool.dynamicFee && pool.hooks !== null
+        ? [{
+          flag: "hook_can_change_fee" as const,
           function: null,
-          caller: checksummed(top.holder),
-          callerRole: top.isContract ? `${held.role}${LOCK_UNREAD}` : held.role,
-          seen: `holds ${top.shareBps} bp of ${held.unit}, withdrawable in one transaction`,
-          poolId,
-          shareBps: top.shareBps
-        } satisfies OwnerPower
-      })
-    ),
-    { concurrency: "unbounded" }
-  )
-  return [...found, ...removable.filter((power) => power !== undefined)]
-})
+          caller: checksummed(pool.hooks),
+          callerRole: "v4 hook",
+          seen: "the pool's fee is dynamic: its hook sets it, on any swap",
+          poolId
+        }]
+        : []
+    )
+    const removable = yield* Effect.all(
+      pools.map(({ pool, poolId }) =>
+        Effect.gen(function*() {
+          const held = yield* stakesOf(pool, request.block)
+          if (held === undefined) return undefined
+          const top = yield* largestHolder(held.stakes, request.block)
+          if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
+          return {
+            flag: "liquidity_removable",
+            function: null,
+            caller: checksummed(top.holder),
+            callerRole: top.isContract ? `${held.role}${LOCK_UNREAD}` : held.role,
+            seen: `holds ${top.shareBps} bp of ${held.unit}, withdrawable in one transaction`,
+            poolId,
+            shareBps: top.shareBps
+          } satisfies OwnerPower
+        })
+      ),
+      { concurrency: "unbounded" }
+    )
+    return [...found, ...removable.filter((power) => power !== undefined)]
+  })
+}
