@@ -76,7 +76,8 @@ export const lpStakes = Effect.fn("Powers.lpStakes")(function*(pool: V2Pool, blo
           (c) => c.readContract({ address, abi: lpAbi, functionName: "balanceOf", args: [holder], blockNumber: block })
         )
       ),
-      { concurrency: 8 }
+      // Sent together, so that they share the transport's batches rather than a round trip per eight.
+      { concurrency: "unbounded" }
     )
   ], { concurrency: "unbounded" })
   return { held: new Map(holders.map((holder, i) => [holder, balances[i]!])), total } satisfies Stakes
