@@ -38,20 +38,41 @@ export interface Holder {
   readonly isContract: boolean
 }
 
-/** The largest holder of `stakes` at `block` that is not a burn address, if any holds anything. */
-export const largestHolder = Effect.fn("Powers.largestHolder")(function*(stakes: Stakes, block: bigint) {
+/** Two reads of one pool's stakes, summed. */
+export const joined = (a: Stakes, b: Stakes): Stakes => {
+  const held = new Map(a.held)
+  for (const [holder, more] of b.held) held.set(holder, (held.get(holder) ?? 0n) + more)
+  return { held, total: a.total }
+}
+
+/** Whether an address has code, asked once: a holder's kind is read again only for a new holder. */
+export const codeMemo = () => {
+  const known = new Map<Address, boolean>()
+  return (address: Address, block: bigint) =>
+    known.has(address) ? Effect.succeed(known.get(address)!) : Effect.gen(function*() {
+      const rpc = yield* ChainRpc
+      const code = yield* rpc.use("getCode", (c) => c.getCode({ address, blockNumber: block }))
+      known.set(address, code !== undefined && code !== "0x")
+      return known.get(address)!
+    })
+}
+
+/** The largest holder of `stakes` that is not a burn address, if any holds anything. */
+export const largestHolder = Effect.fn("Powers.largestHolder")(function*(
+  stakes: Stakes,
+  block: bigint,
+  isContract: ReturnType<typeof codeMemo>
+) {
   if (stakes.total <= 0n) return undefined
   let top: { holder: Address; held: bigint } | undefined
   for (const [holder, held] of stakes.held) {
     if (held > 0n && !BURNT.has(holder.toLowerCase()) && (top === undefined || held > top.held)) top = { holder, held }
   }
   if (top === undefined) return undefined
-  const rpc = yield* ChainRpc
-  const code = yield* rpc.use("getCode", (c) => c.getCode({ address: top!.holder, blockNumber: block }))
   return {
     holder: top.holder,
     shareBps: Number((top.held * 10_000n) / stakes.total),
-    isContract: code !== undefined && code !== "0x"
+    isContract: yield* isContract(top.holder, block)
   } satisfies Holder
 })
 

@@ -51,19 +51,25 @@ type Read<P> = (
   to: bigint
 ) => Effect.Effect<ReadonlyArray<readonly [string, P]>, RpcUnavailable, ChainRpc>
 
-/** Positions by pool, each pool's logs read once: later calls read only the blocks since the last. */
+/**
+ * Positions by pool, each pool's logs read once. For a verdict at `block`: the positions the book
+ * already holds, and the read of those first seen since (the blocks after the last read), apart, so
+ * that the known ones' reads need not wait for the new logs.
+ */
 export const positionBook = <P>() => {
   const books = new Map<string, { through: bigint; positions: Map<string, P> }>()
-  return (pool: ConcentratedPool, block: bigint, read: Read<P>) =>
-    Effect.gen(function*() {
-      const book = books.get(pool.id)
-      const from = book === undefined ? BigInt(pool.createdBlock) : book.through + 1n
-      if (from > block) return [...book!.positions.values()]
-      const found = yield* read(from, block)
-      const positions = new Map([...(book?.positions ?? []), ...found])
-      if ((books.get(pool.id)?.through ?? -1n) < block) books.set(pool.id, { through: block, positions })
-      return [...positions.values()]
+  return (pool: ConcentratedPool, block: bigint, read: Read<P>) => {
+    const book = books.get(pool.id)
+    const known = book?.positions ?? new Map<string, P>()
+    const from = book === undefined ? BigInt(pool.createdBlock) : book.through + 1n
+    const added = from > block ? Effect.succeed([]) : Effect.map(read(from, block), (found) => {
+      if ((books.get(pool.id)?.through ?? -1n) < block) {
+        books.set(pool.id, { through: block, positions: new Map([...(books.get(pool.id)?.positions ?? []), ...found]) })
+      }
+      return [...new Map(found.filter(([key]) => !known.has(key))).values()]
     })
+    return { known: [...known.values()], added }
+  }
 }
 
 /** The v3 positions minted in `pool` from `from` to `to`, by their key in the book. */

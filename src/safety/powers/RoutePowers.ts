@@ -10,7 +10,7 @@ import type { OwnerPower } from "../../../schema/Token.js"
 import type { RoutablePool } from "../../math/Hop.js"
 import type { Path } from "../../routing/Path.js"
 import type { PoolOf } from "../check/Expected.js"
-import { largestHolder, lpStakes, type Stakes } from "./Liquidity.js"
+import { codeMemo, joined, largestHolder, lpStakes, type Stakes } from "./Liquidity.js"
 import { positionBook, type V3Position, v3Positions, type V4Position, v4Positions } from "./PositionLogs.js"
 import { v3Stakes, type V4Contracts, v4Stakes } from "./Positions.js"
 
@@ -33,11 +33,23 @@ const LOCK_UNREAD = " (a contract: a lock's terms are not read)"
 export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined) => {
   const v3Book = positionBook<V3Position>()
   const v4Book = positionBook<V4Position>()
+  const isContract = codeMemo()
   const inRange = (stakes: Stakes) => ({
     stakes,
     role: "position owner",
     unit: "the pool's active liquidity (in range at its tick)"
   })
+
+  /** The stakes in the positions the book knows, read while the new blocks' logs are; then the new ones'. */
+  const stakesAcross = <P, E, R>(
+    book: { readonly known: ReadonlyArray<P>; readonly added: Effect.Effect<ReadonlyArray<P>, E, R> },
+    stakes: (positions: ReadonlyArray<P>) => Effect.Effect<Stakes, E, R>
+  ) =>
+    Effect.all([stakes(book.known), book.added], { concurrency: "unbounded" }).pipe(
+      Effect.flatMap(([known, added]) =>
+        added.length === 0 ? Effect.succeed(known) : Effect.map(stakes(added), (more) => joined(known, more))
+      )
+    )
 
   /** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
   const stakesOf = (pool: RoutablePool, block: bigint) => {
@@ -48,16 +60,19 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
           (stakes) => ({ stakes, role: "LP holder", unit: "the pool's LP tokens" })
         )
       case "v3":
-        return v3Book(pool, block, v3Positions(pool)).pipe(
-          Effect.flatMap((positions) => v3Stakes(pool, positions, block)),
-          Effect.map(inRange)
+        return Effect.map(
+          stakesAcross(v3Book(pool, block, v3Positions(pool)), (positions) => v3Stakes(pool, positions, block)),
+          inRange
         )
       case "v4": {
         const venue = v4Of(pool.venue)
         if (venue === undefined) return Effect.succeed(undefined)
-        return v4Book(pool, block, v4Positions(pool, venue.poolManager)).pipe(
-          Effect.flatMap((positions) => v4Stakes(pool, venue, positions, block)),
-          Effect.map(inRange)
+        return Effect.map(
+          stakesAcross(
+            v4Book(pool, block, v4Positions(pool, venue.poolManager)),
+            (positions) => v4Stakes(pool, venue, positions, block)
+          ),
+          inRange
         )
       }
       case "curve":
@@ -87,7 +102,7 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
         Effect.gen(function*() {
           const held = yield* stakesOf(pool, request.block)
           if (held === undefined) return undefined
-          const top = yield* largestHolder(held.stakes, request.block)
+          const top = yield* largestHolder(held.stakes, request.block, isContract)
           if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
           return {
             flag: "liquidity_removable",
