@@ -93,14 +93,17 @@ export const OwnerPower = Schema.Struct({
     description: "the function that showed the power: its selector, and the arguments it was called with"
   }),
   caller: Schema.NullOr(Address).annotations({
-    description: "who holds the power (the caller, the proxy admin, the LP holder)"
+    description: "who holds the power (the caller, the proxy admin, the LP holder or position owner)"
   }),
   callerRole: Schema.NullOr(Schema.String).annotations({
     description: "how the caller was found: `owner()`, `deployer`, `address in storage slot 7`, …"
   }),
   seen: Schema.String.annotations({ description: "what the simulation (or the chain) showed, with figures" }),
   poolId: Schema.optional(Schema.String),
-  shareBps: Schema.optional(Bps).annotations({ description: "`liquidity_removable`: the holder's share of the pool" })
+  shareBps: Schema.optional(Bps).annotations({
+    description:
+      "`liquidity_removable`: the holder's share of the pool (v2: of its LP tokens; v3/v4: of its active liquidity, in range at the current tick)"
+  })
 }).annotations({ identifier: "OwnerPower" })
 export type OwnerPower = typeof OwnerPower.Type
 

@@ -1,11 +1,12 @@
 /**
  * The powers over a token and its route, measured: the privileged calls simulated (./Probe.ts,
- * judged by ./Judge.ts), the proxy, the route's v2 liquidity (./Liquidity.ts) and v4 hooks. Flags
- * inform beside the verdict; they never change it.
+ * judged by ./Judge.ts), the proxy, the route's liquidity (./Liquidity.ts, ./Positions.ts) and v4
+ * hooks. Flags inform beside the verdict; they never change it.
  *
  * The token's scan is cached while its code and storage stay as they were (`eth_getProof`'s code
  * and storage hashes; a node without it: per block): a power can only change with a write to the
- * token. The route's part likewise, on its v2 pools' state. Scans a node did not answer are not kept.
+ * token. The route's part likewise, on its v2 pools' state; through a v3 or v4 pool, per block. Scans
+ * a node did not answer are not kept.
  */
 import { Cache, Effect, Option, Schema } from "effect"
 import { type Address, getAddress, type Hex, numberToHex } from "viem"
@@ -20,7 +21,7 @@ import { dispatchedSelectors } from "./Dispatch.js"
 import { judge } from "./Judge.js"
 import { labCode, STRANGER } from "./Lab.js"
 import { runProbe } from "./Probe.js"
-import { type PowersRequest, routePowers as route } from "./RoutePowers.js"
+import { type PowersRequest, routePowersWith } from "./RoutePowers.js"
 
 export interface Powers {
   readonly flags: ReadonlyArray<OwnerFlag>
@@ -47,15 +48,19 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     const simulator = yield* Simulator
     const { venues } = yield* Deployment
     const code = Option.getOrUndefined(yield* Effect.option(labCode))
-    const poolManagerOf = new Map(
-      venues.venues.flatMap((v) => v.family === "v4" ? [[v.id, getAddress(v.poolManager)] as const] : [])
+    const v4Venues = new Map(
+      venues.venues.flatMap((v) =>
+        v.family === "v4"
+          ? [[v.id, { poolManager: getAddress(v.poolManager), stateView: getAddress(v.stateView) }] as const]
+          : []
+      )
     )
 
     /** Where the token sits on the route's last hop: the account that funds the victim, and the sell's recipient. */
     const holderOf = (path: Path): Address | undefined => {
       const last = path.hops[path.hops.length - 1]!
       if (last.kind === "v2" || last.kind === "v3") return getAddress(last.poolId)
-      return last.kind === "v4" ? poolManagerOf.get(last.venue) : undefined
+      return last.kind === "v4" ? v4Venues.get(last.venue)?.poolManager : undefined
     }
 
     const probed = Effect.fn("Powers.probed")(function*(request: PowersRequest) {
@@ -117,7 +122,7 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
         }
       })
     const tokenPowers = yield* keyed(probed)
-    const routePowers = yield* keyed(route)
+    const routePowers = yield* keyed(routePowersWith((venue) => v4Venues.get(venue)))
 
     // Read once per address and block: quotes of one block (new sizes, other routes) share the read.
     const states = yield* Cache.make({
@@ -136,10 +141,12 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
 
     /** The powers over `request.token` and its route at `request.block`; none of a part the node could not say. */
     const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
-      const v2Pools = request.path.hops.filter((hop) => request.pools(hop.poolId)?.kind === "v2")
+      // A v3 or v4 position changes hands with its NFT, a write to no pool: those routes are read per block.
+      const poolState = (poolId: Path["hops"][number]["poolId"]) =>
+        request.pools(poolId)?.kind === "v2" ? stateOf(poolId, request.block) : Effect.succeed(`block ${request.block}`)
       const [tokenState, poolStates] = yield* Effect.all([
         stateOf(request.token, request.block),
-        Effect.all(v2Pools.map((hop) => stateOf(hop.poolId, request.block)), { concurrency: "unbounded" })
+        Effect.all(request.path.hops.map((hop) => poolState(hop.poolId)), { concurrency: "unbounded" })
       ], { concurrency: "unbounded" })
       const [own, pools] = yield* Effect.all([
         tokenPowers(`${request.token.toLowerCase()}|${holderOf(request.path)}|${tokenState}`, request),

@@ -1,15 +1,18 @@
 /**
  * The powers over a route rather than its token: a v4 pool whose fee its hook sets (a dynamic fee,
- * fixed in the pool's key at creation), and a v2 pool whose liquidity one address can pull
- * (./Liquidity.ts).
+ * fixed in the pool's key at creation), and a pool whose liquidity one address can pull (v2 LP tokens:
+ * ./Liquidity.ts; v3 and v4 positions in range: ./Positions.ts).
  */
 import { Effect } from "effect"
 import type { Hex } from "viem"
 import { checksummed } from "../../../schema/Primitives.js"
 import type { OwnerPower } from "../../../schema/Token.js"
+import type { RoutablePool } from "../../math/Hop.js"
 import type { Path } from "../../routing/Path.js"
 import type { PoolOf } from "../check/Expected.js"
-import { largestLpHolder } from "./Liquidity.js"
+import { codeMemo, joined, largestHolder, lpStakes, type Stakes } from "./Liquidity.js"
+import { positionBook, type V3Position, v3Positions, type V4Position, v4Positions } from "./PositionLogs.js"
+import { v3Stakes, type V4Contracts, v4Stakes } from "./Positions.js"
 
 export interface PowersRequest {
   readonly token: Hex
@@ -21,32 +24,99 @@ export interface PowersRequest {
 /** A single holder of less of a pool's liquidity cannot take the exit away. */
 const REMOVABLE_SHARE_BPS = 1_000
 
-export const routePowers = Effect.fn("Powers.route")(function*(request: PowersRequest) {
-  const found: Array<OwnerPower> = []
-  for (const hop of request.path.hops) {
-    const pool = request.pools(hop.poolId)
-    if (pool?.kind === "v4" && pool.dynamicFee && pool.hooks !== null) {
-      found.push({
-        flag: "hook_can_change_fee",
-        function: null,
-        caller: checksummed(pool.hooks),
-        callerRole: "v4 hook",
-        seen: "the pool's fee is dynamic: its hook sets it, on any swap",
-        poolId: hop.poolId
-      })
+const LOCK_UNREAD = " (a contract: a lock's terms are not read)"
+
+/**
+ * The route's powers at a request's block; `v4Of` names a v4 venue's pool manager and state view. Each
+ * v3 and v4 pool's logs are read once over the service's life (./PositionLogs.ts).
+ */
+export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined) => {
+  const v3Book = positionBook<V3Position>()
+  const v4Book = positionBook<V4Position>()
+  const isContract = codeMemo()
+  const inRange = (stakes: Stakes) => ({
+    stakes,
+    role: "position owner",
+    unit: "the pool's active liquidity (in range at its tick)"
+  })
+
+  /** The stakes in the positions the book knows, read while the new blocks' logs are; then the new ones'. */
+  const stakesAcross = <P, E, R>(
+    book: { readonly known: ReadonlyArray<P>; readonly added: Effect.Effect<ReadonlyArray<P>, E, R> },
+    stakes: (positions: ReadonlyArray<P>) => Effect.Effect<Stakes, E, R>
+  ) =>
+    Effect.all([stakes(book.known), book.added], { concurrency: "unbounded" }).pipe(
+      Effect.flatMap(([known, added]) =>
+        added.length === 0 ? Effect.succeed(known) : Effect.map(stakes(added), (more) => joined(known, more))
+      )
+    )
+
+  /** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
+  const stakesOf = (pool: RoutablePool, block: bigint) => {
+    switch (pool.kind) {
+      case "v2":
+        return Effect.map(
+          lpStakes(pool, block),
+          (stakes) => ({ stakes, role: "LP holder", unit: "the pool's LP tokens" })
+        )
+      case "v3":
+        return Effect.map(
+          stakesAcross(v3Book(pool, block, v3Positions(pool)), (positions) => v3Stakes(pool, positions, block)),
+          inRange
+        )
+      case "v4": {
+        const venue = v4Of(pool.venue)
+        if (venue === undefined) return Effect.succeed(undefined)
+        return Effect.map(
+          stakesAcross(
+            v4Book(pool, block, v4Positions(pool, venue.poolManager)),
+            (positions) => v4Stakes(pool, venue, positions, block)
+          ),
+          inRange
+        )
+      }
+      case "curve":
+        return Effect.succeed(undefined)
     }
-    if (pool?.kind !== "v2") continue
-    const top = yield* largestLpHolder(pool, request.block)
-    if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) continue
-    found.push({
-      flag: "liquidity_removable",
-      function: null,
-      caller: checksummed(top.holder),
-      callerRole: top.isContract ? "LP holder (a contract: a lock's terms are not read)" : "LP holder",
-      seen: `holds ${top.shareBps} bp of the pool's LP tokens, withdrawable in one transaction`,
-      poolId: hop.poolId,
-      shareBps: top.shareBps
-    })
   }
-  return found
-})
+
+  return Effect.fn("Powers.route")(function*(request: PowersRequest) {
+    const pools = request.path.hops.flatMap((hop) => {
+      const pool = request.pools(hop.poolId)
+      return pool === undefined ? [] : [{ poolId: hop.poolId, pool }]
+    })
+    const found: Array<OwnerPower> = pools.flatMap(({ pool, poolId }) =>
+      pool.kind === "v4" && pool.dynamicFee && pool.hooks !== null
+        ? [{
+          flag: "hook_can_change_fee" as const,
+          function: null,
+          caller: checksummed(pool.hooks),
+          callerRole: "v4 hook",
+          seen: "the pool's fee is dynamic: its hook sets it, on any swap",
+          poolId
+        }]
+        : []
+    )
+    const removable = yield* Effect.all(
+      pools.map(({ pool, poolId }) =>
+        Effect.gen(function*() {
+          const held = yield* stakesOf(pool, request.block)
+          if (held === undefined) return undefined
+          const top = yield* largestHolder(held.stakes, request.block, isContract)
+          if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
+          return {
+            flag: "liquidity_removable",
+            function: null,
+            caller: checksummed(top.holder),
+            callerRole: top.isContract ? `${held.role}${LOCK_UNREAD}` : held.role,
+            seen: `holds ${top.shareBps} bp of ${held.unit}, withdrawable in one transaction`,
+            poolId,
+            shareBps: top.shareBps
+          } satisfies OwnerPower
+        })
+      ),
+      { concurrency: "unbounded" }
+    )
+    return [...found, ...removable.filter((power) => power !== undefined)]
+  })
+}
