@@ -1,10 +1,11 @@
 /**
  * A devnet grown by real pools and kept running, to time catch-ups against it from several builds
- * (`scale-catchup.ts`): SCALE_SIZES (default 3000,10000,20000) are the sizes; it builds the first,
- * prints its manifest path, and grows to the next size on each SIGUSR2. Runs until SIGTERM.
+ * (`catchUp.ts`): SCALE_SIZES (default 3000,10000,20000) are the sizes; it builds the first,
+ * prints its manifest path, and grows to the next size on each SIGUSR2 (to the node process, not an npx
+ * wrapper around it). Runs until SIGTERM. Kept under lib/ so `npm run bench -- scale` does not run it.
  */
-import { benchDevnet } from "./lib/devnet.js"
-import { devnetMarket } from "./lib/devnetMarket.js"
+import { benchDevnet } from "../devnet.js"
+import { devnetMarket } from "../devnetMarket.js"
 
 const SIZES = (process.env["SCALE_SIZES"] ?? "3000,10000,20000").split(",").map(Number)
 const devnet = await benchDevnet("scale-kept")

@@ -1,17 +1,17 @@
 /**
- * Catch-up from an empty index against a running devnet (`scale-devnet.ts`; its manifest path as the
+ * Catch-up from an empty index against a running devnet (`keptDevnet.ts`; its manifest path as the
  * argument, a data directory as the second): time to the head, heap after GC and RSS then. Given the
  * directory a first run left, the same from its checkpoint (a restart). Run it from two builds against
  * the same devnet to compare them. Needs `node --expose-gc` for the heap figure.
  */
 import { Effect, HashMap } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
-import { ChainRpc } from "../../layers/ChainRpc.js"
-import { Deployment } from "../../layers/Deployment.js"
-import { RpcHex } from "../../schema/Chain.js"
-import { ChainIndex } from "../../src/indexer/ChainIndex.js"
-import { heapMb } from "./lib/report.js"
-import { benchDataDir, indexRuntime } from "./lib/stack.js"
+import { ChainRpc } from "../../../../layers/ChainRpc.js"
+import { Deployment } from "../../../../layers/Deployment.js"
+import { RpcHex } from "../../../../schema/Chain.js"
+import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
+import { heapMb } from "../report.js"
+import { benchDataDir, indexRuntime } from "../stack.js"
 
 const manifest = JSON.parse(readFileSync(process.argv[2]!, "utf8"))
 const dataDir = process.argv[3] ?? benchDataDir()
