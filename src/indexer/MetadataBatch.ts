@@ -10,7 +10,7 @@
  * (no Multicall3 at that address, an answer too large, a call out of gas as a whole) is read token by
  * token the same way.
  */
-import { Effect } from "effect"
+import { type Context, Effect } from "effect"
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { type Hex, lowerHex } from "../../schema/Chain.js"
@@ -24,9 +24,10 @@ const CHUNKS_AT_ONCE = 8
 const PER_TOKEN = [selectors.symbol, selectors.name, selectors.decimals] as const
 
 type Read = readonly [Hex, TokenMetadata]
+type Rpc = Context.Tag.Service<typeof ChainRpc>
 
 /** The aggregate's results, three per token, or undefined when it gave none that can be read. */
-const aggregate = (rpc: Parameters<typeof call>[0], tokens: ReadonlyArray<Hex>) => {
+const aggregate = (rpc: Rpc, tokens: ReadonlyArray<Hex>) => {
   const calls = tokens.flatMap((target) => PER_TOKEN.map((callData) => ({ target, allowFailure: true, callData })))
   const data = encodeFunctionData({ abi: multicall3Abi, functionName: "aggregate3", args: [calls] })
   return call(rpc, MULTICALL3, data).pipe(
@@ -43,7 +44,7 @@ const aggregate = (rpc: Parameters<typeof call>[0], tokens: ReadonlyArray<Hex>) 
   )
 }
 
-const readChunk = (rpc: Parameters<typeof call>[0], tokens: ReadonlyArray<Hex>) =>
+const readChunk = (rpc: Rpc, tokens: ReadonlyArray<Hex>) =>
   Effect.gen(function*() {
     const results = yield* aggregate(rpc, tokens)
     const read: Array<Read> = []
