@@ -18,7 +18,7 @@ import {
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
-import { large, oversized, transient } from "./chain/CallFaults.js"
+import { large, oversized, oversizedHint, transient } from "./chain/CallFaults.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
@@ -101,7 +101,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     const fail = (action: string) => (cause: unknown) =>
       new RpcUnavailable({
         message: `chain RPC failed during ${action}`,
-        hint: cause instanceof Error ? cause.message.split("\n")[0] : String(cause)
+        hint: oversizedHint(cause) ?? (cause instanceof Error ? cause.message.split("\n")[0] : String(cause))
       })
     // One answer over viem's response cap fails every call of its batch alike. Each is sent again on
     // its own: the neighbours answer, and only the call that is itself too large still fails.

@@ -11,6 +11,23 @@ const found = (cause: unknown, test: (inner: unknown) => boolean): boolean =>
 export const oversized = (cause: unknown): boolean =>
   found(cause, (inner) => inner instanceof ResponseBodyTooLargeError)
 
+/**
+ * How an oversized answer is named in a failure's hint: with its size against the cap when the node sent
+ * its length, so a caller that can ask for less knows how much less (`overCap`).
+ */
+export const oversizedHint = (cause: unknown): string | undefined => {
+  const inner = cause instanceof BaseError ? cause.walk((e) => e instanceof ResponseBodyTooLargeError) : cause
+  return inner instanceof ResponseBodyTooLargeError
+    ? `HTTP response body exceeded the size limit (${inner.size} bytes, at most ${inner.maxSize})`
+    : undefined
+}
+
+/** How many times over the cap an oversized answer was, from its hint; undefined when not said. */
+export const overCap = (hint: string | undefined): number | undefined => {
+  const sized = /\((\d+) bytes, at most (\d+)\)/.exec(hint ?? "")
+  return sized === null ? undefined : Number(sized[1]) / Number(sized[2])
+}
+
 /** HTTP statuses a node or proxy answers when asked again soon may succeed. */
 const retriedStatuses = new Set([403, 408, 413, 429, 500, 502, 503, 504])
 

@@ -50,15 +50,25 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
       const wait = Duration.millis((yield* AppConfig).indexer.headWaitMillis)
       const refuse = (message: string, hint: string) => new RpcUnavailable({ message, hint })
 
-      const answering = Effect.gen(function*() {
-        const { freshness } = yield* Effect.provideService(
-          Effect.provideService(currentFreshness, Indexer, indexer),
-          ChainHead,
-          chainHead
-        )
-        if (freshness.status === "down") {
-          return yield* refuse("the service cannot answer from a current view of the chain", freshness.reason ?? "")
-        }
+      const freshnessNow = Effect.provideService(
+        Effect.provideService(currentFreshness, Indexer, indexer),
+        ChainHead,
+        chainHead
+      )
+      /**
+       * The head as of now, or a refusal. `down` refuses at once, without a chain call (a chain that stopped
+       * answering must not hold every request for a transport timeout), except when only the index's age
+       * is against it while the chain last answered: on an idle chain that age is renewed only by a head
+       * read, and the poll's may be a minute apart or held up behind a long catch-up, so this request's own
+       * read, bounded by the head wait, decides.
+       */
+      const headNow = Effect.flatMap(freshnessNow, ({ freshness, input }) => {
+        if (freshness.status !== "down") return chainHead.atArrival
+        const refused = refuse("the service cannot answer from a current view of the chain", freshness.reason ?? "")
+        const onlyAged = !input.progress.catchingUp && freshness.indexAgeSec !== null && input.probe?.ok !== false
+        return onlyAged
+          ? Effect.timeoutFail(chainHead.atArrival, { duration: wait, onTimeout: () => refused })
+          : Effect.fail(refused)
       })
       /** The first snapshot that answers for `head`, within `HEAD_WAIT_MS`. */
       const snapshotFor = (head: Header) =>
@@ -83,8 +93,7 @@ export class AtHead extends Context.Tag("AtHead")<AtHead, AtHeadService>() {
             )
         )
 
-      const atHead = answering.pipe(
-        Effect.zipRight(chainHead.atArrival),
+      const atHead = headNow.pipe(
         Effect.flatMap(snapshotFor),
         Effect.withSpan("AtHead.snapshot")
       )

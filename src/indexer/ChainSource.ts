@@ -8,6 +8,7 @@
  * that worked becomes the batch size from then on.
  */
 import { Effect, Ref, Schema } from "effect"
+import { overCap } from "../../layers/chain/CallFaults.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Address, Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
@@ -88,17 +89,26 @@ export const senders = (txs: Iterable<Hex>) =>
     return new Map<Hex, Hex>(found.flat())
   })
 
-/** The batch size in blocks: a refusal halves what was refused, successes grow it back. */
+/**
+ * The batch size in blocks: a refusal halves what was refused, or cuts it to what fits when the refusal
+ * said how far over the cap the answer was (`overCap`), with a margin; successes grow it back.
+ */
 export interface BatchSizer {
   readonly current: Effect.Effect<number>
-  readonly refused: (size: number) => Effect.Effect<void>
+  readonly refused: (size: number, overCap?: number) => Effect.Effect<void>
   readonly succeeded: Effect.Effect<void>
 }
+
+/** A cut sized from an oversized answer aims this far below the cap: blocks are not alike. */
+const OVER_CAP_MARGIN = 1.25
 
 export const makeBatchSizer = (max: number) =>
   Effect.map(Ref.make(max), (size): BatchSizer => ({
     current: Ref.get(size),
-    refused: (attempted) => Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / 2)))),
+    refused: (attempted, over) => {
+      const parts = over === undefined ? 2 : Math.max(2, Math.ceil(over * OVER_CAP_MARGIN))
+      return Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / parts))))
+    },
     succeeded: Ref.update(size, (current) => Math.min(max, current + Math.max(1, Math.floor(current / 4))))
   }))
 
@@ -127,9 +137,9 @@ export const logs = (
     }]).pipe(
       Effect.catchIf(
         (error) => to > from && isTooMuch(error),
-        () =>
+        (error) =>
           Effect.gen(function*() {
-            yield* sizer.refused(to - from + 1)
+            yield* sizer.refused(to - from + 1, overCap(error.hint))
             const size = yield* sizer.current
             const parts = yield* Effect.forEach(
               chunks(from, to, size),

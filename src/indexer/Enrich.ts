@@ -10,7 +10,7 @@ import { senders } from "./ChainSource.js"
 import type { ApplyContext } from "./Draft.js"
 import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
-import { readMetadata, type TokenMetadata } from "./Metadata.js"
+import { readMetadataOf } from "./MetadataBatch.js"
 import { readPairFees } from "./PairFees.js"
 import { NATIVE, type PerPairFee, type Sources } from "./Sources.js"
 import type { IndexState } from "./State.js"
@@ -94,11 +94,7 @@ export const enrich = Effect.fn("Indexer.enrich")(function*(
   knownSenders: ReadonlyMap<Hex, Hex> = new Map()
 ) {
   const needs = needsOf(state, events, sources, tradesSince)
-  const metadata = yield* Effect.forEach(
-    needs.tokens,
-    (token) => Effect.map(readMetadata(token), (read) => [token, read] as const),
-    { concurrency: 64 }
-  )
+  const metadata = yield* readMetadataOf([...needs.tokens])
   const pairFees = yield* readPairFees(needs.perPairs)
   const creatorTxs = [...needs.tokens].flatMap((token) => {
     if (needs.launched.has(token)) return []
@@ -110,7 +106,7 @@ export const enrich = Effect.fn("Indexer.enrich")(function*(
   const found = new Map([...knownSenders, ...(yield* senders(asked))])
   const context: ApplyContext = {
     sources,
-    metadata: new Map<Hex, TokenMetadata>(metadata),
+    metadata,
     pairFees,
     senders: found,
     tradesSince

@@ -81,6 +81,9 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     }
     const times = new Map(chain.map((h) => [h.number, h.time]))
     const events = decodeAll(raw, times, engine.sources)
+    // Nothing below holds the raw logs, so they can go while the step waits on its reads: at scale they
+    // are the largest thing a catch-up holds (tens of MB for a reorg window of busy blocks).
+    const logCount = raw.length
     const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC, knownSenders)
     let state = tip.state
     let recent = tip.recent
@@ -94,7 +97,7 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     const next: Tip = { state, recent, epoch: tip.epoch }
     yield* Ref.set(engine.tip, next)
     yield* publish(engine, next, head)
-    return { kind: "blocks", indexed: last.number, logs: raw.length } satisfies Applied
+    return { kind: "blocks", indexed: last.number, logs: logCount } satisfies Applied
   })
 
 /** Steps until the tip is the head; a step that cannot progress ends it until the next head. */

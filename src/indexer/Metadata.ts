@@ -18,7 +18,7 @@ export interface TokenMetadata {
   readonly ok: boolean
 }
 
-const selectors = { symbol: "0x95d89b41", name: "0x06fdde03", decimals: "0x313ce567" } as const
+export const selectors = { symbol: "0x95d89b41", name: "0x06fdde03", decimals: "0x313ce567" } as const
 
 /**
  * The node answered that the call itself failed (EIP-1474 code 3 "execution reverted", or a -32000
@@ -80,6 +80,23 @@ export const decodeDecimals = (data: string | undefined): number | undefined => 
   return value <= 255n ? Number(value) : undefined
 }
 
+/** Metadata from the answers of a token's `symbol`, `name` and `decimals` calls (`undefined`: the call failed). */
+export const metadataOf = (
+  symbolData: `0x${string}` | undefined,
+  nameData: `0x${string}` | undefined,
+  decimalsData: `0x${string}` | undefined
+): TokenMetadata => {
+  const symbol = decodeText(symbolData)
+  const name = decodeText(nameData)
+  const decimals = decodeDecimals(decimalsData)
+  return {
+    symbol: symbol ?? "",
+    name: name ?? symbol ?? "",
+    decimals: decimals ?? 18,
+    ok: symbol !== undefined && decimals !== undefined
+  }
+}
+
 export const readMetadata = Effect.fn("Indexer.readMetadata")(function*(token: Hex) {
   const rpc = yield* ChainRpc
   const [symbol, name, decimals] = yield* Effect.all([
@@ -87,12 +104,5 @@ export const readMetadata = Effect.fn("Indexer.readMetadata")(function*(token: H
     call(rpc, token, selectors.name),
     call(rpc, token, selectors.decimals)
   ], { concurrency: "unbounded" })
-  const decoded = { symbol: decodeText(symbol), name: decodeText(name), decimals: decodeDecimals(decimals) }
-  const metadata: TokenMetadata = {
-    symbol: decoded.symbol ?? "",
-    name: decoded.name ?? decoded.symbol ?? "",
-    decimals: decoded.decimals ?? 18,
-    ok: decoded.symbol !== undefined && decoded.decimals !== undefined
-  }
-  return metadata
+  return metadataOf(symbol, name, decimals)
 })

@@ -4,28 +4,33 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect } from "effect"
+import { ResponseBodyTooLargeError } from "viem"
+import { oversizedHint } from "../../layers/chain/CallFaults.js"
 import { ChainRpc, decodeAnswer } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import { logs, makeBatchSizer } from "../../src/indexer/ChainSource.js"
 import type { RawLog } from "../../src/indexer/Decode.js"
 import { fakeChainRpc } from "../support/fakes.js"
 
-/** One log per block; more than 250 logs in an answer is refused like Infura does. */
-const cappedNode = (calls: Array<readonly [number, number]>): Context.Tag.Service<ChainRpc> => {
+const refusedBeyond = () =>
+  new RpcUnavailable({ message: "chain RPC failed during eth_getLogs", hint: "query returned more than 10000 results" })
+
+/**
+ * One log per block; more than 250 logs in an answer is refused like Infura does, or (`refusal`) as
+ * viem refuses an answer over its response cap, here 1 KB a log and a cap of 10 KB.
+ */
+const cappedNode = (
+  calls: Array<readonly [number, number]>,
+  refusal: (blocks: number) => RpcUnavailable = refusedBeyond,
+  most = 250
+): Context.Tag.Service<ChainRpc> => {
   const answer = (method: string, params: ReadonlyArray<unknown> = []): Effect.Effect<unknown, RpcUnavailable> => {
     if (method !== "eth_getLogs") return Effect.dieMessage(`unexpected ${method}`)
     const filter = params[0] as { fromBlock: string; toBlock: string }
     const from = Number(filter.fromBlock)
     const to = Number(filter.toBlock)
     calls.push([from, to])
-    if (to - from + 1 > 250) {
-      return Effect.fail(
-        new RpcUnavailable({
-          message: "chain RPC failed during eth_getLogs",
-          hint: "query returned more than 10000 results"
-        })
-      )
-    }
+    if (to - from + 1 > most) return Effect.fail(refusal(to - from + 1))
     const found: Array<RawLog> = []
     for (let block = from; block <= to; block++) {
       found.push({
@@ -56,6 +61,22 @@ describe("logs", () => {
       expect(calls.every(([from, to]) => to >= from)).toBe(true)
       yield* sizer.succeeded
       expect(yield* sizer.current).toBeGreaterThan(125)
+    }))
+
+  it.effect("an answer refused as so many bytes over the cap is cut once to pieces that fit", () =>
+    Effect.gen(function*() {
+      const calls: Array<readonly [number, number]> = []
+      const overCapOf = (blocks: number) =>
+        new RpcUnavailable({
+          message: "chain RPC failed during eth_getLogs",
+          hint: oversizedHint(new ResponseBodyTooLargeError({ size: blocks * 1_000, maxSize: 10_000 }))
+        })
+      const sizer = yield* makeBatchSizer(2_000)
+      const found = yield* logs(1, 2_000, sizer).pipe(Effect.provideService(ChainRpc, cappedNode(calls, overCapOf, 10)))
+      expect(found.map((log) => Number(log.blockNumber))).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1))
+      // 200 times over the cap: one refusal, then pieces of 2,000 / (200 × 1.25) = 8 blocks.
+      expect(calls.filter(([from, to]) => to - from + 1 > 10)).toEqual([[1, 2_000]])
+      expect(yield* sizer.current).toBe(8)
     }))
 
   it.effect("other failures are not split", () =>

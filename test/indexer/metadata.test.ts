@@ -8,7 +8,8 @@ import { type Hex, stringToHex } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { lowerAddress } from "../../schema/Chain.js"
 import { decodeDecimals, decodeText, readMetadata } from "../../src/indexer/Metadata.js"
-import { clientsFor, sharedManifest } from "../support/devnet.js"
+import { readMetadataOf } from "../../src/indexer/MetadataBatch.js"
+import { clientsFor, sharedManifest, tokenAddress } from "../support/devnet.js"
 
 const manifest = sharedManifest()
 const rpc = ChainRpc.make({ rpcUrl: manifest.rpcUrl, chainId: manifest.chainId })
@@ -49,6 +50,27 @@ describe("token metadata", () => {
         name: "",
         decimals: 18,
         ok: false
+      })
+    }))
+
+  it.effect("read many at once through Multicall3, each token's metadata is what its own calls give", () =>
+    Effect.gen(function*() {
+      const tokens = [
+        yield* plant(answering(stringToHex("MKR", { size: 32 }))),
+        yield* plant(reverting),
+        "0x000000000000000000000000000000000000c0de" as Hex,
+        tokenAddress(manifest, "USDC"),
+        tokenAddress(manifest, "WETH")
+      ].map(lowerAddress)
+      // Past one aggregate's chunk, so tokens of several chunks come back together.
+      const many = Array.from({ length: 150 }, (_, i) => tokens[i % tokens.length]!)
+      const batched = yield* readMetadataOf(many).pipe(Effect.provideService(ChainRpc, rpc))
+      expect(batched.size).toBe(tokens.length)
+      for (const token of tokens) expect(batched.get(token)).toEqual(yield* read(token))
+      expect(batched.get(lowerAddress(tokenAddress(manifest, "USDC")))).toMatchObject({
+        symbol: "USDC",
+        decimals: 6,
+        ok: true
       })
     }))
 })
