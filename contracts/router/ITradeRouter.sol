@@ -62,19 +62,13 @@ interface ITradeRouter {
         uint256 sigDeadline;
     }
 
-    /// @notice One per execution. `amountIn`: sell token the taker spent (taken from its funds, less what
-    /// the plan handed back to it);
-    /// `amountOut`: the rise of the recipient's buyToken balance; `planHash`: keccak256 of
-    /// abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps) as the plan gave them.
+    /// @notice One per execution, only what a caller cannot know from its own records. `quoteTag` and the
+    /// taker (`msg.sender`) are the topics a fill is found by; `amountIn`: sell token the taker spent (taken
+    /// from its funds, less what the plan handed back to it); `amountOut`: the rise of the recipient's
+    /// buyToken balance; `planHash`: keccak256 of abi.encode(sellToken, buyToken, recipient, exactOut,
+    /// amountIn, minAmountOut, steps) as the plan gave them, which binds the tokens and the recipient.
     event PlanExecuted(
-        bytes32 indexed quoteTag,
-        address indexed taker,
-        address indexed recipient,
-        address sellToken,
-        address buyToken,
-        uint256 amountIn,
-        uint256 amountOut,
-        bytes32 planHash
+        bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash
     );
 
     error Reentrancy();

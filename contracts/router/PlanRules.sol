@@ -16,30 +16,32 @@ library PlanRules {
     uint256 internal constant SHARE_ONE = 1e18;
     uint256 internal constant WHOLE_BALANCE = type(uint256).max;
 
-    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the amounts and every step.
-    /// The quote tag, recipient, funding and deadline are left out: they are how and when a plan is sent,
-    /// not what it trades (`swap/tx` changes the deadline of a plan `swap` built).
-    /// It is `keccak256(abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps))`, built
-    /// without abi.encode's copy: `Step` is all static fields, so the encoded `steps` (length, then 10
-    /// words per step) is exactly their calldata, copied as it is. The copy is clean because every step
-    /// has already been read field by field, with Solidity's range checks, as the plan's leg or chain link
-    /// before this hash is taken (a dirty field reverts there).
+    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the recipient, the amounts and
+    /// every step, so the event need not repeat the tokens or the recipient. The quote tag, funding and
+    /// deadline are left out: they are how and when a plan is sent, not what it trades (`swap/tx` changes
+    /// the deadline of a plan `swap` built).
+    /// It is `keccak256(abi.encode(sellToken, buyToken, recipient, exactOut, amountIn, minAmountOut,
+    /// steps))`, built without abi.encode's copy: `Step` is all static fields, so the encoded `steps`
+    /// (length, then 10 words per step) is exactly their calldata, copied as it is. The copy is clean
+    /// because every step has already been read field by field, with Solidity's range checks, as the
+    /// plan's leg or chain link before this hash is taken (a dirty field reverts there).
     function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32 hash) {
-        (address sellToken, address buyToken, bool exactOut) = (plan.sellToken, plan.buyToken, plan.exactOut);
-        (uint256 amountIn, uint256 minAmountOut) = (plan.amountIn, plan.minAmountOut);
+        (address sellToken, address buyToken, address recipient) = (plan.sellToken, plan.buyToken, plan.recipient);
+        (bool exactOut, uint256 amountIn, uint256 minAmountOut) = (plan.exactOut, plan.amountIn, plan.minAmountOut);
         ITradeRouter.Step[] calldata steps = plan.steps;
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, sellToken)
             mstore(add(m, 0x20), buyToken)
-            mstore(add(m, 0x40), exactOut)
-            mstore(add(m, 0x60), amountIn)
-            mstore(add(m, 0x80), minAmountOut)
-            mstore(add(m, 0xa0), 0xc0)
-            mstore(add(m, 0xc0), steps.length)
+            mstore(add(m, 0x40), recipient)
+            mstore(add(m, 0x60), exactOut)
+            mstore(add(m, 0x80), amountIn)
+            mstore(add(m, 0xa0), minAmountOut)
+            mstore(add(m, 0xc0), 0xe0)
+            mstore(add(m, 0xe0), steps.length)
             let size := mul(steps.length, 0x140)
-            calldatacopy(add(m, 0xe0), steps.offset, size)
-            hash := keccak256(m, add(0xe0, size))
+            calldatacopy(add(m, 0x100), steps.offset, size)
+            hash := keccak256(m, add(0x100, size))
         }
     }
 

@@ -73,16 +73,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 balance = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
-        emit PlanExecuted(
-            plan.quoteTag,
-            msg.sender,
-            plan.recipient,
-            plan.sellToken,
-            plan.buyToken,
-            amountIn,
-            amountOut,
-            PlanRules.planHash(plan)
-        );
+        emit PlanExecuted(plan.quoteTag, msg.sender, amountIn, amountOut, PlanRules.planHash(plan));
         tExecution = 0;
     }
 

@@ -16,7 +16,7 @@ export const routerAbi = parseAbi([
   "function venueCount() view returns (uint256 count)",
   "function venueAt(uint8 index) view returns (VenueConfig venue)",
   "function permit2() view returns (address)",
-  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
+  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
   "error Reentrancy()",
   "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
   "error InvalidRecipient(address recipient)",

@@ -70,32 +70,30 @@ export const decodeRouterCall = (data: Hex): DecodedRouterCall => {
 export interface PlanExecuted {
   readonly quoteTag: Hex
   readonly taker: Address
-  readonly recipient: Address
-  readonly sellToken: Address
-  readonly buyToken: Address
   readonly amountIn: bigint
   readonly amountOut: bigint
-  /** `planHashOf` the executed plan */
+  /** `planHashOf` the executed plan: its tokens and recipient are the ones the hash was made of */
   readonly planHash: Hex
 }
 
 /** topic0 of `PlanExecuted`; topic1 is the quote tag, so `eth_getLogs` can find a quote's fills. */
 export const planExecutedTopic: Hex = toEventSelector(
-  "PlanExecuted(bytes32,address,address,address,address,uint256,uint256,bytes32)"
+  "PlanExecuted(bytes32,address,uint256,uint256,bytes32)"
 )
 
 const planHashParameters = parseAbiParameters([
-  "address sellToken, address buyToken, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
+  "address sellToken, address buyToken, address recipient, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
   "struct Step { uint8 venue; uint8 flags; address pool; address tokenIn; address tokenOut; uint24 fee; int24 tickSpacing; address hooks; uint256 amount; uint256 limit; }"
 ])
 
-/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, amounts and steps (not its
- * tag, recipient, funding or deadline, which say how and when it is sent, not what it trades). */
+/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, recipient, amounts and steps
+ * (not its tag, funding or deadline, which say how and when it is sent, not what it trades). */
 export const planHashOf = (plan: RouterPlan): Hex =>
   keccak256(
     encodeAbiParameters(planHashParameters, [
       plan.sellToken,
       plan.buyToken,
+      plan.recipient,
       plan.exactOut,
       plan.amountIn,
       plan.minAmountOut,

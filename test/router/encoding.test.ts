@@ -119,7 +119,7 @@ describe("router encoding", () => {
       )
     )
     expect(planExecutedTopic).toBe(
-      keccak256(stringToBytes("PlanExecuted(bytes32,address,address,address,address,uint256,uint256,bytes32)"))
+      keccak256(stringToBytes("PlanExecuted(bytes32,address,uint256,uint256,bytes32)"))
     )
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
   })
