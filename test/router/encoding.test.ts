@@ -115,7 +115,7 @@ describe("router encoding", () => {
   it("execute's selector and the event topic are the contract's", () => {
     expect(encodeExecute(plan).slice(0, 10)).toBe(
       toFunctionSelector(
-        "execute((bytes32,address,address,address,uint8,bool,uint256,uint256,uint256,(uint8,uint8,address,address,address,uint24,int24,address,uint256,uint256)[]))"
+        "execute((bytes32,address,address,address,uint256,uint256,uint256,(uint256,address,address,address,uint256,uint256)[]))"
       )
     )
     expect(planExecutedTopic).toBe(
