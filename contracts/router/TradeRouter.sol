@@ -130,7 +130,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     /// name equal to one of them would never reach the fallback (test/router/venueTable.test.ts holds this
     /// list equal to the compiled ABI).
     function _isOwnSelector(bytes4 name) internal pure override returns (bool) {
-        bytes4[16] memory own = [
+        bytes4[17] memory own = [
             this.execute.selector,
             this.executeWithPermit.selector,
             this.uniswapV3SwapCallback.selector,
@@ -146,7 +146,8 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
             this.FAMILY_LAUNCHPAD.selector,
             this.NATIVE_NONE.selector,
             this.NATIVE_DEPOSIT.selector,
-            this.NATIVE_SAME_BALANCE.selector
+            this.NATIVE_SAME_BALANCE.selector,
+            this.PLAN_ENCODING.selector
         ];
         for (uint256 i; i < own.length; ++i) {
             if (own[i] == name) return true;

@@ -17,6 +17,7 @@ export const routerAbi = parseAbi([
   "function venueCount() view returns (uint256 count)",
   "function venueAt(uint8 index) view returns (VenueConfig venue)",
   "function permit2() view returns (address)",
+  "function PLAN_ENCODING() view returns (uint8)",
   "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
   "error Reentrancy()",
   "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
@@ -49,6 +50,10 @@ export const routerAbi = parseAbi([
   "error TokenCallFailed(address token)",
   "error HoldingShort(address token, uint256 held, uint256 wanted)"
 ])
+
+/** The router's `PLAN_ENCODING` this service's calldata and event decoding are for (routers of the first
+ * encoding have no such getter). */
+export const PLAN_ENCODING = 2
 
 /** `Step.flags`, or-ed together. */
 export const StepFlag = {
