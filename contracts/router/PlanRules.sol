@@ -16,7 +16,8 @@ library PlanRules {
     uint256 internal constant SHARE_ONE = 1e18;
     uint256 internal constant WHOLE_BALANCE = type(uint256).max;
 
-    /// @notice `Plan.head`'s fields (ITradeRouter.sol has the layout); `check` has refused bits above them.
+    /// @notice `Plan.head`'s fields (ITradeRouter.sol has the layout), each cut to its width; `check`
+    /// refuses a head with bits above them.
     function funding(ITradeRouter.Plan calldata plan) internal pure returns (uint8) {
         return uint8(plan.head);
     }

@@ -3,8 +3,8 @@
  * (the quote was executed behind the caller's back, or twice) fails and stops; a fill in a listed
  * transaction passes when it executed a plan `swap` built for the quote (its `planHash`: tokens,
  * recipient, amounts and steps, so the buy token and the recipient are the quote's) and delivered at
- * least the minimum, and fails and stops otherwise; with no fill, any listed transaction not yet mined is pending, and when
- * all are mined nothing was filled: fail, requote.
+ * least the minimum, and fails and stops otherwise; with no fill, any listed transaction not yet mined
+ * is pending, and when all are mined nothing was filled: fail, requote.
  */
 import type { Address } from "../../schema/Chain.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
