@@ -16,36 +16,55 @@ library PlanRules {
     uint256 internal constant SHARE_ONE = 1e18;
     uint256 internal constant WHOLE_BALANCE = type(uint256).max;
 
-    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the amounts and every step.
-    /// The quote tag, recipient, funding and deadline are left out: they are how and when a plan is sent,
-    /// not what it trades (`swap/tx` changes the deadline of a plan `swap` built).
-    /// It is `keccak256(abi.encode(sellToken, buyToken, exactOut, amountIn, minAmountOut, steps))`, built
-    /// without abi.encode's copy: `Step` is all static fields, so the encoded `steps` (length, then 10
-    /// words per step) is exactly their calldata, copied as it is. The copy is clean because every step
-    /// has already been read field by field, with Solidity's range checks, as the plan's leg or chain link
-    /// before this hash is taken (a dirty field reverts there).
+    /// @notice `Plan.head`'s fields (ITradeRouter.sol has the layout), each cut to its width; `check`
+    /// refuses a head with bits above them.
+    function funding(ITradeRouter.Plan calldata plan) internal pure returns (uint8) {
+        return uint8(plan.head);
+    }
+
+    function exactOut(ITradeRouter.Plan calldata plan) internal pure returns (bool) {
+        return uint8(plan.head >> 8) != 0;
+    }
+
+    function deadline(ITradeRouter.Plan calldata plan) internal pure returns (uint256) {
+        return uint48(plan.head >> 16);
+    }
+
+    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the recipient, the amounts and
+    /// every step, so the event need not repeat the tokens or the recipient. The quote tag, funding and
+    /// deadline are left out: they are how and when a plan is sent, not what it trades (`swap/tx` changes
+    /// the deadline of a plan `swap` built).
+    /// It is `keccak256(abi.encode(sellToken, buyToken, recipient, exactOut, amountIn, minAmountOut,
+    /// steps))`, built without abi.encode's copy: `Step` is all static fields, so the encoded `steps`
+    /// (length, then 6 words per step, the pool word packed as it is in calldata) is exactly their
+    /// calldata, copied as it is. The copy is clean because every step has already been read field by
+    /// field, with Solidity's range checks and `_fill`'s check of the pool word's spare bits, as the
+    /// plan's leg or chain link before this hash is taken (a dirty field reverts there).
     function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32 hash) {
-        (address sellToken, address buyToken, bool exactOut) = (plan.sellToken, plan.buyToken, plan.exactOut);
-        (uint256 amountIn, uint256 minAmountOut) = (plan.amountIn, plan.minAmountOut);
+        (address sellToken, address buyToken, address recipient) = (plan.sellToken, plan.buyToken, plan.recipient);
+        (bool isExactOut, uint256 amountIn, uint256 minAmountOut) = (exactOut(plan), plan.amountIn, plan.minAmountOut);
         ITradeRouter.Step[] calldata steps = plan.steps;
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, sellToken)
             mstore(add(m, 0x20), buyToken)
-            mstore(add(m, 0x40), exactOut)
-            mstore(add(m, 0x60), amountIn)
-            mstore(add(m, 0x80), minAmountOut)
-            mstore(add(m, 0xa0), 0xc0)
-            mstore(add(m, 0xc0), steps.length)
-            let size := mul(steps.length, 0x140)
-            calldatacopy(add(m, 0xe0), steps.offset, size)
-            hash := keccak256(m, add(0xe0, size))
+            mstore(add(m, 0x40), recipient)
+            mstore(add(m, 0x60), isExactOut)
+            mstore(add(m, 0x80), amountIn)
+            mstore(add(m, 0xa0), minAmountOut)
+            mstore(add(m, 0xc0), 0xe0)
+            mstore(add(m, 0xe0), steps.length)
+            let size := mul(steps.length, 0xc0)
+            calldatacopy(add(m, 0x100), steps.offset, size)
+            hash := keccak256(m, add(0x100, size))
         }
     }
 
     /// @notice Refuses a plan whose recipient is zero, the router (`self`) or `permit2`, or that has no
-    /// steps, or whose tokens are missing or equal.
+    /// steps, or whose tokens are missing or equal, or whose `head` has bits beyond its fields or an
+    /// `exactOut` other than 0 or 1 (so every plan has one encoding; `funding` is checked when it is used).
     function check(ITradeRouter.Plan calldata plan, address self, address permit2) internal pure {
+        if (plan.head >> 64 != 0 || uint8(plan.head >> 8) > 1) revert ITradeRouter.InvalidPlan();
         address recipient = plan.recipient;
         if (recipient == address(0) || recipient == self || recipient == permit2) {
             revert ITradeRouter.InvalidRecipient(recipient);
@@ -100,8 +119,8 @@ library PlanRules {
     {
         uint256 end = i + 1;
         uint256 count = plan.steps.length;
-        while (end < count && plan.steps[end].flags == LINK) ++end;
-        if (end == count || plan.steps[end].flags != LAST_LINK) revert ITradeRouter.InvalidStep(end);
+        while (end < count && _flags(plan.steps[end].pool) == LINK) ++end;
+        if (end == count || _flags(plan.steps[end].pool) != LAST_LINK) revert ITradeRouter.InvalidStep(end);
         if (plan.steps[end].tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(end);
         chain = new ITradeRouter.Step[](end - i + 1);
         for (uint256 k; k < chain.length; ++k) {
@@ -113,22 +132,28 @@ library PlanRules {
         }
     }
 
+    /// @dev `Step.pool`'s flags byte (ITradeRouter.sol has the word's layout).
+    function _flags(uint256 poolWord) private pure returns (uint8) {
+        return uint8(poolWord >> 168);
+    }
+
     /// @dev Writes step `s` into `step`, the caller's (already allocated) return value, so that building
-    /// a leg allocates one `Leg`, not two.
+    /// a leg allocates one `Leg`, not two. Unpacks the pool word, refusing bits above its fields.
     function _fill(RouterBase.Leg memory step, ITradeRouter.Step memory s, uint256 index, address recipient)
         private
         view
     {
-        uint8 flags = s.flags;
-        if (flags > LINK) revert ITradeRouter.InvalidStep(index);
+        uint256 word = s.pool;
+        uint8 flags = _flags(word);
+        if (word >> 224 != 0 || flags > LINK) revert ITradeRouter.InvalidStep(index);
         if (s.tokenIn == s.tokenOut || s.tokenIn == address(0) || s.tokenOut == address(0)) {
             revert ITradeRouter.InvalidStep(index);
         }
         step.index = index;
-        step.venue = s.venue;
-        step.pool = s.pool;
-        step.fee = s.fee;
-        step.tickSpacing = s.tickSpacing;
+        step.venue = uint8(word >> 160);
+        step.pool = address(uint160(word));
+        step.fee = uint24(word >> 176);
+        step.tickSpacing = int24(uint24(word >> 200));
         step.hooks = s.hooks;
         step.tokenIn = s.tokenIn;
         step.tokenOut = s.tokenOut;

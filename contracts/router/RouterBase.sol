@@ -17,6 +17,12 @@ abstract contract RouterBase is ITradeRouter {
     uint8 public constant FAMILY_V4 = 2;
     uint8 public constant FAMILY_LAUNCHPAD = 3;
 
+    /// @notice The plan encoding and `PlanExecuted` this router speaks: 2 is the packed `Step` and `Plan.head`
+    /// words and the five-field event. Routers of the first encoding (ABI words, the eight-field event) have
+    /// no such getter; the service refuses to start with any router whose answer is not its own
+    /// (src/execution/RouterCheck.ts), since it would send calldata that router cannot read.
+    uint8 public constant PLAN_ENCODING = 2;
+
     /// @dev A fixed v2 fee is in hundredths of a basis point (Uniswap v3's unit: 3000 = 0.3 %).
     uint256 internal constant FEE_PIPS = 1e6;
 

@@ -42,7 +42,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         external
         returns (uint256 amountIn, uint256 amountOut)
     {
-        if (plan.funding != FUNDING_PERMIT2 || permit.details.token != plan.sellToken || permit.spender != address(this))
+        if (PlanRules.funding(plan) != FUNDING_PERMIT2 || permit.details.token != plan.sellToken || permit.spender != address(this))
         {
             revert PermitMismatch();
         }
@@ -67,37 +67,29 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 refunded = Holdings.sweep(msg.sender, plan.sellToken);
         // What the taker actually spent: what left its funds (the whole native deposit, or what approval and
         // Permit2 moved) less the sell token the sweep just returned to it.
-        amountIn = (plan.funding == FUNDING_NATIVE ? plan.amountIn : maxIn - tRemaining) - refunded;
+        amountIn = (PlanRules.funding(plan) == FUNDING_NATIVE ? plan.amountIn : maxIn - tRemaining) - refunded;
         // maxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
-        if (!plan.exactOut && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
+        if (!PlanRules.exactOut(plan) && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
         uint256 balance = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
-        emit PlanExecuted(
-            plan.quoteTag,
-            msg.sender,
-            plan.recipient,
-            plan.sellToken,
-            plan.buyToken,
-            amountIn,
-            amountOut,
-            PlanRules.planHash(plan)
-        );
+        emit PlanExecuted(plan.quoteTag, msg.sender, amountIn, amountOut, PlanRules.planHash(plan));
         tExecution = 0;
     }
 
     /// @return amountIn the plan's `amountIn`, resolved when it is `WHOLE_BALANCE`
     function _begin(Plan calldata plan) private returns (uint256 amountIn) {
         if (tExecution != 0) revert Reentrancy();
-        if (block.timestamp > plan.deadline) revert DeadlineExpired(plan.deadline, block.timestamp);
+        uint256 deadline = PlanRules.deadline(plan);
+        if (block.timestamp > deadline) revert DeadlineExpired(deadline, block.timestamp);
         PlanRules.check(plan, address(this), permit2);
         _refuseVenueRecipient(plan.recipient);
-        uint8 funding = plan.funding;
+        uint8 funding = PlanRules.funding(plan);
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
         amountIn = plan.amountIn;
         if (amountIn == WHOLE_BALANCE) {
-            if (plan.exactOut || funding == FUNDING_NATIVE) revert InvalidPlan();
+            if (PlanRules.exactOut(plan) || funding == FUNDING_NATIVE) revert InvalidPlan();
             amountIn = TokenCalls.balanceOf(plan.sellToken, msg.sender);
             if (amountIn == 0 || amountIn == WHOLE_BALANCE) revert InvalidPlan();
         }
@@ -138,7 +130,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     /// name equal to one of them would never reach the fallback (test/router/venueTable.test.ts holds this
     /// list equal to the compiled ABI).
     function _isOwnSelector(bytes4 name) internal pure override returns (bool) {
-        bytes4[16] memory own = [
+        bytes4[17] memory own = [
             this.execute.selector,
             this.executeWithPermit.selector,
             this.uniswapV3SwapCallback.selector,
@@ -154,7 +146,8 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
             this.FAMILY_LAUNCHPAD.selector,
             this.NATIVE_NONE.selector,
             this.NATIVE_DEPOSIT.selector,
-            this.NATIVE_SAME_BALANCE.selector
+            this.NATIVE_SAME_BALANCE.selector,
+            this.PLAN_ENCODING.selector
         ];
         for (uint256 i; i < own.length; ++i) {
             if (own[i] == name) return true;

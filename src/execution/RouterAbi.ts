@@ -1,13 +1,14 @@
 /**
  * The router's ABI and plan shapes, defined once for TypeScript: it mirrors contracts/router/ITradeRouter.sol
  * and the venue table's views in VenueTable.sol (test/router/encoding.test.ts holds the two ABIs equal).
- * ./RouterPlan.ts encodes and decodes with it.
+ * ./RouterPlan.ts encodes and decodes with it; `RouterPlan` is the plan unpacked, ./PlanPacking.ts its
+ * calldata shape.
  */
 import { type Address, type Hex, parseAbi } from "viem"
 
 export const routerAbi = parseAbi([
-  "struct Step { uint8 venue; uint8 flags; address pool; address tokenIn; address tokenOut; uint24 fee; int24 tickSpacing; address hooks; uint256 amount; uint256 limit; }",
-  "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint8 funding; bool exactOut; uint256 amountIn; uint256 minAmountOut; uint256 deadline; Step[] steps; }",
+  "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }",
+  "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint256 head; uint256 amountIn; uint256 minAmountOut; Step[] steps; }",
   "struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }",
   "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
   "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
@@ -16,7 +17,8 @@ export const routerAbi = parseAbi([
   "function venueCount() view returns (uint256 count)",
   "function venueAt(uint8 index) view returns (VenueConfig venue)",
   "function permit2() view returns (address)",
-  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, address indexed recipient, address sellToken, address buyToken, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
+  "function PLAN_ENCODING() view returns (uint8)",
+  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
   "error Reentrancy()",
   "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
   "error InvalidRecipient(address recipient)",
@@ -48,6 +50,10 @@ export const routerAbi = parseAbi([
   "error TokenCallFailed(address token)",
   "error HoldingShort(address token, uint256 held, uint256 wanted)"
 ])
+
+/** The router's `PLAN_ENCODING` this service's calldata and event decoding are for (routers of the first
+ * encoding have no such getter). */
+export const PLAN_ENCODING = 2
 
 /** `Step.flags`, or-ed together. */
 export const StepFlag = {

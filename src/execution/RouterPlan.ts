@@ -16,14 +16,8 @@ import {
   stringToBytes,
   toEventSelector
 } from "viem"
-import {
-  Funding,
-  type FundingCode,
-  NATIVE_PER_USDC_UNIT,
-  type PermitSingle,
-  routerAbi,
-  type RouterPlan
-} from "./RouterAbi.js"
+import { packPlan, packStep, unpackPlan } from "./PlanPacking.js"
+import { Funding, NATIVE_PER_USDC_UNIT, type PermitSingle, routerAbi, type RouterPlan } from "./RouterAbi.js"
 
 export * from "./RouterAbi.js"
 
@@ -32,10 +26,14 @@ export const quoteTag = (quoteId: string): Hex => keccak256(stringToBytes(quoteI
 
 /** Calldata of `execute(plan)`; send `value` = amountIn × 10¹² when `funding` is native. */
 export const encodeExecute = (plan: RouterPlan): Hex =>
-  encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [plan] })
+  encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [packPlan(plan)] })
 
 export const encodeExecuteWithPermit = (plan: RouterPlan, permit: PermitSingle, signature: Hex): Hex =>
-  encodeFunctionData({ abi: routerAbi, functionName: "executeWithPermit", args: [plan, permit, signature] })
+  encodeFunctionData({
+    abi: routerAbi,
+    functionName: "executeWithPermit",
+    args: [packPlan(plan), permit, signature]
+  })
 
 /** The native value a plan's transaction must carry. */
 export const planValue = (plan: RouterPlan): bigint =>
@@ -50,56 +48,49 @@ export type DecodedRouterCall =
     readonly signature: Hex
   }
 
-const fromAbiPlan = (
-  plan:
-    & Omit<RouterPlan, "funding">
-    & { readonly funding: number }
-): RouterPlan => ({ ...plan, funding: plan.funding as FundingCode })
-
 /** Reads a router transaction's `data` back into its plan (throws on anything else). */
 export const decodeRouterCall = (data: Hex): DecodedRouterCall => {
   const decoded = decodeFunctionData({ abi: routerAbi, data })
   if (decoded.functionName === "execute") {
-    return { functionName: "execute", plan: fromAbiPlan(decoded.args[0]) }
+    return { functionName: "execute", plan: unpackPlan(decoded.args[0]) }
   }
   if (decoded.functionName !== "executeWithPermit") throw new Error(`not a plan: ${decoded.functionName}`)
   const [plan, permit, signature] = decoded.args
-  return { functionName: "executeWithPermit", plan: fromAbiPlan(plan), permit, signature }
+  return { functionName: "executeWithPermit", plan: unpackPlan(plan), permit, signature }
 }
 
 export interface PlanExecuted {
   readonly quoteTag: Hex
   readonly taker: Address
-  readonly recipient: Address
-  readonly sellToken: Address
-  readonly buyToken: Address
   readonly amountIn: bigint
   readonly amountOut: bigint
-  /** `planHashOf` the executed plan */
+  /** `planHashOf` the executed plan: its tokens and recipient are the ones the hash was made of */
   readonly planHash: Hex
 }
 
 /** topic0 of `PlanExecuted`; topic1 is the quote tag, so `eth_getLogs` can find a quote's fills. */
 export const planExecutedTopic: Hex = toEventSelector(
-  "PlanExecuted(bytes32,address,address,address,address,uint256,uint256,bytes32)"
+  "PlanExecuted(bytes32,address,uint256,uint256,bytes32)"
 )
 
 const planHashParameters = parseAbiParameters([
-  "address sellToken, address buyToken, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
-  "struct Step { uint8 venue; uint8 flags; address pool; address tokenIn; address tokenOut; uint24 fee; int24 tickSpacing; address hooks; uint256 amount; uint256 limit; }"
+  "address sellToken, address buyToken, address recipient, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
+  "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }"
 ])
 
-/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, amounts and steps (not its
- * tag, recipient, funding or deadline, which say how and when it is sent, not what it trades). */
+/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, recipient, amounts and steps
+ * (not its tag, funding or deadline, which say how and when it is sent, not what it trades), the steps
+ * packed as in calldata. */
 export const planHashOf = (plan: RouterPlan): Hex =>
   keccak256(
     encodeAbiParameters(planHashParameters, [
       plan.sellToken,
       plan.buyToken,
+      plan.recipient,
       plan.exactOut,
       plan.amountIn,
       plan.minAmountOut,
-      plan.steps
+      plan.steps.map(packStep)
     ])
   )
 

@@ -1,12 +1,11 @@
 /**
  * The receipt's answer from what the chain holds, pure. In order: a fill in a transaction not listed
  * (the quote was executed behind the caller's back, or twice) fails and stops; a fill in a listed
- * transaction passes when it executed a plan `swap` built for the quote (its `planHash`: sell token,
- * amounts and steps) and delivered at least the minimum to the recipient in the buy token, and fails
- * and stops otherwise; with no fill, any listed transaction not yet mined is pending, and when
- * all are mined nothing was filled: fail, requote.
+ * transaction passes when it executed a plan `swap` built for the quote (its `planHash`: tokens,
+ * recipient, amounts and steps, so the buy token and the recipient are the quote's) and delivered at
+ * least the minimum, and fails and stops otherwise; with no fill, any listed transaction not yet mined
+ * is pending, and when all are mined nothing was filled: fail, requote.
  */
-import { getAddress } from "viem"
 import type { Address } from "../../schema/Chain.js"
 import type { BuiltSwap } from "../../schema/QuoteRecord.js"
 import type { ReceiptResponse, ReceiptTransaction } from "../../schema/Receipt.js"
@@ -45,11 +44,9 @@ export const judge = (input: VerdictInput): Verdict => {
   const transactions = view.listed.map(statusOf)
   const listedFills = input.fills.filter((fill) => listedHashes.has(fill.txHash))
   const unlisted = [...new Set(input.fills.filter((fill) => !listedHashes.has(fill.txHash)).map((f) => f.txHash))]
+  // Every recorded hash is of a plan for this taker and recipient (`planHashesAfter`) buying the quote's token.
   const built = (fill: Fill) => swap.planHashes.some((hash) => lower(hash) === lower(fill.event.planHash))
-  const delivering = (fill: Fill) =>
-    lower(fill.event.recipient) === lower(swap.recipient) && lower(fill.event.buyToken) === lower(input.buy) &&
-    built(fill)
-  const delivered = input.fills.filter(delivering).reduce((sum, fill) => sum + fill.event.amountOut, 0n)
+  const delivered = input.fills.filter(built).reduce((sum, fill) => sum + fill.event.amountOut, 0n)
   const filled = listedFills[0]
 
   const answer: ReceiptResponse = {
@@ -75,19 +72,12 @@ export const judge = (input: VerdictInput): Verdict => {
     )
   }
   if (filled !== undefined) {
-    const stray = listedFills.find((fill) => !delivering(fill))
-    if (stray !== undefined && !built(stray)) {
-      return fail(
-        "stop",
-        `the fill in ${stray.txHash} executed a plan \`swap\` did not build for this quote ` +
-          `(planHash ${stray.event.planHash}): its sell token, amounts or steps differ`
-      )
-    }
+    const stray = listedFills.find((fill) => !built(fill))
     if (stray !== undefined) {
       return fail(
         "stop",
-        `the fill in ${stray.txHash} delivered ${getAddress(stray.event.buyToken)} to ` +
-          `${getAddress(stray.event.recipient)}, not ${answer.token} to ${answer.recipient}`
+        `the fill in ${stray.txHash} executed a plan \`swap\` did not build for this quote ` +
+          `(planHash ${stray.event.planHash}): its tokens, recipient, amounts or steps differ`
       )
     }
     if (delivered >= swap.minAmountOut) return { answer: { ...answer, result: "pass" } }

@@ -93,8 +93,8 @@ const newTaker = async () => {
 const planned = new Map<string, Array<Hex>>()
 
 /** USDC -> this file's token on its pair, tagged with `quoteId`, recorded as built for it. */
-const plan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0n, recipient?: Address) => {
-  const made = unbuiltPlan(quoteId, taker, amountIn, minAmountOut, recipient)
+const plan = (quoteId: string, taker: Wallet, amountIn: bigint, minAmountOut = 0n) => {
+  const made = unbuiltPlan(quoteId, taker, amountIn, minAmountOut)
   planned.set(quoteId, [...(planned.get(quoteId) ?? []), planHashOf(made)])
   return made
 }
@@ -228,17 +228,18 @@ describe("a swap that filled", () => {
     expect(BigInt(answer.delivered)).toBeGreaterThan(0n)
   })
 
-  it("fails and stops when the fill delivered to someone other than the recipient", async () => {
+  it("fails and stops when the fill delivered to someone other than the recipient: the plan hash binds it", async () => {
     const { wallet } = await newTaker()
     const quoteId = newQuoteId()
     const block = await head()
-    const elsewhere = someAddress()
-    const swapHash = await sendTagged(wallet, router, plan(quoteId, wallet, 5_000_000n, 0n, elsewhere))
+    plan(quoteId, wallet, 5_000_000n)
+    const made = unbuiltPlan(quoteId, wallet, 5_000_000n, 0n, someAddress())
+    const swapHash = await sendTagged(wallet, router, made)
     await mined(wallet, swapHash)
     await store(quoteId, { block, taker: wallet.address })
     const answer = await ask({ quoteId, txHashes: [swapHash] })
     expect(answer).toMatchObject({ result: "fail", next: "stop", delivered: "0", swapTxHash: swapHash })
-    expect(answer.reason).toContain(`to ${elsewhere}, not ${getAddress(token)} to ${wallet.address}`)
+    expect(answer.reason).toContain(`(planHash ${planHashOf(made)}): its tokens, recipient, amounts or steps differ`)
   })
 
   it("fails and stops when the fill executed a plan `swap` did not build: another amount in, the same tag", async () => {

@@ -115,11 +115,11 @@ describe("router encoding", () => {
   it("execute's selector and the event topic are the contract's", () => {
     expect(encodeExecute(plan).slice(0, 10)).toBe(
       toFunctionSelector(
-        "execute((bytes32,address,address,address,uint8,bool,uint256,uint256,uint256,(uint8,uint8,address,address,address,uint24,int24,address,uint256,uint256)[]))"
+        "execute((bytes32,address,address,address,uint256,uint256,uint256,(uint256,address,address,address,uint256,uint256)[]))"
       )
     )
     expect(planExecutedTopic).toBe(
-      keccak256(stringToBytes("PlanExecuted(bytes32,address,address,address,address,uint256,uint256,bytes32)"))
+      keccak256(stringToBytes("PlanExecuted(bytes32,address,uint256,uint256,bytes32)"))
     )
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
   })

@@ -42,9 +42,6 @@ describe("single-pool plans on every venue kind", () => {
           expect(event).toEqual({
             quoteTag: plan.quoteTag,
             taker: trader.address,
-            recipient: trader.address,
-            sellToken: USDC,
-            buyToken: WETH,
             amountIn,
             amountOut: expected,
             planHash: planHashOf(plan)

@@ -7,7 +7,8 @@
  * One file, a little over the usual size, because the cases share one private devnet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits } from "viem"
+import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits, toHex } from "viem"
+import { packPlan, packStep } from "../../src/execution/PlanPacking.js"
 import { encodeExecute, Funding, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
@@ -178,14 +179,25 @@ describe("limits that revert", () => {
   })
 
   // planHash copies the steps' calldata raw; it may, because a step with a dirty word never gets that far.
-  it("a step whose pool word has bits above its address reverts, where the clean calldata executes", async () => {
+  it("a step whose pool word has bits above its packed fields reverts, where the clean calldata executes", async () => {
     const { trader, plan } = await directPlan(5)
     const clean = encodeExecute(plan)
-    const word = `000000000000000000000000${plan.steps[0]!.pool.slice(2).toLowerCase()}`
+    const word = toHex(packStep(plan.steps[0]!).pool, { size: 32 }).slice(2)
     expect(clean.split(word).length).toBe(2)
     const dirty = clean.replace(word, `01${word.slice(2)}`) as Hex
     expect(await revertOf(trader, env.router, plan, { data: clean })).toBe("succeeded")
-    expect(await revertOf(trader, env.router, plan, { data: dirty })).not.toBe("succeeded")
+    expect(await revertOf(trader, env.router, plan, { data: dirty })).toBe("InvalidStep")
+  })
+
+  it("a plan whose head word has bits above its fields, or an exactOut other than 0 or 1, reverts", async () => {
+    const { trader, plan } = await directPlan(5)
+    const clean = encodeExecute(plan)
+    const word = toHex(packPlan(plan).head, { size: 32 }).slice(2)
+    expect(clean.split(word).length).toBe(2)
+    const above = clean.replace(word, `01${word.slice(2)}`) as Hex
+    const exactOut = clean.replace(word, `${word.slice(0, 60)}02${word.slice(62)}`) as Hex
+    expect(await revertOf(trader, env.router, plan, { data: above })).toBe("InvalidPlan")
+    expect(await revertOf(trader, env.router, plan, { data: exactOut })).toBe("InvalidPlan")
   })
 })
 

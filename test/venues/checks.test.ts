@@ -3,7 +3,7 @@
  * code hash, a fee tier the factory disagrees with, a Permit2 address holding other code and a contract
  * address without code, a per-pair fee getter the venue's pairs lack and a fee denominator the pairs'
  * fees do not fit each refuse the start with a message that names the entry, and so does a router
- * whose venue table is not the file's.
+ * whose venue table is not the file's or that speaks another plan encoding.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
@@ -12,6 +12,7 @@ import { Deployment } from "../../layers/Deployment.js"
 import { checkedDeployment } from "../../layers/VenueChecks.js"
 import { lowerAddress } from "../../schema/Chain.js"
 import type { VenueEntry, VenueFile } from "../../schema/VenueFile.js"
+import { PLAN_ENCODING } from "../../src/execution/RouterAbi.js"
 import { checkedRouter } from "../../src/execution/RouterCheck.js"
 import { sharedManifest } from "../support/devnet.js"
 
@@ -110,6 +111,17 @@ describe("start-up checks of the venue file", () => {
       const fewer = { ...file, venues: file.venues.slice(0, 4) } as unknown as VenueFile
       expect(yield* startWith(fewer)).toContain(
         `router ${getAddress(file.router!)}: the router has ${file.venues.length} venues, the venue file 4`
+      )
+    }))
+
+  // A router of the first encoding has no PLAN_ENCODING getter; any contract without one answers alike.
+  it.effect("a router without this service's plan encoding refuses in one line, naming both encodings", () =>
+    Effect.gen(function*() {
+      const file = devnetFile()
+      const message = yield* startWith({ ...file, router: file.permit2 })
+      expect(message).toContain(
+        `router ${getAddress(file.permit2)}: its plan encoding is the first (no PLAN_ENCODING), this service ` +
+          `sends encoding ${PLAN_ENCODING}; deploy a router of this version (npm run deploy-router)`
       )
     }))
 
