@@ -1,0 +1,94 @@
+/**
+ * One market of the venues benchmark, measured as the service would run on it: the index started on an
+ * empty data directory and timed to the chain's head, the whole `quote` operation USDC→WETH warm (same
+ * order again, verdict cached) and cold (a new size each call: fresh simulation), the heap and RSS after
+ * GC with the index loaded, then the runtime closed (it writes its checkpoint) and started again on the
+ * same directory: start-up from the checkpoint.
+ */
+import { Effect, HashMap, Schema } from "effect"
+import { ChainRpc } from "../../../../layers/ChainRpc.js"
+import { Deployment } from "../../../../layers/Deployment.js"
+import { RpcHex } from "../../../../schema/Chain.js"
+import type { Manifest } from "../../../../schema/Manifest.js"
+import type { QuoteResponse } from "../../../../schema/Quote.js"
+import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
+import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
+import { quote } from "../../../../src/quote/Quote.js"
+import { heapMb, percentile } from "../report.js"
+import { benchDataDir, indexRuntime } from "../stack.js"
+
+const WARM = Number(process.env["VENUES_WARM"] ?? 500)
+const COLD = 40
+
+export interface MarketFigures {
+  readonly pools: number
+  readonly tokens: number
+  readonly venues: number
+  /** Distinct venues among the answer's routes, and how many routes it listed. */
+  readonly answer: { readonly venues: number; readonly routes: number }
+  readonly catchUpMs: number
+  readonly restartMs: number
+  readonly heapMb: number
+  readonly rssMb: number
+  readonly warm: { readonly p50: number; readonly p99: number }
+  readonly cold: { readonly p50: number; readonly p99: number }
+}
+
+const p = (samples: Array<number>) => {
+  const sorted = samples.sort((a, b) => a - b)
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) }
+}
+
+const started = async (manifest: Manifest, dataDir: string) => {
+  const runtime = indexRuntime(Deployment.make(manifest), { DATA_DIR: dataDir })
+  const t0 = performance.now()
+  const state = await runtime.runPromise(Effect.gen(function*() {
+    const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
+    return (yield* (yield* ChainIndex).waitFor(head)).state
+  }))
+  return { runtime, state, ms: performance.now() - t0 }
+}
+
+export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> => {
+  const dataDir = benchDataDir()
+  const { runtime, state, ms: catchUpMs } = await started(manifest, dataDir)
+  const token = (label: string) => manifest.tokens![label]!
+  const ask = (amount: string) =>
+    runtime.runPromise(
+      Schema.decodeUnknown(QuoteRequest)({ sell: token("USDC"), buy: token("WETH"), amount }).pipe(
+        Effect.orDie,
+        Effect.flatMap(quote)
+      )
+    )
+  const time = async (amount: string) => {
+    const t0 = performance.now()
+    await ask(amount)
+    return performance.now() - t0
+  }
+  const answer: QuoteResponse = await ask("2500")
+  for (let i = 0; i < 50; i++) await time("2500")
+  const warm: Array<number> = []
+  for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
+  const cold: Array<number> = []
+  for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
+  const heap = heapMb()
+  const rssMb = process.memoryUsage().rss / 2 ** 20
+  await runtime.dispose()
+  const again = await started(manifest, dataDir)
+  await again.runtime.dispose()
+  return {
+    pools: HashMap.size(state.pools),
+    tokens: HashMap.size(state.tokens),
+    venues: manifest.venues!.venues.length,
+    answer: {
+      venues: new Set(answer.routes.flatMap((route) => route.hops.map((hop) => hop.venue))).size,
+      routes: answer.routes.length
+    },
+    catchUpMs,
+    restartMs: again.ms,
+    heapMb: heap,
+    rssMb,
+    warm: p(warm),
+    cold: p(cold)
+  }
+}
