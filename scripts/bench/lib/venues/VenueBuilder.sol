@@ -68,19 +68,16 @@ contract VenueBuilder {
     /// different hubs. `hubPerUsd[h]` is hub h's base units per dollar; a token's first pool holds
     /// `usd(i)` dollars of its hub and 1e24 of the token, its second as many dollars as the next token's
     /// first, at the same token price.
-    function tokens(IV2Factory[] calldata factories, address[] calldata hubs, uint256[] calldata hubPerUsd, uint256 first, uint256 count)
+    function tokens(IV2Factory[] memory factories, address[] memory hubs, uint256[] memory hubPerUsd, uint256 first, uint256 count)
         external
     {
-        uint256 f = factories.length;
-        uint256 h = hubs.length;
         for (uint256 i = first; i < first + count; i++) {
             VenueToken token = new VenueToken(string.concat("Venue Token ", digits(i)), string.concat("V", digits(i)), 1e27);
-            uint256 usd1 = usd(i);
-            uint256 usd2 = usd(i + 1);
-            pool(factories[i % f], token, 1e24, hubs[i % h], usd1 * hubPerUsd[i % h]);
-            uint256 h2 = (i + 1 + (i / h) % (h - 1)) % h;
-            uint256 f2 = (i + 1 + (i / f) % (f - 1)) % f;
-            pool(factories[f2], token, (1e24 * usd2) / usd1, hubs[h2], usd2 * hubPerUsd[h2]);
+            uint256 h = i % hubs.length;
+            pool(factories[i % factories.length], token, 1e24, hubs[h], usd(i) * hubPerUsd[h]);
+            h = (i + 1 + (i / hubs.length) % (hubs.length - 1)) % hubs.length;
+            uint256 f = (i + 1 + (i / factories.length) % (factories.length - 1)) % factories.length;
+            pool(factories[f], token, (1e24 * usd(i + 1)) / usd(i), hubs[h], usd(i + 1) * hubPerUsd[h]);
         }
     }
 
