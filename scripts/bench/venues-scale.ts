@@ -41,6 +41,10 @@ try {
   row("venues | pools | tokens", (f) => `${f.venues} venues, ${f.pools} pools, ${f.tokens} tokens`)
   row("answer: routes, venues among them", (f) => `${f.answer.routes} routes, ${f.answer.venues} venues`)
   row("quote USDC→WETH warm p50 / p99", (f) => `${ms(f.warm.p50)} / ${ms(f.warm.p99)}`)
+  row(
+    "… its route search alone p50 / p99, candidates",
+    (f) => `${ms(f.search.p50)} / ${ms(f.search.p99)}, ${f.search.candidates}`
+  )
   row("quote USDC→WETH cold p50 / p99", (f) => `${ms(f.cold.p50)} / ${ms(f.cold.p99)}`)
   row("heap after GC / RSS", (f) => `${f.heapMb.toFixed(0)} MB / ${f.rssMb.toFixed(0)} MB`)
   row("catch-up from an empty index", (f) => `${(f.catchUpMs / 1000).toFixed(1)} s`)

@@ -3,7 +3,9 @@
  * empty data directory and timed to the chain's head, the whole `quote` operation USDC→WETH warm (same
  * order again, verdict cached) and cold (a new size each call: fresh simulation), the heap and RSS after
  * GC with the index loaded, then the runtime closed (it writes its checkpoint) and started again on the
- * same directory: start-up from the checkpoint.
+ * same directory: start-up from the checkpoint. Beside the whole quote, its route search alone (`findRoute`
+ * over the same index, the quote's defaults: 2 hops, 3 splits, gas netted at 20 gwei and the WETH price)
+ * for where a warm quote's time goes.
  */
 import { Effect, HashMap, Schema } from "effect"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
@@ -14,6 +16,11 @@ import type { QuoteResponse } from "../../../../schema/Quote.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
 import { quote } from "../../../../src/quote/Quote.js"
+import { listedHubs } from "../../../../src/routing/Candidates.js"
+import { findRoute } from "../../../../src/routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas } from "../../../../src/routing/Gas.js"
+import { marketFromIndex } from "../../../../src/routing/Market.js"
+import { addressOf } from "../../../../test/support/hex.js"
 import { heapMb, percentile } from "../report.js"
 import { benchDataDir, indexRuntime } from "../stack.js"
 
@@ -32,6 +39,8 @@ export interface MarketFigures {
   readonly rssMb: number
   readonly warm: { readonly p50: number; readonly p99: number }
   readonly cold: { readonly p50: number; readonly p99: number }
+  /** `findRoute` alone for the warm quote's request, and how many candidate paths it priced. */
+  readonly search: { readonly p50: number; readonly p99: number; readonly candidates: number }
 }
 
 const p = (samples: Array<number>) => {
@@ -71,6 +80,29 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
   for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
+  const request = {
+    market: marketFromIndex(state),
+    tokenIn: addressOf(token("USDC")),
+    tokenOut: addressOf(token("WETH")),
+    side: "exactIn" as const,
+    amount: 2_500_000_000n,
+    hubs: [addressOf(token("USDC")), ...listedHubs(manifest.tokenList.tokens, manifest.chainId)],
+    maxHops: 2,
+    maxSplits: 3,
+    allowVenue: () => true,
+    gas: {
+      perHop: defaultHopGas,
+      perPath: defaultPathGas,
+      gasPriceWei: 20_000_000_000n,
+      tokenPrice: { tokenRaw: 10n ** 18n, usdcRaw: 3_000_000_000n }
+    }
+  }
+  const searches: Array<number> = []
+  for (let i = 0; i < WARM; i++) {
+    const t0 = performance.now()
+    findRoute(request)
+    searches.push(performance.now() - t0)
+  }
   const heap = heapMb()
   const rssMb = process.memoryUsage().rss / 2 ** 20
   await runtime.dispose()
@@ -89,6 +121,7 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
     heapMb: heap,
     rssMb,
     warm: p(warm),
-    cold: p(cold)
+    cold: p(cold),
+    search: { ...p(searches), candidates: findRoute(request).candidates.length }
   }
 }
