@@ -38,6 +38,8 @@ export interface MarketFigures {
   readonly heapMb: number
   readonly rssMb: number
   readonly warm: { readonly p50: number; readonly p99: number }
+  /** CPU the process spent per warm quote (user + system): on a loaded machine, wall time mostly waits. */
+  readonly warmCpuMs: number
   readonly cold: { readonly p50: number; readonly p99: number }
   /** `findRoute` alone for the warm quote's request, and how many candidate paths it priced. */
   readonly search: { readonly p50: number; readonly p99: number; readonly candidates: number }
@@ -77,7 +79,9 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
   const answer: QuoteResponse = await ask("2500")
   for (let i = 0; i < 50; i++) await time("2500")
   const warm: Array<number> = []
+  const cpu = process.cpuUsage()
   for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
+  const spent = process.cpuUsage(cpu)
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
   const request = {
@@ -121,6 +125,7 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
     heapMb: heap,
     rssMb,
     warm: p(warm),
+    warmCpuMs: (spent.user + spent.system) / 1_000 / WARM,
     cold: p(cold),
     search: { ...p(searches), candidates: findRoute(request).candidates.length }
   }
