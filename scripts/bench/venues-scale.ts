@@ -41,7 +41,7 @@ try {
   row("venues | pools | tokens", (f) => `${f.venues} venues, ${f.pools} pools, ${f.tokens} tokens`)
   row("answer: routes, venues among them", (f) => `${f.answer.routes} routes, ${f.answer.venues} venues`)
   row("quote USDC→WETH warm p50 / p99", (f) => `${ms(f.warm.p50)} / ${ms(f.warm.p99)}`)
-  row("… CPU per warm quote", (f) => ms(f.warmCpuMs))
+  row("… CPU / GC pauses per warm quote", (f) => `${ms(f.warmCpuMs)} / ${ms(f.warmGcMs)}`)
   row(
     "… its route search alone p50 / p99, candidates",
     (f) => `${ms(f.search.p50)} / ${ms(f.search.p99)}, ${f.search.candidates}`

@@ -8,6 +8,7 @@
  * for where a warm quote's time goes.
  */
 import { Effect, HashMap, Schema } from "effect"
+import { PerformanceObserver } from "node:perf_hooks"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
 import { RpcHex } from "../../../../schema/Chain.js"
@@ -40,6 +41,8 @@ export interface MarketFigures {
   readonly warm: { readonly p50: number; readonly p99: number }
   /** CPU the process spent per warm quote (user + system): on a loaded machine, wall time mostly waits. */
   readonly warmCpuMs: number
+  /** Garbage collection pauses during the warm quotes, per quote. */
+  readonly warmGcMs: number
   readonly cold: { readonly p50: number; readonly p99: number }
   /** `findRoute` alone for the warm quote's request, and how many candidate paths it priced. */
   readonly search: { readonly p50: number; readonly p99: number; readonly candidates: number }
@@ -79,9 +82,15 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
   const answer: QuoteResponse = await ask("2500")
   for (let i = 0; i < 50; i++) await time("2500")
   const warm: Array<number> = []
+  let gcMs = 0
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration
+  })
+  gcWatch.observe({ entryTypes: ["gc"] })
   const cpu = process.cpuUsage()
   for (let i = 0; i < WARM; i++) warm.push(await time("2500"))
   const spent = process.cpuUsage(cpu)
+  gcWatch.disconnect()
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await time(`${2_500 + i + 1}.25`))
   const request = {
@@ -126,6 +135,7 @@ export const measureMarket = async (manifest: Manifest): Promise<MarketFigures> 
     rssMb,
     warm: p(warm),
     warmCpuMs: (spent.user + spent.system) / 1_000 / WARM,
+    warmGcMs: gcMs / WARM,
     cold: p(cold),
     search: { ...p(searches), candidates: findRoute(request).candidates.length }
   }
