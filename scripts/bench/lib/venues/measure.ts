@@ -1,9 +1,9 @@
 /**
  * One market of the venues benchmark, measured as the service would run on it: the index started on an
  * empty data directory and timed to the chain's head, the whole `quote` operation USDC→WETH warm (same
- * order again, verdict cached) and cold (a new size each call: fresh simulation), the heap and RSS after
- * GC with the index loaded, then the runtime closed (it writes its checkpoint) and started again on the
- * same directory: start-up from the checkpoint. Beside the whole quote, its route search alone (`findRoute`
+ * order again, verdict cached; with the CPU the process spent and the GC pauses) and cold (a new size
+ * each call: fresh simulation), the heap and RSS after GC with the index loaded, then the runtime closed
+ * (it writes its checkpoint) and started again on the same directory: start-up from the checkpoint. Beside the whole quote, its route search alone (`findRoute`
  * over the same index, the quote's defaults: 2 hops, 3 splits, gas netted at 20 gwei and the WETH price)
  * for where a warm quote's time goes.
  */
