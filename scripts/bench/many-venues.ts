@@ -19,7 +19,7 @@ const POOLS = Number(process.env["VENUES_SCALE_POOLS"] ?? 10_000)
 const seconds = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`
 const load = () => loadavg().map((value) => value.toFixed(1)).join(" ")
 
-const devnet = await benchDevnet("venues-scale")
+const devnet = await benchDevnet("many-venues")
 try {
   const own = await measureMarket(devnet.manifest)
   console.log(`   devnet market measured (load ${load()}); adding venues`)
