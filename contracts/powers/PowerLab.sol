@@ -104,6 +104,8 @@ contract PowerLab {
         seen.before = balancesOf(setup.token, setup.watch);
         if (data.length > 0) (seen.ok,) = PowerPuppet(payable(caller)).powerCall(setup.token, data);
         else seen.ok = true;
+        // A reverted call changed nothing: its sells would be the baseline's, and the judge reads none.
+        if (!seen.ok) carry(seen);
         seen.supplyAfter = supplyOf(setup.token);
         seen.afterwards = balancesOf(setup.token, setup.watch);
         uint256 held = balanceOf(setup.token, setup.victim);
