@@ -16,7 +16,14 @@ import { pathGasUnits } from "./Gas.js"
 import { type HopSimulation, noTaxes, type Path, runPath, type SimulatedHops } from "./Path.js"
 import type { Plan } from "./Plan.js"
 import { dominated } from "./Prune.js"
-import { better, type Candidate, type Dominated, type RouteRequest, type RouteResult, singlePathPlan } from "./RouteSearch.js"
+import {
+  better,
+  type Candidate,
+  type Dominated,
+  type RouteRequest,
+  type RouteResult,
+  singlePathPlan
+} from "./RouteSearch.js"
 import { bestSplit } from "./SplitPlan.js"
 
 export { type Candidate, netValue, type RouteRequest, type RouteResult } from "./RouteSearch.js"
