@@ -89,10 +89,11 @@ export const hubbedVenueMarket = (seed: number, venues: number): VenueMarket => 
   const next = seeded(seed + 1)
   const pools = [...base.pools]
   for (let v = 0; v < venues; v++) {
-    for (const [n, pair] of [[MARKET_USDC, MARKET_HUB], [MARKET_HUB, MARKET_WETH]].entries()) {
+    const pairs: ReadonlyArray<readonly [Hex, Hex]> = [[MARKET_USDC, MARKET_HUB], [MARKET_HUB, MARKET_WETH]]
+    for (const [n, pair] of pairs.entries()) {
       const price = (n === 0 ? 60_000 : 3000) * (1 + (next() - 0.5) * 8e-3)
       const depth = 5e4 + next() * 3e6
-      pools.push(pool(3000 + 2 * v + n, `venue-${v}`, 0, pair as [Hex, Hex], price, depth, 3000, 0))
+      pools.push(pool(3000 + 2 * v + n, `venue-${v}`, 0, pair, price, depth, 3000, 0))
     }
   }
   return { ...base, pools }
