@@ -49,7 +49,9 @@ export const Route = Schema.Struct({
   }),
   unpricedReason: Schema.optional(Schema.String).annotations({
     description:
-      "why the path was not priced: `dynamic_fee`, `hook_delta`, `fee_on_transfer_input` (needs a simulation), `insufficient_liquidity`, `curve_complete`"
+      "why the path was not priced: `dynamic_fee`, `hook_delta`, `fee_on_transfer_input` (needs a simulation), " +
+      "`insufficient_liquidity`, `curve_complete`, `dominated` (exactIn: cannot enter the best plan, its rate at " +
+      "zero size being below a direct path's marginal at the whole order)"
   }),
   buyTaxBps: Bps,
   costVsMidBps: Schema.NullOr(Bps),

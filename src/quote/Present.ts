@@ -55,17 +55,48 @@ const costVsMid = (context: PresentContext, tokenIn: Hex, tokenOut: Hex, amountI
   return Number(((valueIn - valueOut) * 1_000_000n) / valueIn) / 100
 }
 
+/** What a route shows that depends on its path and pools only, not on the order. */
+interface RouteFrame {
+  readonly type: Route["type"]
+  readonly routeId: string
+  readonly hops: Route["hops"]
+}
+
+/**
+ * Frames per market snapshot (its pool lookup, one per indexed state: src/routing/Market.ts), by path:
+ * a quote repeated on one snapshot rebuilds only its routes' amounts. Gone with the snapshot.
+ */
+const frames = new WeakMap<ShapeContext["pool"], Map<string, RouteFrame>>()
+
+const frameOf = (context: PresentContext, path: Path): RouteFrame => {
+  let known = frames.get(context.pool)
+  if (known === undefined) frames.set(context.pool, known = new Map())
+  // The key names the pools; the sell token, which way they are crossed.
+  const key = `${path.tokenIn}|${path.key}`
+  let frame = known.get(key)
+  if (frame === undefined) {
+    const hops = path.hops.length
+    frame = {
+      type: hops === 1 ? "direct" : hops === 2 ? "two_hop" : "multi_hop",
+      routeId: routeIdOf(path),
+      hops: path.hops.map((hop) => routeHop(context, hop))
+    }
+    known.set(key, frame)
+  }
+  return frame
+}
+
 export const presentRoute = (context: PresentContext, candidate: Candidate): Route => {
   const { path, run } = candidate
-  const hops = path.hops.length
   const decimalsIn = context.token(path.tokenIn).decimals
   const decimalsOut = context.token(path.tokenOut).decimals
   const filled = run._tag === "Filled"
+  const { hops, routeId, type } = frameOf(context, path)
   return {
-    type: hops === 1 ? "direct" : hops === 2 ? "two_hop" : "multi_hop",
-    routeId: routeIdOf(path),
+    type,
+    routeId,
     provider: "native",
-    hops: path.hops.map((hop) => routeHop(context, hop)),
+    hops,
     ...(filled
       ? {
         amountOutQuoted: formatUnits(run.amountOut, decimalsOut),

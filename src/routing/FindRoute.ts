@@ -3,6 +3,9 @@
  * order, and the best plan: the best single path, or the best split over any of them when its output
  * net of the extra gas is higher. Pure: one market snapshot in, plans out; nothing reads the chain.
  *
+ * An exactIn path that cannot enter the best plan (./Prune.ts: its rate at zero input is below a direct
+ * path's marginal at the whole order) is not priced; it stays a candidate, marked `Dominated`.
+ *
  * Guarantees (each tested in test/routing/): the plan's net value is never below the best single path's
  * (that path is always a contender), a split is kept only when it pays for its extra gas (every split
  * size is compared net of gas, down to one path), and the plan is within 0.01 bp of the best over every
@@ -10,12 +13,22 @@
  */
 import { candidatePaths } from "./Candidates.js"
 import { pathGasUnits } from "./Gas.js"
-import { type HopSimulation, noTaxes, runPath, type SimulatedHops } from "./Path.js"
+import { type HopSimulation, noTaxes, type Path, runPath, type SimulatedHops } from "./Path.js"
 import type { Plan } from "./Plan.js"
-import { better, type Candidate, type RouteRequest, type RouteResult, singlePathPlan } from "./RouteSearch.js"
+import { dominated } from "./Prune.js"
+import {
+  better,
+  type Candidate,
+  type Dominated,
+  type RouteRequest,
+  type RouteResult,
+  singlePathPlan
+} from "./RouteSearch.js"
 import { bestSplit } from "./SplitPlan.js"
 
 export { type Candidate, netValue, type RouteRequest, type RouteResult } from "./RouteSearch.js"
+
+const DOMINATED: Dominated = { _tag: "Dominated", reason: "dominated" }
 
 export const findRoute = (request: RouteRequest): RouteResult => {
   const taxes = request.taxes ?? noTaxes
@@ -24,9 +37,12 @@ export const findRoute = (request: RouteRequest): RouteResult => {
     hubs: request.hubs,
     allowVenue: request.allowVenue
   })
-  const candidates: Array<Candidate> = paths.map((path) => ({
+  const priced = (path: Path) => runPath(path, request.side, request.amount, request.market.pool, taxes)
+  const direct = paths.map((path) => (path.hops.length === 1 ? priced(path) : undefined))
+  const drop = dominated(request, paths, (i) => direct[i] ?? priced(paths[i]!), taxes)
+  const candidates: Array<Candidate> = paths.map((path, i) => ({
     path,
-    run: runPath(path, request.side, request.amount, request.market.pool, taxes),
+    run: drop[i] ? DOMINATED : direct[i] ?? priced(path),
     gasUnits: pathGasUnits(request.gas, path)
   }))
   let bestSingle: Plan | null = null
@@ -35,7 +51,9 @@ export const findRoute = (request: RouteRequest): RouteResult => {
   }
   let best = bestSingle
   if (request.maxSplits > 1) {
-    const splittable = candidates.flatMap((c) => (c.run._tag !== "NeedsSimulation" ? [c.path] : []))
+    const splittable = candidates.flatMap((c) =>
+      c.run._tag !== "NeedsSimulation" && c.run._tag !== "Dominated" ? [c.path] : []
+    )
     if (splittable.length > 1) best = better(best, bestSplit(request, splittable, taxes))
   }
   return { candidates, best, bestSingle }

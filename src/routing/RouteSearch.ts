@@ -24,10 +24,19 @@ export interface RouteRequest {
   readonly taxes?: TransferTaxes
 }
 
+/** A candidate left unpriced because it cannot enter the best plan (./Prune.ts). */
+export interface Dominated {
+  readonly _tag: "Dominated"
+  readonly reason: "dominated"
+}
+
 export interface Candidate {
   readonly path: Path
-  /** The path alone for the whole order: priced, or why it cannot be (simulation needed, cannot fill). */
-  readonly run: PathRun
+  /**
+   * The path alone for the whole order: priced, or why it is not (simulation needed, cannot fill, cannot
+   * enter the best plan).
+   */
+  readonly run: PathRun | Dominated
   readonly gasUnits: bigint
 }
 

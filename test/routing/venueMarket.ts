@@ -80,6 +80,25 @@ export const venueMarket = (seed: number, venues: number): VenueMarket => {
   return { pools, cheapVenue: `venue-${cheap}` }
 }
 
+/**
+ * `venueMarket` with every venue also holding both hub pairs (USDC/hub, hub/WETH) at its own depth and
+ * price (within ±0.4 %), as the many-venues bench's clones do: venues + venues² + 4 candidate paths.
+ */
+export const hubbedVenueMarket = (seed: number, venues: number): VenueMarket => {
+  const base = venueMarket(seed, venues)
+  const next = seeded(seed + 1)
+  const pools = [...base.pools]
+  for (let v = 0; v < venues; v++) {
+    const pairs: ReadonlyArray<readonly [Hex, Hex]> = [[MARKET_USDC, MARKET_HUB], [MARKET_HUB, MARKET_WETH]]
+    for (const [n, pair] of pairs.entries()) {
+      const price = (n === 0 ? 60_000 : 3000) * (1 + (next() - 0.5) * 8e-3)
+      const depth = 5e4 + next() * 3e6
+      pools.push(pool(3000 + 2 * v + n, `venue-${v}`, 0, pair, price, depth, 3000, 0))
+    }
+  }
+  return { ...base, pools }
+}
+
 /** An order's size: exactIn $5k–$100k of USDC, exactOut 2–30 WETH. */
 export const orderSize = (side: "exactIn" | "exactOut", u: number): bigint =>
   side === "exactIn"
