@@ -1,14 +1,19 @@
 /**
  * The bootstrap's few chain actions, over the project's one `ChainRpc` boundary.
  *
- * Transactions go out as `eth_sendTransactionSync` (EIP-7966) from anvil's unlocked accounts: anvil
- * fills nonce and fees, mines the transaction (automine) and answers with its receipt, so a bootstrap
- * of hundreds of transactions costs one round trip each. (Plain `eth_sendTransaction` can answer before
- * the receipt is queryable.)
+ * Anvil runs with automine off for the bootstrap (`begin`/`end`): a transaction is queued with
+ * `eth_sendTransaction` from anvil's unlocked accounts (anvil fills nonce and fees, counting what is
+ * already queued), and the queue is mined as one block only when something must see its effects: a
+ * read, any other RPC request (a clock move among them), or a caller that needs the receipt. So a
+ * phase of independent transactions (the holders' bags, a pool's funding) costs one block instead of
+ * one each, and the transactions still run in the order they were sent, with the same results.
+ * Mining at the previous clock move before the next one keeps every transaction at its moment.
  * The gas limit is fixed and generous rather than estimated: anvil estimates against the current block,
  * and once the bootstrap moves the clock (evm_setNextBlockTimestamp) a v3 oracle write can cost more
- * in the mined block than in the estimate, running out of gas. Every receipt is checked, so a revert
- * stops the bootstrap with the step's label instead of leaving a silently broken market.
+ * in the mined block than in the estimate, running out of gas. The block gas limit is raised while
+ * queueing so that a block holds a whole phase, and put back before the chain is served. Every receipt
+ * is checked, so a revert stops the bootstrap with the step's label instead of leaving a silently
+ * broken market.
  */
 import { type Context, Effect, Schema } from "effect"
 import {
@@ -27,8 +32,10 @@ import { DevnetError } from "./DevnetError.js"
 
 type Rpc = Context.Tag.Service<ChainRpc>
 
-/** Below the 30M block gas limit; each transaction gets a block of its own under automine. */
-const GAS_LIMIT = numberToHex(25_000_000)
+/** Below anvil's 30M block gas limit, so a transaction sent this way also fits a served block. */
+const GAS_LIMIT = 25_000_000n
+/** While queueing: room for a whole phase's transactions at GAS_LIMIT each in one block. */
+const QUEUE_BLOCK_GAS = GAS_LIMIT * 1_000n
 
 export interface Contract {
   readonly address: Address
@@ -45,31 +52,79 @@ export interface Call {
 const MinedReceipt = Schema.declare((answer: unknown): answer is RpcTransactionReceipt =>
   typeof answer === "object" && answer !== null && "status" in answer && "transactionHash" in answer
 )
+const MaybeReceipt = Schema.NullOr(MinedReceipt)
+const TxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/))
+const GasLimit = Schema.Struct({ gasLimit: Schema.String })
+
+interface Queued {
+  readonly hash: Hex
+  readonly label: string
+}
 
 const failed = (label: string) => (error: { readonly message: string; readonly hint?: string | undefined }) =>
   new DevnetError({ message: `${label}: ${error.hint ?? error.message}`, cause: error })
 
 export const makeTx = (rpc: Rpc) => {
-  const request = (method: string, params: ReadonlyArray<unknown>, label = method) =>
-    rpc.request(method, params).pipe(Effect.mapError(failed(label)))
-  const readRpc = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>, label = method) =>
-    rpc.read(schema, method, params).pipe(Effect.mapError(failed(label)))
+  let queue: Array<Queued> = []
+  let servedGasLimit: string | undefined
 
-  const send = (from: Address, call: Call, label: string): Effect.Effect<TransactionReceipt, DevnetError> =>
-    readRpc(MinedReceipt, "eth_sendTransactionSync", [{
-      from,
-      gas: GAS_LIMIT,
-      ...(call.to === undefined ? {} : { to: call.to }),
-      ...(call.data === undefined ? {} : { data: call.data }),
-      ...(call.value === undefined ? {} : { value: numberToHex(call.value) })
-    }], label).pipe(
-      Effect.map(formatTransactionReceipt),
+  const receiptOf = (queued: Queued) =>
+    rpc.read(MaybeReceipt, "eth_getTransactionReceipt", [queued.hash]).pipe(
+      Effect.mapError(failed(queued.label)),
+      Effect.flatMap((answer) =>
+        answer === null
+          ? Effect.fail(new DevnetError({ message: `${queued.label} was queued but not mined (${queued.hash})` }))
+          : Effect.succeed(formatTransactionReceipt(answer))
+      ),
       Effect.filterOrFail(
         (mined) => mined.status === "success",
         (mined) =>
-          new DevnetError({ message: `${label} reverted in block ${mined.blockNumber} (${mined.transactionHash})` })
+          new DevnetError({
+            message: `${queued.label} reverted in block ${mined.blockNumber} (${mined.transactionHash})`
+          })
       )
     )
+
+  /** Mines everything queued as one block and checks each receipt; the receipts in queue order. */
+  const flush: Effect.Effect<ReadonlyArray<TransactionReceipt>, DevnetError> = Effect.suspend(() => {
+    if (queue.length === 0) return Effect.succeed([])
+    const mined = queue
+    queue = []
+    return rpc.request("evm_mine", []).pipe(
+      Effect.mapError(failed("evm_mine")),
+      Effect.zipRight(Effect.forEach(mined, receiptOf, { concurrency: "unbounded" }))
+    )
+  })
+
+  const request = (method: string, params: ReadonlyArray<unknown>, label = method) =>
+    Effect.zipRight(flush, rpc.request(method, params).pipe(Effect.mapError(failed(label))))
+  const readRpc = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>, label = method) =>
+    Effect.zipRight(flush, rpc.read(schema, method, params).pipe(Effect.mapError(failed(label))))
+
+  /** Queues a transaction; it is mined (and its receipt checked) with the next block. */
+  const send = (from: Address, call: Call, label: string): Effect.Effect<void, DevnetError> =>
+    rpc.read(TxHash, "eth_sendTransaction", [{
+      from,
+      gas: numberToHex(GAS_LIMIT),
+      ...(call.to === undefined ? {} : { to: call.to }),
+      ...(call.data === undefined ? {} : { data: call.data }),
+      ...(call.value === undefined ? {} : { value: numberToHex(call.value) })
+    }]).pipe(
+      Effect.mapError(failed(label)),
+      Effect.map((hash) => void queue.push({ hash: hash as Hex, label }))
+    )
+
+  /** Sends and mines at once, for a caller that needs the receipt (a created address, an event). */
+  const sendMined = (from: Address, call: Call, label: string): Effect.Effect<TransactionReceipt, DevnetError> =>
+    Effect.zipRight(send(from, call, label), flush).pipe(
+      Effect.map((receipts) => receipts[receipts.length - 1] as TransactionReceipt)
+    )
+
+  const callOf = (contract: Contract, functionName: string, args: ReadonlyArray<unknown>, value?: bigint): Call => ({
+    to: contract.address,
+    data: encodeFunctionData({ abi: contract.abi, functionName, args } as never),
+    ...(value === undefined ? {} : { value })
+  })
 
   const write = (
     from: Address,
@@ -77,16 +132,10 @@ export const makeTx = (rpc: Rpc) => {
     functionName: string,
     args: ReadonlyArray<unknown> = [],
     value?: bigint
-  ) =>
-    send(
-      from,
-      {
-        to: contract.address,
-        data: encodeFunctionData({ abi: contract.abi, functionName, args } as never),
-        ...(value === undefined ? {} : { value })
-      },
-      functionName
-    )
+  ) => send(from, callOf(contract, functionName, args, value), functionName)
+
+  const writeMined = (from: Address, contract: Contract, functionName: string, args: ReadonlyArray<unknown> = []) =>
+    sendMined(from, callOf(contract, functionName, args), functionName)
 
   const deploy = Effect.fn("Tx.deploy")(function*(
     from: Address,
@@ -95,7 +144,7 @@ export const makeTx = (rpc: Rpc) => {
     label: string
   ) {
     const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args } as never)
-    const mined = yield* send(from, { data }, `deploy ${label}`)
+    const mined = yield* sendMined(from, { data }, `deploy ${label}`)
     if (mined.contractAddress == null) {
       return yield* new DevnetError({ message: `deploy ${label}: no contract created` })
     }
@@ -103,12 +152,30 @@ export const makeTx = (rpc: Rpc) => {
   })
 
   const read = <A>(contract: Contract, functionName: string, args: ReadonlyArray<unknown> = []) =>
-    rpc.use(
-      functionName,
-      (client) => client.readContract({ address: contract.address, abi: contract.abi, functionName, args } as never)
-    ).pipe(Effect.map((result) => result as A), Effect.mapError(failed(`read ${functionName}`)))
+    Effect.zipRight(
+      flush,
+      rpc.use(
+        functionName,
+        (client) => client.readContract({ address: contract.address, abi: contract.abi, functionName, args } as never)
+      ).pipe(Effect.map((result) => result as A), Effect.mapError(failed(`read ${functionName}`)))
+    )
 
-  return { request, readRpc, send, write, deploy, read }
+  /** Automine off and room in a block for a whole phase: from here on, sends queue. */
+  const begin = Effect.gen(function*() {
+    const latest = yield* readRpc(GasLimit, "eth_getBlockByNumber", ["latest", false])
+    servedGasLimit = latest.gasLimit
+    yield* request("evm_setAutomine", [false])
+    yield* request("evm_setBlockGasLimit", [numberToHex(QUEUE_BLOCK_GAS)])
+  })
+
+  /** Mines what is left, then puts back the block gas limit and automine for the served chain. */
+  const end = Effect.gen(function*() {
+    yield* flush
+    if (servedGasLimit !== undefined) yield* request("evm_setBlockGasLimit", [servedGasLimit])
+    yield* request("evm_setAutomine", [true])
+  })
+
+  return { request, readRpc, send, sendMined, write, writeMined, deploy, read, flush, begin, end }
 }
 
 export type Tx = ReturnType<typeof makeTx>
