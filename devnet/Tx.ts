@@ -28,6 +28,7 @@ import {
   type TransactionReceipt
 } from "viem"
 import type { ChainRpc } from "../layers/ChainRpc.js"
+import { RpcHex } from "../schema/Chain.js"
 import { DevnetError } from "./DevnetError.js"
 
 type Rpc = Context.Tag.Service<ChainRpc>
@@ -57,6 +58,12 @@ const TxHash = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/))
 const GasLimit = Schema.Struct({ gasLimit: Schema.String })
 
 interface Queued {
+  readonly from: Address
+  readonly call: Call
+  readonly label: string
+}
+
+interface Sent {
   readonly hash: Hex
   readonly label: string
 }
@@ -64,35 +71,75 @@ interface Queued {
 const failed = (label: string) => (error: { readonly message: string; readonly hint?: string | undefined }) =>
   new DevnetError({ message: `${label}: ${error.hint ?? error.message}`, cause: error })
 
+/** The queue cut into runs of consecutive transactions from one sender, in order. */
+const runsBySender = (queued: ReadonlyArray<Queued>): ReadonlyArray<ReadonlyArray<Queued>> =>
+  queued.reduce<Array<Array<Queued>>>((runs, next) => {
+    const last = runs[runs.length - 1]
+    if (last !== undefined && last[0]?.from === next.from) last.push(next)
+    else runs.push([next])
+    return runs
+  }, [])
+
 export const makeTx = (rpc: Rpc) => {
   let queue: Array<Queued> = []
   let servedGasLimit: string | undefined
+  let nextTimestamp: number | undefined
+  const nonces = new Map<Address, number>()
 
-  const receiptOf = (queued: Queued) =>
-    rpc.read(MaybeReceipt, "eth_getTransactionReceipt", [queued.hash]).pipe(
-      Effect.mapError(failed(queued.label)),
+  const nonceOf = (from: Address) =>
+    nonces.has(from)
+      ? Effect.succeed(nonces.get(from) as number)
+      : rpc.read(RpcHex, "eth_getTransactionCount", [from, "pending"]).pipe(
+        Effect.map(Number),
+        Effect.mapError(failed(`nonce of ${from}`))
+      )
+
+  /** One run at a time, so anvil sees the runs in order; a run's transactions together, in nonce order. */
+  const sendRun = Effect.fn("Tx.sendRun")(function*(run: ReadonlyArray<Queued>) {
+    const from = (run[0] as Queued).from
+    const first = yield* nonceOf(from)
+    nonces.set(from, first + run.length)
+    return yield* Effect.forEach(run, ({ call, label }, i) =>
+      rpc.read(TxHash, "eth_sendTransaction", [{
+        from,
+        nonce: numberToHex(first + i),
+        gas: numberToHex(GAS_LIMIT),
+        ...(call.to === undefined ? {} : { to: call.to }),
+        ...(call.data === undefined ? {} : { data: call.data }),
+        ...(call.value === undefined ? {} : { value: numberToHex(call.value) })
+      }]).pipe(Effect.mapError(failed(label)), Effect.map((hash): Sent => ({ hash: hash as Hex, label }))), {
+      concurrency: "unbounded"
+    })
+  })
+
+  const receiptOf = (sent: Sent) =>
+    rpc.read(MaybeReceipt, "eth_getTransactionReceipt", [sent.hash]).pipe(
+      Effect.mapError(failed(sent.label)),
       Effect.flatMap((answer) =>
         answer === null
-          ? Effect.fail(new DevnetError({ message: `${queued.label} was queued but not mined (${queued.hash})` }))
+          ? Effect.fail(new DevnetError({ message: `${sent.label} was queued but not mined (${sent.hash})` }))
           : Effect.succeed(formatTransactionReceipt(answer))
       ),
       Effect.filterOrFail(
         (mined) => mined.status === "success",
         (mined) =>
           new DevnetError({
-            message: `${queued.label} reverted in block ${mined.blockNumber} (${mined.transactionHash})`
+            message: `${sent.label} reverted in block ${mined.blockNumber} (${mined.transactionHash})`
           })
       )
     )
 
-  /** Mines everything queued as one block and checks each receipt; the receipts in queue order. */
+  /** Sends everything queued, mines it as one block (at the clock's moment, if one was set) and checks
+   * each receipt; the receipts in queue order. */
   const flush: Effect.Effect<ReadonlyArray<TransactionReceipt>, DevnetError> = Effect.suspend(() => {
     if (queue.length === 0) return Effect.succeed([])
-    const mined = queue
+    const queued = queue
     queue = []
-    return rpc.request("evm_mine", []).pipe(
-      Effect.mapError(failed("evm_mine")),
-      Effect.zipRight(Effect.forEach(mined, receiptOf, { concurrency: "unbounded" }))
+    const at = nextTimestamp
+    nextTimestamp = undefined
+    return Effect.forEach(runsBySender(queued), sendRun).pipe(
+      Effect.tap(() => rpc.request("evm_mine", at === undefined ? [] : [at]).pipe(Effect.mapError(failed("evm_mine")))),
+      Effect.flatMap((runs) => Effect.forEach(runs.flat(), receiptOf, { concurrency: "unbounded" }))
     )
   })
 
@@ -101,18 +148,12 @@ export const makeTx = (rpc: Rpc) => {
   const readRpc = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>, label = method) =>
     Effect.zipRight(flush, rpc.read(schema, method, params).pipe(Effect.mapError(failed(label))))
 
-  /** Queues a transaction; it is mined (and its receipt checked) with the next block. */
-  const send = (from: Address, call: Call, label: string): Effect.Effect<void, DevnetError> =>
-    rpc.read(TxHash, "eth_sendTransaction", [{
-      from,
-      gas: numberToHex(GAS_LIMIT),
-      ...(call.to === undefined ? {} : { to: call.to }),
-      ...(call.data === undefined ? {} : { data: call.data }),
-      ...(call.value === undefined ? {} : { value: numberToHex(call.value) })
-    }]).pipe(
-      Effect.mapError(failed(label)),
-      Effect.map((hash) => void queue.push({ hash: hash as Hex, label }))
-    )
+  /** Queues a transaction; it is sent, mined and its receipt checked with the next block. */
+  const send = (from: Address, call: Call, label: string): Effect.Effect<void> =>
+    Effect.sync(() => void queue.push({ from, call, label }))
+
+  /** The next block's timestamp: what is queued is mined first, at the moment it was queued for. */
+  const at = (timestamp: number) => Effect.map(flush, () => void (nextTimestamp = timestamp))
 
   /** Sends and mines at once, for a caller that needs the receipt (a created address, an event). */
   const sendMined = (from: Address, call: Call, label: string): Effect.Effect<TransactionReceipt, DevnetError> =>
@@ -175,7 +216,7 @@ export const makeTx = (rpc: Rpc) => {
     yield* request("evm_setAutomine", [true])
   })
 
-  return { request, readRpc, send, sendMined, write, writeMined, deploy, read, flush, begin, end }
+  return { request, readRpc, send, sendMined, write, writeMined, deploy, read, at, flush, begin, end }
 }
 
 export type Tx = ReturnType<typeof makeTx>
