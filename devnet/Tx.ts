@@ -82,6 +82,8 @@ const runsBySender = (queued: ReadonlyArray<Queued>): ReadonlyArray<ReadonlyArra
 
 export const makeTx = (rpc: Rpc) => {
   let queue: Array<Queued> = []
+  /** Sent to anvil, not yet mined. */
+  let pool: Array<Sent> = []
   let servedGasLimit: string | undefined
   let nextTimestamp: number | undefined
   const nonces = new Map<Address, number>()
@@ -99,7 +101,7 @@ export const makeTx = (rpc: Rpc) => {
     const from = (run[0] as Queued).from
     const first = yield* nonceOf(from)
     nonces.set(from, first + run.length)
-    return yield* Effect.forEach(run, ({ call, label }, i) =>
+    const sent = yield* Effect.forEach(run, ({ call, label }, i) =>
       rpc.read(TxHash, "eth_sendTransaction", [{
         from,
         nonce: numberToHex(first + i),
@@ -110,6 +112,7 @@ export const makeTx = (rpc: Rpc) => {
       }]).pipe(Effect.mapError(failed(label)), Effect.map((hash): Sent => ({ hash: hash as Hex, label }))), {
       concurrency: "unbounded"
     })
+    pool.push(...sent)
   })
 
   const receiptOf = (sent: Sent) =>
@@ -129,18 +132,26 @@ export const makeTx = (rpc: Rpc) => {
       )
     )
 
-  /** Sends everything queued, mines it as one block (at the clock's moment, if one was set) and checks
-   * each receipt; the receipts in queue order. */
-  const flush: Effect.Effect<ReadonlyArray<TransactionReceipt>, DevnetError> = Effect.suspend(() => {
-    if (queue.length === 0) return Effect.succeed([])
+  /** Hands what is queued to anvil's pool, unmined. */
+  const submit: Effect.Effect<void, DevnetError> = Effect.suspend(() => {
     const queued = queue
     queue = []
-    const at = nextTimestamp
-    nextTimestamp = undefined
-    return Effect.forEach(runsBySender(queued), sendRun).pipe(
-      Effect.tap(() => rpc.request("evm_mine", at === undefined ? [] : [at]).pipe(Effect.mapError(failed("evm_mine")))),
-      Effect.flatMap((runs) => Effect.forEach(runs.flat(), receiptOf, { concurrency: "unbounded" }))
-    )
+    return Effect.forEach(runsBySender(queued), sendRun, { discard: true })
+  })
+
+  /** Mines everything sent or queued as one block (at the clock's moment, if one was set) and checks
+   * each receipt; the receipts in the order sent. */
+  const flush: Effect.Effect<ReadonlyArray<TransactionReceipt>, DevnetError> = Effect.suspend(() => {
+    if (queue.length === 0 && pool.length === 0) return Effect.succeed([])
+    return Effect.gen(function*() {
+      yield* submit
+      const mined = pool
+      pool = []
+      const at = nextTimestamp
+      nextTimestamp = undefined
+      yield* rpc.request("evm_mine", at === undefined ? [] : [at]).pipe(Effect.mapError(failed("evm_mine")))
+      return yield* Effect.forEach(mined, receiptOf, { concurrency: "unbounded" })
+    })
   })
 
   const request = (method: string, params: ReadonlyArray<unknown>, label = method) =>
@@ -192,12 +203,16 @@ export const makeTx = (rpc: Rpc) => {
     return mined.contractAddress
   })
 
+  /** A contract read sees what is queued without mining it: anvil runs its pool for the pending block. */
   const read = <A>(contract: Contract, functionName: string, args: ReadonlyArray<unknown> = []) =>
     Effect.zipRight(
-      flush,
+      submit,
       rpc.use(
         functionName,
-        (client) => client.readContract({ address: contract.address, abi: contract.abi, functionName, args } as never)
+        (client) =>
+          client.readContract(
+            { address: contract.address, abi: contract.abi, functionName, args, blockTag: "pending" } as never
+          )
       ).pipe(Effect.map((result) => result as A), Effect.mapError(failed(`read ${functionName}`)))
     )
 
