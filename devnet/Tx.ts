@@ -1,19 +1,21 @@
 /**
  * The bootstrap's few chain actions, over the project's one `ChainRpc` boundary.
  *
- * Anvil runs with automine off for the bootstrap (`begin`/`end`): a transaction is queued with
- * `eth_sendTransaction` from anvil's unlocked accounts (anvil fills nonce and fees, counting what is
- * already queued), and the queue is mined as one block only when something must see its effects: a
- * read, any other RPC request (a clock move among them), or a caller that needs the receipt. So a
- * phase of independent transactions (the holders' bags, a pool's funding) costs one block instead of
- * one each, and the transactions still run in the order they were sent, with the same results.
- * Mining at the previous clock move before the next one keeps every transaction at its moment.
+ * Anvil runs with automine off for the bootstrap (`begin`/`end`), and transactions are queued here.
+ * A block is mined only when the chain must move on: the clock moves (`at`: the queue is mined at the
+ * old moment first), a caller needs a receipt (a created address, an event), or any other RPC request
+ * is made. A contract read does not mine: the queue is handed to anvil's pool and the read sees it
+ * through the pending block. So a phase of transactions costs one block instead of one each.
+ * Order is kept: the queue goes out one sender run at a time (anvil mines in arrival order), a run's
+ * transactions in one JSON-RPC batch with explicit nonces (anvil handles a batch's calls concurrently,
+ * so only the nonces order them). Nonces are counted here from each account's first use; nothing else
+ * sends from these accounts during the bootstrap.
  * The gas limit is fixed and generous rather than estimated: anvil estimates against the current block,
- * and once the bootstrap moves the clock (evm_setNextBlockTimestamp) a v3 oracle write can cost more
- * in the mined block than in the estimate, running out of gas. The block gas limit is raised while
- * queueing so that a block holds a whole phase, and put back before the chain is served. Every receipt
- * is checked, so a revert stops the bootstrap with the step's label instead of leaving a silently
- * broken market.
+ * and once the bootstrap moves the clock a v3 oracle write can cost more in the mined block than in
+ * the estimate, running out of gas. The block gas limit is raised while queueing so that a block holds
+ * a whole phase at that limit each, and put back before the chain is served. Every receipt is
+ * checked, so a revert stops the bootstrap with the step's label instead of leaving a silently broken
+ * market.
  */
 import { type Context, Effect, Schema } from "effect"
 import {
