@@ -58,11 +58,18 @@ export interface Artifact {
 
 const buildDir = resolve(import.meta.dirname, "..", "build", "contracts")
 
+const loaded = new Map<ArtifactName, Artifact>()
+
+/** Parsed once per process: the bootstrap asks for the same few artifacts on every swap. */
 export const loadArtifact = (name: ArtifactName): Artifact => {
+  const known = loaded.get(name)
+  if (known !== undefined) return known
   const path = join(buildDir, `${name}.json`)
   if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build:contracts`)
   const { abi, bytecode, deployedBytecode } = JSON.parse(readFileSync(path, "utf8")) as Artifact
-  return { abi, bytecode, deployedBytecode }
+  const artifact = { abi, bytecode, deployedBytecode }
+  loaded.set(name, artifact)
+  return artifact
 }
 
 /** Permission bits each hook's address must carry (v4-core Hooks.sol: afterInitialize 1<<12,

@@ -1,6 +1,7 @@
 /**
  * The cold bootstrap on a fresh anvil (started at the backdated genesis): protocols, then the seeded
- * market, then the manifest. Runs in automine mode, one round trip per transaction.
+ * market, then the manifest. Transactions are queued and mined a block at a time (Tx.ts); automine is
+ * back on before the chain is brought to the present.
  */
 import { type Context, Effect } from "effect"
 import { getAddress, type Hex } from "viem"
@@ -32,6 +33,7 @@ export const bootstrap: (
   const clock: Clock = makeClock(tx, end)
   const { clients, treasury, deployer } = roles()
   const startBlock = Number(yield* tx.readRpc(RpcHex, "eth_blockNumber", [])) + 1
+  yield* tx.begin
   const protocol = yield* deployProtocol(tx, deployer.address, treasury.address)
   const market: Market = {
     tx,
@@ -47,6 +49,8 @@ export const bootstrap: (
   // The venue file first, then the router deployed for all of it, in file order, then its address.
   const file = devnetVenueFile(protocol, rpc.endpoint.chainId)
   const router = yield* deployRouter(tx, deployer.address, file, protocol.usdc, NativeMode.deposit)
+  yield* tx.end
+  yield* clock.catchUp
   const contracts = { ...protocol, router }
   const venues = { ...file, router: getAddress(router) }
   const manifest = yield* buildManifest({

@@ -25,7 +25,7 @@ export const makeClock = (tx: Tx, end: number): Clock => {
     const target = end - Math.round(secondsBeforeEnd)
     if (target <= last) return Effect.void
     last = target
-    return Effect.asVoid(tx.request("evm_setNextBlockTimestamp", [target]))
+    return tx.at(target)
   }
   const catchUp = Effect.suspend(() => {
     const now = Math.max(Math.floor(Date.now() / 1000), last + 1)

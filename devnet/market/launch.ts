@@ -50,7 +50,10 @@ export const launchSteps = (
   const create: TimedStep = {
     minutesAgo: spec.createdMinutesAgo,
     run: Effect.gen(function*() {
-      const receipt = yield* market.tx.write(client(spec.creator), launchpad, "createToken", [spec.name, spec.symbol])
+      const receipt = yield* market.tx.writeMined(client(spec.creator), launchpad, "createToken", [
+        spec.name,
+        spec.symbol
+      ])
       token = yield* created(receipt)
       market.tokens.set(spec.label, {
         address: token,

@@ -1,6 +1,6 @@
 /**
  * The seeded market, phase by phase on the backdated clock: tokens at genesis, pools, holders,
- * launchpad activity, then two hours of swaps, then the chain is brought to the present.
+ * launchpad activity, then two hours of swaps (the bootstrap then brings the chain to the present).
  */
 import { Effect } from "effect"
 import type { Address } from "viem"
@@ -45,6 +45,5 @@ export const seedMarket = Effect.fn("seedMarket")(
     yield* runSteps(clock, launches.filter((step) => step.minutesAgo > HISTORY_STARTS_MINUTES_AGO))
     yield* runSteps(clock, historySteps(market, clients))
     yield* runSteps(clock, launches.filter((step) => step.minutesAgo <= HISTORY_STARTS_MINUTES_AGO))
-    yield* clock.catchUp
   }
 )
