@@ -10,10 +10,10 @@
  */
 import { loadavg } from "node:os"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
-import { defaultHopGas, defaultPathGas, gasInToken, pathGasUnits } from "../../src/routing/Gas.js"
+import { gasInToken, pathGasUnits } from "../../src/routing/Gas.js"
 import { marketFromPools } from "../../src/routing/Market.js"
 import { oracleBest } from "../../test/routing/oracle.js"
-import { MARKET_HUB, MARKET_USDC, MARKET_WETH, orderSize, seeded, venueMarket } from "../../test/routing/venueMarket.js"
+import { marketGas, marketOrder, orderSize, seeded, venueMarket } from "../../test/routing/venueMarket.js"
 import { figure, latency, ms } from "./lib/report.js"
 
 const VENUES = 20
@@ -38,23 +38,7 @@ const request = (
   amount: bigint,
   maxSplits: number,
   venues = VENUES
-): RouteRequest => ({
-  market: marketOf(seed, venues),
-  tokenIn: MARKET_USDC,
-  tokenOut: MARKET_WETH,
-  side,
-  amount,
-  hubs: [MARKET_HUB],
-  maxHops: 2,
-  maxSplits,
-  allowVenue: () => true,
-  gas: {
-    perHop: defaultHopGas,
-    perPath: defaultPathGas,
-    gasPriceWei: 20n * 10n ** 9n,
-    tokenPrice: side === "exactIn" ? { tokenRaw: E18, usdcRaw: 3000n * E6 } : { tokenRaw: E6, usdcRaw: E6 }
-  }
-})
+): RouteRequest => marketOrder(marketOf(seed, venues), side, amount, maxSplits, marketGas(side, 20n))
 
 const orders: ReadonlyArray<readonly [string, RouteRequest["side"], bigint]> = [
   ["$2,500 USDC→WETH", "exactIn", 2_500n * E6],

@@ -9,23 +9,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { findRoute, netValue } from "../../src/routing/FindRoute.js"
-import { defaultHopGas, defaultPathGas, gasInToken, type GasModel, pathGasUnits } from "../../src/routing/Gas.js"
+import { gasInToken, pathGasUnits } from "../../src/routing/Gas.js"
 import { marketFromPools } from "../../src/routing/Market.js"
 import { noTaxes } from "../../src/routing/Path.js"
 import { execute } from "../../src/routing/Plan.js"
 import { oracleBest } from "./oracle.js"
-import { MARKET_HUB, MARKET_USDC, MARKET_WETH, orderSize, venueMarket } from "./venueMarket.js"
+import { marketGas, marketOrder, orderSize, venueMarket } from "./venueMarket.js"
 
 const E6 = 10n ** 6n
-const E18 = 10n ** 18n
 const SEED = 34
-
-const gasModel = (side: "exactIn" | "exactOut", gwei: bigint): GasModel => ({
-  perHop: defaultHopGas,
-  perPath: defaultPathGas,
-  gasPriceWei: gwei * 10n ** 9n,
-  tokenPrice: side === "exactIn" ? { tokenRaw: E18, usdcRaw: 3000n * E6 } : { tokenRaw: E6, usdcRaw: E6 }
-})
 
 const order = fc.record({
   market: fc.integer({ min: 1, max: 1_000_000 }),
@@ -42,19 +34,8 @@ describe("route search against the exhaustive oracle", () => {
       fc.property(order, ({ gwei, market: seed, maxSplits, side, size, venues }) => {
         const market = marketFromPools(venueMarket(seed, venues).pools)
         const amount = orderSize(side, size)
-        const gas = gasModel(side, gwei)
-        const result = findRoute({
-          market,
-          tokenIn: MARKET_USDC,
-          tokenOut: MARKET_WETH,
-          side,
-          amount,
-          hubs: [MARKET_HUB],
-          maxHops: 2,
-          maxSplits,
-          allowVenue: () => true,
-          gas
-        })
+        const gas = marketGas(side, gwei)
+        const result = findRoute(marketOrder(market, side, amount, maxSplits, gas))
         const plan = result.best!
         const oracle = oracleBest(market, result.candidates.map((c) => c.path), side, amount, maxSplits, {
           gas: (path) => gasInToken(gas, pathGasUnits(gas, path))
@@ -82,18 +63,7 @@ describe("route search against the exhaustive oracle", () => {
     const market = marketFromPools(venueMarket(7, 10).pools)
     for (const side of ["exactIn", "exactOut"] as const) {
       const amount = orderSize(side, 0.6)
-      const paths = findRoute({
-        market,
-        tokenIn: MARKET_USDC,
-        tokenOut: MARKET_WETH,
-        side,
-        amount,
-        hubs: [MARKET_HUB],
-        maxHops: 2,
-        maxSplits: 1,
-        allowVenue: () => true,
-        gas: gasModel(side, 0n)
-      }).candidates.map((c) => c.path)
+      const paths = findRoute(marketOrder(market, side, amount, 1, marketGas(side, 0n))).candidates.map((c) => c.path)
       const bounded = oracleBest(market, paths, side, amount, 2)!
       const everySubset = oracleBest(market, paths, side, amount, 2, { exhaustive: true })!
       expect(everySubset.optimised).toBe(everySubset.subsets)
@@ -107,19 +77,8 @@ describe("route search against the exhaustive oracle", () => {
     for (const seed of [3, 11, 19, 4, 5]) {
       const { cheapVenue, pools } = venueMarket(seed, 20)
       const market = marketFromPools(pools)
-      const gas = gasModel("exactIn", 20n)
-      const result = findRoute({
-        market,
-        tokenIn: MARKET_USDC,
-        tokenOut: MARKET_WETH,
-        side: "exactIn",
-        amount: 30_000n * E6,
-        hubs: [MARKET_HUB],
-        maxHops: 2,
-        maxSplits: 3,
-        allowVenue: () => true,
-        gas
-      })
+      const gas = marketGas("exactIn", 20n)
+      const result = findRoute(marketOrder(market, "exactIn", 30_000n * E6, 3, gas))
       const oracle = oracleBest(market, result.candidates.map((c) => c.path), "exactIn", 30_000n * E6, 3, {
         gas: (path) => gasInToken(gas, pathGasUnits(gas, path))
       })!

@@ -7,32 +7,21 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { findRoute, type RouteRequest } from "../../src/routing/FindRoute.js"
-import { defaultHopGas, defaultPathGas, gasInToken, type GasModel, pathGasUnits } from "../../src/routing/Gas.js"
+import { gasInToken, pathGasUnits } from "../../src/routing/Gas.js"
 import { marketFromPools } from "../../src/routing/Market.js"
 import { oracleBest } from "./oracle.js"
-import { hubbedVenueMarket, MARKET_HUB, MARKET_USDC, MARKET_WETH, orderSize } from "./venueMarket.js"
+import { hubbedVenueMarket, marketGas, marketOrder, orderSize } from "./venueMarket.js"
 
-const E6 = 10n ** 6n
 const E18 = 10n ** 18n
 
-const gasModel = (gwei: bigint): GasModel => ({
-  perHop: defaultHopGas,
-  perPath: defaultPathGas,
-  gasPriceWei: gwei * 10n ** 9n,
-  tokenPrice: { tokenRaw: E18, usdcRaw: 3000n * E6 }
-})
-
 const requestOf = (seed: number, venues: number, overrides: Partial<RouteRequest>): RouteRequest => ({
-  market: marketFromPools(hubbedVenueMarket(seed, venues).pools),
-  tokenIn: MARKET_USDC,
-  tokenOut: MARKET_WETH,
-  side: "exactIn",
-  amount: orderSize("exactIn", 0.5),
-  hubs: [MARKET_HUB],
-  maxHops: 2,
-  maxSplits: 3,
-  allowVenue: () => true,
-  gas: gasModel(20n),
+  ...marketOrder(
+    marketFromPools(hubbedVenueMarket(seed, venues).pools),
+    "exactIn",
+    orderSize("exactIn", 0.5),
+    3,
+    marketGas("exactIn", 20n)
+  ),
   ...overrides
 })
 
@@ -50,7 +39,7 @@ describe("candidates that cannot enter the best plan", () => {
         fc.constantFrom(2, 3),
         fc.constantFrom(0n, 20n, 2_000n),
         (seed, venues, size, maxSplits, gwei) => {
-          const gas = gasModel(gwei)
+          const gas = marketGas("exactIn", gwei)
           const request = requestOf(seed, venues, { amount: orderSize("exactIn", size), maxSplits, gas })
           const result = findRoute(request)
           total += result.candidates.filter((c) => c.run._tag === "Dominated").length

@@ -7,6 +7,8 @@
  */
 import type { Hex } from "../../schema/Chain.js"
 import type { RoutablePool } from "../../src/math/Hop.js"
+import type { RouteRequest } from "../../src/routing/FindRoute.js"
+import { defaultHopGas, defaultPathGas, type GasModel } from "../../src/routing/Gas.js"
 import { address, concentratedPool, FULL, v2Pool } from "./fixtures.js"
 
 export const [MARKET_USDC, MARKET_WETH, MARKET_HUB] = [address(0xa0), address(0xb0), address(0xa8)]
@@ -104,3 +106,31 @@ export const orderSize = (side: "exactIn" | "exactOut", u: number): bigint =>
   side === "exactIn"
     ? BigInt(Math.round(5_000 + u * 95_000)) * E6
     : (BigInt(Math.round(2_000 + u * 28_000)) * E18) / 1000n
+
+/** Gas at `gwei`, priced in the order's other token: WETH at $3,000 (exactIn), USDC (exactOut). */
+export const marketGas = (side: "exactIn" | "exactOut", gwei: bigint): GasModel => ({
+  perHop: defaultHopGas,
+  perPath: defaultPathGas,
+  gasPriceWei: gwei * 10n ** 9n,
+  tokenPrice: side === "exactIn" ? { tokenRaw: E18, usdcRaw: 3000n * E6 } : { tokenRaw: E6, usdcRaw: E6 }
+})
+
+/** A USDC→WETH order on such a market, through its hub, every venue allowed, at most two hops. */
+export const marketOrder = (
+  market: RouteRequest["market"],
+  side: "exactIn" | "exactOut",
+  amount: bigint,
+  maxSplits: number,
+  gas: GasModel
+): RouteRequest => ({
+  market,
+  tokenIn: MARKET_USDC,
+  tokenOut: MARKET_WETH,
+  side,
+  amount,
+  hubs: [MARKET_HUB],
+  maxHops: 2,
+  maxSplits,
+  allowVenue: () => true,
+  gas
+})
