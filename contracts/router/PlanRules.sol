@@ -106,7 +106,9 @@ library PlanRules {
         view
         returns (RouterBase.Leg memory step, uint256 next)
     {
-        _fill(step, steps[i], i, f.recipient);
+        ITradeRouter.Step calldata s = steps[i];
+        // Field by field from calldata (each address read is checked clean), not copied to memory first.
+        _fill(step, i, f.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
         if (!step.fromRouter && step.tokenIn != f.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
         if (step.to != address(this) && step.tokenOut != f.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
         next = i + 1;
@@ -125,7 +127,8 @@ library PlanRules {
     /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
     function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
         uint256 position = above.link + 1;
-        _fill(step, above.chain[position], above.index + 1, above.recipient);
+        ITradeRouter.Step memory s = above.chain[position];
+        _fill(step, above.index + 1, above.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
         step.amount = amount;
         step.chain = above.chain;
         step.link = position;
@@ -158,16 +161,23 @@ library PlanRules {
         return uint8(poolWord >> 168);
     }
 
-    /// @dev Writes step `s` into `step`, the caller's (already allocated) return value, so that building
-    /// a leg allocates one `Leg`, not two. Unpacks the pool word, refusing bits above its fields.
-    function _fill(RouterBase.Leg memory step, ITradeRouter.Step memory s, uint256 index, address recipient)
-        private
-        view
-    {
-        uint256 word = s.pool;
+    /// @dev Writes a step's fields (`Step`'s, in order from `word`, its pool word) into `step`, the
+    /// caller's (already allocated) return value, so that building a leg allocates one `Leg`, not two.
+    /// Unpacks the pool word, refusing bits above its fields.
+    function _fill(
+        RouterBase.Leg memory step,
+        uint256 index,
+        address recipient,
+        uint256 word,
+        address tokenIn,
+        address tokenOut,
+        address hooks,
+        uint256 amount,
+        uint256 limit
+    ) private view {
         uint8 flags = _flags(word);
         if (word >> 224 != 0 || flags > LINK) revert ITradeRouter.InvalidStep(index);
-        if (s.tokenIn == s.tokenOut || s.tokenIn == address(0) || s.tokenOut == address(0)) {
+        if (tokenIn == tokenOut || tokenIn == address(0) || tokenOut == address(0)) {
             revert ITradeRouter.InvalidStep(index);
         }
         step.index = index;
@@ -175,14 +185,14 @@ library PlanRules {
         step.pool = address(uint160(word));
         step.fee = uint24(word >> 176);
         step.tickSpacing = int24(uint24(word >> 200));
-        step.hooks = s.hooks;
-        step.tokenIn = s.tokenIn;
-        step.tokenOut = s.tokenOut;
+        step.hooks = hooks;
+        step.tokenIn = tokenIn;
+        step.tokenOut = tokenOut;
         step.to = flags & TO_ROUTER != 0 ? address(this) : recipient;
         step.recipient = recipient;
         step.fromRouter = flags & FROM_ROUTER != 0;
         step.exactOut = flags & EXACT_OUT != 0;
-        step.amount = s.amount;
-        step.limit = s.limit;
+        step.amount = amount;
+        step.limit = limit;
     }
 }

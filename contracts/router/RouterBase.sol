@@ -75,6 +75,38 @@ abstract contract RouterBase is ITradeRouter {
         bytes4 swapCallback;
     }
 
+    /// @dev A table entry is kept as three words (VenueTable.sol writes them): `head` (family in bits
+    /// 248-255, registry 88-247, fee 64-87, fee getter 32-63, fee denominator 0-31), `deployer` (the
+    /// deployer in bits 0-159, the v3 callback name in 160-191) and the init code hash. A step reads its
+    /// entry's words on the stack and takes what its family uses, without building a `VenueConfig`.
+    function _familyOf(uint256 head) internal pure returns (uint8) {
+        return uint8(head >> 248);
+    }
+
+    function _registryOf(uint256 head) internal pure returns (address) {
+        return address(uint160(head >> 88));
+    }
+
+    function _feeOf(uint256 head) internal pure returns (uint24) {
+        return uint24(head >> 64);
+    }
+
+    function _feeGetterOf(uint256 head) internal pure returns (bytes4) {
+        return bytes4(uint32(head >> 32));
+    }
+
+    function _feeDenominatorOf(uint256 head) internal pure returns (uint32) {
+        return uint32(head);
+    }
+
+    function _deployerOf(uint256 deployerWord) internal pure returns (address) {
+        return address(uint160(deployerWord));
+    }
+
+    function _callbackNameOf(uint256 deployerWord) internal pure returns (bytes4) {
+        return bytes4(uint32(deployerWord >> 160));
+    }
+
     struct Config {
         address permit2;
         address usdc;

@@ -114,12 +114,12 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 untracked = keeps ? Holdings.untracked(leg.tokenOut) : 0;
         uint256 paidIn;
         uint256 out;
-        VenueConfig memory venue = _venue(leg);
-        uint8 family = venue.family;
-        if (family == FAMILY_V2) (paidIn, out) = _swapV2(leg, venue);
-        else if (family == FAMILY_V3) (paidIn, out) = _swapV3(leg, venue);
-        else if (family == FAMILY_V4) (paidIn, out) = _swapV4(leg, venue);
-        else (paidIn, out) = _swapCurve(leg, venue);
+        (uint256 head, uint256 deployer, bytes32 initCodeHash) = _venue(leg);
+        uint8 family = _familyOf(head);
+        if (family == FAMILY_V2) (paidIn, out) = _swapV2(leg, head, _deployerOf(deployer), initCodeHash);
+        else if (family == FAMILY_V3) (paidIn, out) = _swapV3(leg, deployer, initCodeHash);
+        else if (family == FAMILY_V4) (paidIn, out) = _swapV4(leg, _registryOf(head));
+        else (paidIn, out) = _swapCurve(leg, _registryOf(head));
         if (keeps) Holdings.creditSince(leg.tokenOut, untracked);
         if (leg.exactOut) {
             if (paidIn > leg.limit) revert StepInputTooHigh(leg.index, paidIn, leg.limit);

@@ -13,13 +13,17 @@ import {RouterBase} from "./RouterBase.sol";
 /// another name with the same arguments (PancakeSwap v3's `pancakeV3SwapCallback`) names it in its venue
 /// record; that name is accepted only while that venue's verified pool is being swapped with, from it.
 abstract contract V3Venue is RouterBase {
-    function _swapV3(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
+    /// @param deployer the venue's table word with its pool deployer and callback name; `initCodeHash`: its pools'
+    function _swapV3(Leg memory leg, uint256 deployer, bytes32 initCodeHash)
+        internal
+        returns (uint256 paidIn, uint256 out)
+    {
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
-        address expected = PoolAddress.v3Pool(venue.deployer, venue.initCodeHash, token0, token1, leg.fee);
+        address expected = PoolAddress.v3Pool(_deployerOf(deployer), initCodeHash, token0, token1, leg.fee);
         _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;
-        bytes4 callbackName = venue.swapCallback;
+        bytes4 callbackName = _callbackNameOf(deployer);
         if (callbackName != bytes4(0)) tV3CallbackName = callbackName;
         (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg);
         if (callbackName != bytes4(0)) tV3CallbackName = bytes4(0);
