@@ -9,6 +9,7 @@ import {
   encodeErrorResult,
   getAddress,
   keccak256,
+  pad,
   stringToBytes,
   toFunctionSelector
 } from "viem"
@@ -20,7 +21,7 @@ import {
   encodeExecute,
   encodeExecuteWithPermit,
   Funding,
-  planExecutedTopic,
+  planExecutedTopics,
   quoteTag,
   routerAbi,
   type RouterPlan,
@@ -112,15 +113,17 @@ describe("router encoding", () => {
     })
   })
 
-  it("execute's selector and the event topic are the contract's", () => {
+  it("execute's selector and the event's topics are the contract's", () => {
     expect(encodeExecute(plan).slice(0, 10)).toBe(
       toFunctionSelector(
         "execute((bytes32,address,address,address,uint256,uint256,uint256,(uint256,address,address,address,uint256,uint256)[]))"
       )
     )
-    expect(planExecutedTopic).toBe(
-      keccak256(stringToBytes("PlanExecuted(bytes32,address,uint256,uint256,bytes32)"))
-    )
+    // Anonymous: no signature topic, the quote tag first and the taker second.
+    expect(planExecutedTopics(quoteTag("q_0123abcd"), a)).toEqual([
+      keccak256(stringToBytes("q_0123abcd")),
+      pad(a)
+    ])
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
   })
 
