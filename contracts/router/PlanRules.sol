@@ -96,22 +96,30 @@ library PlanRules {
         }
     }
 
-    /// @notice Step `i` as a leg, and the index of the next step the plan loop runs. An exact-out step
+    /// @notice Writes step `i` into `step` as a leg, every field of it, and returns the index of the next
+    /// step the plan loop runs. The loop reuses one `Leg` for all its steps (a leg is done with when its
+    /// `_exec` returns: callbacks get copies), so only the first costs an allocation. An exact-out step
     /// from the router heads a chain: the steps after it, each exact-out into the router and making the
     /// input of the one before, down to one the taker pays, run nested inside it, each for exactly what
     /// the step above owes, so every step keeps its own limit however the pools moved.
     /// @param maxIn the plan's resolved `amountIn`
-    function leg(ITradeRouter.Step[] calldata steps, uint256 i, Fields memory f, uint256 maxIn)
-        internal
-        view
-        returns (RouterBase.Leg memory step, uint256 next)
-    {
+    function leg(
+        RouterBase.Leg memory step,
+        ITradeRouter.Step[] calldata steps,
+        uint256 i,
+        Fields memory f,
+        uint256 maxIn
+    ) internal view returns (uint256 next) {
         ITradeRouter.Step calldata s = steps[i];
         // Field by field from calldata (each address read is checked clean), not copied to memory first.
         _fill(step, i, f.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
         if (!step.fromRouter && step.tokenIn != f.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
         if (step.to != address(this) && step.tokenOut != f.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
         next = i + 1;
+        // `_fill` writes the step's own fields; the chain fields are the loop's, reset here for a reused leg.
+        ITradeRouter.Step[] memory none;
+        step.chain = none;
+        step.link = 0;
         if (step.exactOut && step.fromRouter) {
             step.chain = _chain(steps, i, f.sellToken);
             next = i + step.chain.length;

@@ -60,10 +60,10 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 maxIn = _begin(f, steps.length);
         uint256 before = TokenCalls.balanceOf(f.buyToken, f.recipient);
         uint256 count = steps.length;
+        // One leg for every step of the loop: `PlanRules.leg` rewrites all of its fields.
+        Leg memory leg;
         for (uint256 i; i < count;) {
-            // Declared by the call, not before it: `Leg memory leg;` alone would allocate a zeroed leg.
-            (Leg memory leg, uint256 next) = PlanRules.leg(steps, i, f, maxIn);
-            i = next;
+            i = PlanRules.leg(leg, steps, i, f, maxIn);
             _exec(leg);
         }
         // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
