@@ -29,7 +29,8 @@ import {
 } from "../../src/execution/RouterPlan.js"
 
 /**
- * An ABI entry reduced to what the encoding depends on (names, types, components, indexed); an unnamed
+ * An ABI entry reduced to what the encoding depends on (names, types, components, indexed, an event's
+ * anonymity); an unnamed
  * parameter is written "" by solc and left out by viem's parser.
  */
 const shape = (params: ReadonlyArray<AbiParameter>): unknown =>
@@ -46,7 +47,9 @@ const entries = (abi: Abi) =>
       `${item.type} ${(item as { name: string }).name}`,
       {
         inputs: shape((item as { inputs: ReadonlyArray<AbiParameter> }).inputs),
-        outputs: "outputs" in item ? shape(item.outputs) : undefined
+        outputs: "outputs" in item ? shape(item.outputs) : undefined,
+        // PlanExecuted is anonymous: its topics are the quote tag and the taker, no signature.
+        anonymous: item.type === "event" ? (item as { anonymous?: boolean }).anonymous ?? false : undefined
       }
     ])
   )
