@@ -16,8 +16,8 @@ import {TokenCalls} from "./TokenCalls.sol";
 /// get), so a trade ahead of the taker's is absorbed up to the step's `limit` instead of reverting. What
 /// that input buys is at least the amount and at most one input unit's worth more, all delivered.
 abstract contract CurveVenue is RouterBase {
-    function _swapCurve(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
-        address launchpad = venue.registry;
+    /// @param launchpad the venue's launchpad (its table registry)
+    function _swapCurve(Leg memory leg, address launchpad) internal returns (uint256 paidIn, uint256 out) {
         if (leg.pool != launchpad) revert ForgedPool(leg.index, leg.pool, launchpad);
         bool isBuy = leg.tokenIn == usdc;
         if (!isBuy && leg.tokenOut != usdc) revert InvalidStep(leg.index);

@@ -11,16 +11,6 @@ interface IERC20Balance {
     function allowance(address owner, address spender) external view returns (uint256);
 }
 
-interface IUniswapV3PoolSwap {
-    function swap(
-        address recipient,
-        bool zeroForOne,
-        int256 amountSpecified,
-        uint160 sqrtPriceLimitX96,
-        bytes calldata data
-    ) external returns (int256 amount0, int256 amount1);
-}
-
 interface IPermit2Allowance {
     function permit(address owner, ITradeRouter.PermitSingle calldata permitSingle, bytes calldata signature)
         external;

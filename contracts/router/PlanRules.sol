@@ -16,18 +16,40 @@ library PlanRules {
     uint256 internal constant SHARE_ONE = 1e18;
     uint256 internal constant WHOLE_BALANCE = type(uint256).max;
 
-    /// @notice `Plan.head`'s fields (ITradeRouter.sol has the layout), each cut to its width; `check`
-    /// refuses a head with bits above them.
-    function funding(ITradeRouter.Plan calldata plan) internal pure returns (uint8) {
-        return uint8(plan.head);
+    /// @notice A plan's own fields, read from calldata once: every read of a calldata struct's field is
+    /// a call that re-checks it, and `_run` needs most of them several times. `head` is kept whole for
+    /// `check`; `funding`, `exactOut` and `deadline` are its fields (ITradeRouter.sol has the layout).
+    struct Fields {
+        bytes32 quoteTag;
+        address sellToken;
+        address buyToken;
+        address recipient;
+        uint256 head;
+        uint256 amountIn;
+        uint256 minAmountOut;
     }
 
-    function exactOut(ITradeRouter.Plan calldata plan) internal pure returns (bool) {
-        return uint8(plan.head >> 8) != 0;
+    function read(ITradeRouter.Plan calldata plan) internal pure returns (Fields memory f) {
+        f.quoteTag = plan.quoteTag;
+        f.sellToken = plan.sellToken;
+        f.buyToken = plan.buyToken;
+        f.recipient = plan.recipient;
+        f.head = plan.head;
+        f.amountIn = plan.amountIn;
+        f.minAmountOut = plan.minAmountOut;
     }
 
-    function deadline(ITradeRouter.Plan calldata plan) internal pure returns (uint256) {
-        return uint48(plan.head >> 16);
+    /// @notice `Plan.head`'s fields, each cut to its width; `check` refuses a head with bits above them.
+    function funding(uint256 head) internal pure returns (uint8) {
+        return uint8(head);
+    }
+
+    function exactOut(uint256 head) internal pure returns (bool) {
+        return uint8(head >> 8) != 0;
+    }
+
+    function deadline(uint256 head) internal pure returns (uint256) {
+        return uint48(head >> 16);
     }
 
     /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the recipient, the amounts and
@@ -40,10 +62,9 @@ library PlanRules {
     /// calldata, copied as it is. The copy is clean because every step has already been read field by
     /// field, with Solidity's range checks and `_fill`'s check of the pool word's spare bits, as the
     /// plan's leg or chain link before this hash is taken (a dirty field reverts there).
-    function planHash(ITradeRouter.Plan calldata plan) internal pure returns (bytes32 hash) {
-        (address sellToken, address buyToken, address recipient) = (plan.sellToken, plan.buyToken, plan.recipient);
-        (bool isExactOut, uint256 amountIn, uint256 minAmountOut) = (exactOut(plan), plan.amountIn, plan.minAmountOut);
-        ITradeRouter.Step[] calldata steps = plan.steps;
+    function planHash(Fields memory f, ITradeRouter.Step[] calldata steps) internal pure returns (bytes32 hash) {
+        (address sellToken, address buyToken, address recipient) = (f.sellToken, f.buyToken, f.recipient);
+        (bool isExactOut, uint256 amountIn, uint256 minAmountOut) = (exactOut(f.head), f.amountIn, f.minAmountOut);
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, sellToken)
@@ -63,34 +84,44 @@ library PlanRules {
     /// @notice Refuses a plan whose recipient is zero, the router (`self`) or `permit2`, or that has no
     /// steps, or whose tokens are missing or equal, or whose `head` has bits beyond its fields or an
     /// `exactOut` other than 0 or 1 (so every plan has one encoding; `funding` is checked when it is used).
-    function check(ITradeRouter.Plan calldata plan, address self, address permit2) internal pure {
-        if (plan.head >> 64 != 0 || uint8(plan.head >> 8) > 1) revert ITradeRouter.InvalidPlan();
-        address recipient = plan.recipient;
+    function check(Fields memory f, uint256 stepCount, address self, address permit2) internal pure {
+        if (f.head >> 64 != 0 || uint8(f.head >> 8) > 1) revert ITradeRouter.InvalidPlan();
+        address recipient = f.recipient;
         if (recipient == address(0) || recipient == self || recipient == permit2) {
             revert ITradeRouter.InvalidRecipient(recipient);
         }
-        if (plan.steps.length == 0) revert ITradeRouter.EmptyPlan();
-        if (plan.sellToken == plan.buyToken || plan.sellToken == address(0) || plan.buyToken == address(0)) {
+        if (stepCount == 0) revert ITradeRouter.EmptyPlan();
+        if (f.sellToken == f.buyToken || f.sellToken == address(0) || f.buyToken == address(0)) {
             revert ITradeRouter.InvalidPlan();
         }
     }
 
-    /// @notice Step `i` as a leg, and the index of the next step the plan loop runs. An exact-out step
+    /// @notice Writes step `i` into `step` as a leg, every field of it, and returns the index of the next
+    /// step the plan loop runs. The loop reuses one `Leg` for all its steps (a leg is done with when its
+    /// `_exec` returns: callbacks get copies), so only the first costs an allocation. An exact-out step
     /// from the router heads a chain: the steps after it, each exact-out into the router and making the
     /// input of the one before, down to one the taker pays, run nested inside it, each for exactly what
     /// the step above owes, so every step keeps its own limit however the pools moved.
     /// @param maxIn the plan's resolved `amountIn`
-    function leg(ITradeRouter.Plan calldata plan, uint256 i, uint256 maxIn)
-        internal
-        view
-        returns (RouterBase.Leg memory step, uint256 next)
-    {
-        _fill(step, plan.steps[i], i, plan.recipient);
-        if (!step.fromRouter && step.tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
-        if (step.to != address(this) && step.tokenOut != plan.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
+    function leg(
+        RouterBase.Leg memory step,
+        ITradeRouter.Step[] calldata steps,
+        uint256 i,
+        Fields memory f,
+        uint256 maxIn
+    ) internal view returns (uint256 next) {
+        ITradeRouter.Step calldata s = steps[i];
+        // Field by field from calldata (each address read is checked clean), not copied to memory first.
+        _fill(step, i, f.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
+        if (!step.fromRouter && step.tokenIn != f.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
+        if (step.to != address(this) && step.tokenOut != f.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
         next = i + 1;
+        // `_fill` writes the step's own fields; the chain fields are the loop's, reset here for a reused leg.
+        ITradeRouter.Step[] memory none;
+        step.chain = none;
+        step.link = 0;
         if (step.exactOut && step.fromRouter) {
-            step.chain = _chain(plan, i);
+            step.chain = _chain(steps, i, f.sellToken);
             next = i + step.chain.length;
         } else if (!step.fromRouter && !step.exactOut && step.amount == WHOLE_BALANCE) {
             step.amount = maxIn;
@@ -104,7 +135,8 @@ library PlanRules {
     /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
     function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
         uint256 position = above.link + 1;
-        _fill(step, above.chain[position], above.index + 1, above.recipient);
+        ITradeRouter.Step memory s = above.chain[position];
+        _fill(step, above.index + 1, above.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
         step.amount = amount;
         step.chain = above.chain;
         step.link = position;
@@ -112,19 +144,19 @@ library PlanRules {
 
     /// @dev Steps i.. of the chain headed by step i, checked link by link: each exact-out into the router
     /// with no amount of its own, making the token the step above spends; the last one paid by the taker.
-    function _chain(ITradeRouter.Plan calldata plan, uint256 i)
+    function _chain(ITradeRouter.Step[] calldata steps, uint256 i, address sellToken)
         private
         pure
         returns (ITradeRouter.Step[] memory chain)
     {
         uint256 end = i + 1;
-        uint256 count = plan.steps.length;
-        while (end < count && _flags(plan.steps[end].pool) == LINK) ++end;
-        if (end == count || _flags(plan.steps[end].pool) != LAST_LINK) revert ITradeRouter.InvalidStep(end);
-        if (plan.steps[end].tokenIn != plan.sellToken) revert ITradeRouter.PayerTokenMismatch(end);
+        uint256 count = steps.length;
+        while (end < count && _flags(steps[end].pool) == LINK) ++end;
+        if (end == count || _flags(steps[end].pool) != LAST_LINK) revert ITradeRouter.InvalidStep(end);
+        if (steps[end].tokenIn != sellToken) revert ITradeRouter.PayerTokenMismatch(end);
         chain = new ITradeRouter.Step[](end - i + 1);
         for (uint256 k; k < chain.length; ++k) {
-            chain[k] = plan.steps[i + k];
+            chain[k] = steps[i + k];
             if (k == 0) continue;
             if (chain[k].amount != 0 || chain[k].tokenOut != chain[k - 1].tokenIn) {
                 revert ITradeRouter.InvalidStep(i + k);
@@ -137,16 +169,23 @@ library PlanRules {
         return uint8(poolWord >> 168);
     }
 
-    /// @dev Writes step `s` into `step`, the caller's (already allocated) return value, so that building
-    /// a leg allocates one `Leg`, not two. Unpacks the pool word, refusing bits above its fields.
-    function _fill(RouterBase.Leg memory step, ITradeRouter.Step memory s, uint256 index, address recipient)
-        private
-        view
-    {
-        uint256 word = s.pool;
+    /// @dev Writes a step's fields (`Step`'s, in order from `word`, its pool word) into `step`, the
+    /// caller's (already allocated) return value, so that building a leg allocates one `Leg`, not two.
+    /// Unpacks the pool word, refusing bits above its fields.
+    function _fill(
+        RouterBase.Leg memory step,
+        uint256 index,
+        address recipient,
+        uint256 word,
+        address tokenIn,
+        address tokenOut,
+        address hooks,
+        uint256 amount,
+        uint256 limit
+    ) private view {
         uint8 flags = _flags(word);
         if (word >> 224 != 0 || flags > LINK) revert ITradeRouter.InvalidStep(index);
-        if (s.tokenIn == s.tokenOut || s.tokenIn == address(0) || s.tokenOut == address(0)) {
+        if (tokenIn == tokenOut || tokenIn == address(0) || tokenOut == address(0)) {
             revert ITradeRouter.InvalidStep(index);
         }
         step.index = index;
@@ -154,14 +193,14 @@ library PlanRules {
         step.pool = address(uint160(word));
         step.fee = uint24(word >> 176);
         step.tickSpacing = int24(uint24(word >> 200));
-        step.hooks = s.hooks;
-        step.tokenIn = s.tokenIn;
-        step.tokenOut = s.tokenOut;
+        step.hooks = hooks;
+        step.tokenIn = tokenIn;
+        step.tokenOut = tokenOut;
         step.to = flags & TO_ROUTER != 0 ? address(this) : recipient;
         step.recipient = recipient;
         step.fromRouter = flags & FROM_ROUTER != 0;
         step.exactOut = flags & EXACT_OUT != 0;
-        step.amount = s.amount;
-        step.limit = s.limit;
+        step.amount = amount;
+        step.limit = limit;
     }
 }

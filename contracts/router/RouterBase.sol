@@ -17,11 +17,12 @@ abstract contract RouterBase is ITradeRouter {
     uint8 public constant FAMILY_V4 = 2;
     uint8 public constant FAMILY_LAUNCHPAD = 3;
 
-    /// @notice The plan encoding and `PlanExecuted` this router speaks: 2 is the packed `Step` and `Plan.head`
-    /// words and the five-field event. Routers of the first encoding (ABI words, the eight-field event) have
-    /// no such getter; the service refuses to start with any router whose answer is not its own
+    /// @notice The plan encoding and `PlanExecuted` this router speaks: 3 is the packed `Step` and `Plan.head`
+    /// words and the five-field anonymous event (2 emitted the same event with its signature as topic 0, so
+    /// the service's log filter would not find 3's fills there, nor 2's here). Routers of the first encoding
+    /// (ABI words, the eight-field event) have no such getter; the service refuses to start with any router whose answer is not its own
     /// (src/execution/RouterCheck.ts), since it would send calldata that router cannot read.
-    uint8 public constant PLAN_ENCODING = 2;
+    uint8 public constant PLAN_ENCODING = 3;
 
     /// @dev A fixed v2 fee is in hundredths of a basis point (Uniswap v3's unit: 3000 = 0.3 %).
     uint256 internal constant FEE_PIPS = 1e6;
@@ -73,6 +74,38 @@ abstract contract RouterBase is ITradeRouter {
         uint32 feeDenominator;
         bytes32 initCodeHash;
         bytes4 swapCallback;
+    }
+
+    /// @dev A table entry is kept as three words (VenueTable.sol writes them): `head` (family in bits
+    /// 248-255, registry 88-247, fee 64-87, fee getter 32-63, fee denominator 0-31), `deployer` (the
+    /// deployer in bits 0-159, the v3 callback name in 160-191) and the init code hash. A step reads its
+    /// entry's words on the stack and takes what its family uses, without building a `VenueConfig`.
+    function _familyOf(uint256 head) internal pure returns (uint8) {
+        return uint8(head >> 248);
+    }
+
+    function _registryOf(uint256 head) internal pure returns (address) {
+        return address(uint160(head >> 88));
+    }
+
+    function _feeOf(uint256 head) internal pure returns (uint24) {
+        return uint24(head >> 64);
+    }
+
+    function _feeGetterOf(uint256 head) internal pure returns (bytes4) {
+        return bytes4(uint32(head >> 32));
+    }
+
+    function _feeDenominatorOf(uint256 head) internal pure returns (uint32) {
+        return uint32(head);
+    }
+
+    function _deployerOf(uint256 deployerWord) internal pure returns (address) {
+        return address(uint160(deployerWord));
+    }
+
+    function _callbackNameOf(uint256 deployerWord) internal pure returns (bytes4) {
+        return bytes4(uint32(deployerWord >> 160));
     }
 
     struct Config {

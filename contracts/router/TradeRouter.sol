@@ -42,7 +42,7 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         external
         returns (uint256 amountIn, uint256 amountOut)
     {
-        if (PlanRules.funding(plan) != FUNDING_PERMIT2 || permit.details.token != plan.sellToken || permit.spender != address(this))
+        if (PlanRules.funding(plan.head) != FUNDING_PERMIT2 || permit.details.token != plan.sellToken || permit.spender != address(this))
         {
             revert PermitMismatch();
         }
@@ -54,43 +54,45 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     }
 
     function _run(Plan calldata plan) private returns (uint256 amountIn, uint256 amountOut) {
-        uint256 maxIn = _begin(plan);
-        uint256 before = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
-        uint256 count = plan.steps.length;
+        if (tExecution != 0) revert Reentrancy();
+        PlanRules.Fields memory f = PlanRules.read(plan);
+        Step[] calldata steps = plan.steps;
+        uint256 maxIn = _begin(f, steps.length);
+        uint256 before = TokenCalls.balanceOf(f.buyToken, f.recipient);
+        uint256 count = steps.length;
+        // One leg for every step of the loop: `PlanRules.leg` rewrites all of its fields.
+        Leg memory leg;
         for (uint256 i; i < count;) {
-            // Declared by the call, not before it: `Leg memory leg;` alone would allocate a zeroed leg.
-            (Leg memory leg, uint256 next) = PlanRules.leg(plan, i, maxIn);
-            i = next;
+            i = PlanRules.leg(leg, steps, i, f, maxIn);
             _exec(leg);
         }
         // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
-        uint256 refunded = Holdings.sweep(msg.sender, plan.sellToken);
+        uint256 refunded = Holdings.sweep(msg.sender, f.sellToken);
         // What the taker actually spent: what left its funds (the whole native deposit, or what approval and
         // Permit2 moved) less the sell token the sweep just returned to it.
-        amountIn = (PlanRules.funding(plan) == FUNDING_NATIVE ? plan.amountIn : maxIn - tRemaining) - refunded;
+        amountIn = (PlanRules.funding(f.head) == FUNDING_NATIVE ? f.amountIn : maxIn - tRemaining) - refunded;
         // maxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
-        if (!PlanRules.exactOut(plan) && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
-        uint256 balance = TokenCalls.balanceOf(plan.buyToken, plan.recipient);
+        if (!PlanRules.exactOut(f.head) && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
+        uint256 balance = TokenCalls.balanceOf(f.buyToken, f.recipient);
         amountOut = balance > before ? balance - before : 0;
-        if (amountOut < plan.minAmountOut) revert InsufficientOutput(amountOut, plan.minAmountOut);
-        emit PlanExecuted(plan.quoteTag, msg.sender, amountIn, amountOut, PlanRules.planHash(plan));
+        if (amountOut < f.minAmountOut) revert InsufficientOutput(amountOut, f.minAmountOut);
+        emit PlanExecuted(f.quoteTag, msg.sender, amountIn, amountOut, PlanRules.planHash(f, steps));
         tExecution = 0;
     }
 
     /// @return amountIn the plan's `amountIn`, resolved when it is `WHOLE_BALANCE`
-    function _begin(Plan calldata plan) private returns (uint256 amountIn) {
-        if (tExecution != 0) revert Reentrancy();
-        uint256 deadline = PlanRules.deadline(plan);
+    function _begin(PlanRules.Fields memory f, uint256 stepCount) private returns (uint256 amountIn) {
+        uint256 deadline = PlanRules.deadline(f.head);
         if (block.timestamp > deadline) revert DeadlineExpired(deadline, block.timestamp);
-        PlanRules.check(plan, address(this), permit2);
-        _refuseVenueRecipient(plan.recipient);
-        uint8 funding = PlanRules.funding(plan);
+        PlanRules.check(f, stepCount, address(this), permit2);
+        _refuseVenueRecipient(f.recipient);
+        uint8 funding = PlanRules.funding(f.head);
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
-        amountIn = plan.amountIn;
+        amountIn = f.amountIn;
         if (amountIn == WHOLE_BALANCE) {
-            if (PlanRules.exactOut(plan) || funding == FUNDING_NATIVE) revert InvalidPlan();
-            amountIn = TokenCalls.balanceOf(plan.sellToken, msg.sender);
+            if (PlanRules.exactOut(f.head) || funding == FUNDING_NATIVE) revert InvalidPlan();
+            amountIn = TokenCalls.balanceOf(f.sellToken, msg.sender);
             if (amountIn == 0 || amountIn == WHOLE_BALANCE) revert InvalidPlan();
         }
         tRemaining = amountIn;
@@ -98,12 +100,12 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
             if (msg.value != 0) revert UnexpectedValue(msg.value);
             return amountIn;
         }
-        if (nativeMode == NATIVE_NONE || plan.sellToken != usdc) revert NativeFundingUnavailable();
-        if (msg.value != plan.amountIn * NATIVE_PER_USDC_UNIT) revert UnexpectedValue(msg.value);
+        if (nativeMode == NATIVE_NONE || f.sellToken != usdc) revert NativeFundingUnavailable();
+        if (msg.value != f.amountIn * NATIVE_PER_USDC_UNIT) revert UnexpectedValue(msg.value);
         // On Arc the value already is the router's USDC balance; on the devnet it is minted into one. Either
         // way the plan holds exactly the deposit, never whatever else the router's balance contains.
         if (nativeMode == NATIVE_DEPOSIT) INativeDeposit(usdc).deposit{value: msg.value}();
-        Holdings.credit(usdc, plan.amountIn);
+        Holdings.credit(usdc, f.amountIn);
     }
 
     /// @notice Runs one leg on its venue, holds for the plan what it left in the router, checks its limit.
@@ -112,12 +114,12 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 untracked = keeps ? Holdings.untracked(leg.tokenOut) : 0;
         uint256 paidIn;
         uint256 out;
-        VenueConfig memory venue = _venue(leg);
-        uint8 family = venue.family;
-        if (family == FAMILY_V2) (paidIn, out) = _swapV2(leg, venue);
-        else if (family == FAMILY_V3) (paidIn, out) = _swapV3(leg, venue);
-        else if (family == FAMILY_V4) (paidIn, out) = _swapV4(leg, venue);
-        else (paidIn, out) = _swapCurve(leg, venue);
+        (uint256 head, uint256 deployer, bytes32 initCodeHash) = _venue(leg);
+        uint8 family = _familyOf(head);
+        if (family == FAMILY_V2) (paidIn, out) = _swapV2(leg, head, _deployerOf(deployer), initCodeHash);
+        else if (family == FAMILY_V3) (paidIn, out) = _swapV3(leg, deployer, initCodeHash);
+        else if (family == FAMILY_V4) (paidIn, out) = _swapV4(leg, _registryOf(head));
+        else (paidIn, out) = _swapCurve(leg, _registryOf(head));
         if (keeps) Holdings.creditSince(leg.tokenOut, untracked);
         if (leg.exactOut) {
             if (paidIn > leg.limit) revert StepInputTooHigh(leg.index, paidIn, leg.limit);

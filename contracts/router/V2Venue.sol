@@ -12,13 +12,17 @@ import {TokenCalls} from "./TokenCalls.sol";
 /// when `swap` runs. Exact input is priced, as Uniswap's fee-on-transfer functions do, from what the pair
 /// holds above those reserves, so taxed and reserve-moving sell tokens get exactly what K allows.
 abstract contract V2Venue is RouterBase {
-    function _swapV2(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
+    /// @param head the venue's table word (its fee rule); `deployer`, `initCodeHash`: its pairs' CREATE2
+    function _swapV2(Leg memory leg, uint256 head, address deployer, bytes32 initCodeHash)
+        internal
+        returns (uint256 paidIn, uint256 out)
+    {
         bool zeroForOne = leg.tokenIn < leg.tokenOut;
         address pair = zeroForOne
-            ? PoolAddress.v2Pair(venue.deployer, venue.initCodeHash, leg.tokenIn, leg.tokenOut)
-            : PoolAddress.v2Pair(venue.deployer, venue.initCodeHash, leg.tokenOut, leg.tokenIn);
+            ? PoolAddress.v2Pair(deployer, initCodeHash, leg.tokenIn, leg.tokenOut)
+            : PoolAddress.v2Pair(deployer, initCodeHash, leg.tokenOut, leg.tokenIn);
         _checkPool(leg, leg.pool, pair);
-        (uint256 feePart, uint256 whole) = _fee(leg, venue, pair);
+        (uint256 feePart, uint256 whole) = _fee(leg, head, pair);
         if (leg.exactOut) {
             out = leg.amount;
             paidIn = _payExactOut(leg, pair, zeroForOne, feePart, whole);
@@ -117,14 +121,11 @@ abstract contract V2Venue is RouterBase {
     /// proved it is the venue's own CREATE2 deployment, running the venue's pair code; whatever it reports,
     /// its own K check still bounds the output, so a wrong figure can only make the swap revert (too low)
     /// or pay the taker less than the pair allows (too high), never move more than the plan's limits.
-    function _fee(Leg memory leg, VenueConfig memory venue, address pair)
-        private
-        view
-        returns (uint256 feePart, uint256 whole)
-    {
-        if (venue.feeGetter == bytes4(0)) return (venue.fee, FEE_PIPS);
-        whole = venue.feeDenominator;
-        (bool ok, bytes memory result) = pair.staticcall(abi.encodeWithSelector(venue.feeGetter));
+    function _fee(Leg memory leg, uint256 head, address pair) private view returns (uint256 feePart, uint256 whole) {
+        bytes4 feeGetter = _feeGetterOf(head);
+        if (feeGetter == bytes4(0)) return (_feeOf(head), FEE_PIPS);
+        whole = _feeDenominatorOf(head);
+        (bool ok, bytes memory result) = pair.staticcall(abi.encodeWithSelector(feeGetter));
         if (!ok || result.length != 32) revert BadPairFee(leg.index, 0);
         feePart = abi.decode(result, (uint256));
         if (feePart >= whole) revert BadPairFee(leg.index, feePart);

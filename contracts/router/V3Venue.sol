@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.28;
 
-import {IUniswapV3PoolSwap} from "./Externals.sol";
 import {PoolAddress} from "./PoolAddress.sol";
 import {RouterBase} from "./RouterBase.sol";
 
@@ -13,13 +12,17 @@ import {RouterBase} from "./RouterBase.sol";
 /// another name with the same arguments (PancakeSwap v3's `pancakeV3SwapCallback`) names it in its venue
 /// record; that name is accepted only while that venue's verified pool is being swapped with, from it.
 abstract contract V3Venue is RouterBase {
-    function _swapV3(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
+    /// @param deployer the venue's table word with its pool deployer and callback name; `initCodeHash`: its pools'
+    function _swapV3(Leg memory leg, uint256 deployer, bytes32 initCodeHash)
+        internal
+        returns (uint256 paidIn, uint256 out)
+    {
         (address token0, address token1) = PoolAddress.sort(leg.tokenIn, leg.tokenOut);
-        address expected = PoolAddress.v3Pool(venue.deployer, venue.initCodeHash, token0, token1, leg.fee);
+        address expected = PoolAddress.v3Pool(_deployerOf(deployer), initCodeHash, token0, token1, leg.fee);
         _checkPool(leg, leg.pool, expected);
         if (leg.amount > uint256(type(int256).max)) revert AmountTooLarge(leg.amount);
         bool zeroForOne = leg.tokenIn == token0;
-        bytes4 callbackName = venue.swapCallback;
+        bytes4 callbackName = _callbackNameOf(deployer);
         if (callbackName != bytes4(0)) tV3CallbackName = callbackName;
         (int256 deltaIn, int256 deltaOut) = _callPool(expected, zeroForOne, leg);
         if (callbackName != bytes4(0)) tV3CallbackName = bytes4(0);
@@ -29,20 +32,42 @@ abstract contract V3Venue is RouterBase {
         if (leg.exactOut && out != leg.amount) revert PartialFill(leg.index, out, leg.amount);
     }
 
+    /// @notice `pool.swap(to, zeroForOne, amountSpecified, sqrtPriceLimitX96, data)`, written in scratch
+    /// memory past the free memory pointer (as the ERC-20 and v2 pair calls are: no second copy of `data`,
+    /// no ABI encoder); a revert is passed on, an answer short of two words reverts (an address without
+    /// code answers nothing, as the high-level call's decoder required).
     /// @return deltaIn deltaOut the pool's balance changes in the input and output token
     function _callPool(address pool, bool zeroForOne, Leg memory leg)
         private
         returns (int256 deltaIn, int256 deltaOut)
     {
+        // Only a chained step needs itself back in the callback; any other, its input token and source.
+        bytes memory data = leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg);
+        (address to, int256 amountSpecified) = (leg.to, leg.exactOut ? -int256(leg.amount) : int256(leg.amount));
+        uint160 priceLimit = zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT;
         tCallback = pool;
-        (int256 amount0, int256 amount1) = IUniswapV3PoolSwap(pool).swap(
-            leg.to,
-            zeroForOne,
-            leg.exactOut ? -int256(leg.amount) : int256(leg.amount),
-            zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT,
-            // Only a chained step needs itself back in the callback; any other, its input token and source.
-            leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg)
-        );
+        int256 amount0;
+        int256 amount1;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            let length := mload(data)
+            mstore(m, shl(224, 0x128acb08))
+            mstore(add(m, 0x04), to)
+            mstore(add(m, 0x24), zeroForOne)
+            mstore(add(m, 0x44), amountSpecified)
+            mstore(add(m, 0x64), priceLimit)
+            mstore(add(m, 0x84), 0xa0)
+            mstore(add(m, 0xa4), length)
+            // abi.encode's output is whole words, so it needs no padding.
+            mcopy(add(m, 0xc4), add(data, 0x20), length)
+            if iszero(call(gas(), pool, 0, m, add(0xc4, length), 0x00, 0x40)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 0x40) { revert(0, 0) }
+            amount0 := mload(0x00)
+            amount1 := mload(0x20)
+        }
         tCallback = address(0);
         (deltaIn, deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
     }

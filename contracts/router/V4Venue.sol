@@ -21,8 +21,8 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
     /// @dev The PoolManager unlocked for one of our steps right now, if any.
     address internal transient tUnlocked;
 
-    function _swapV4(Leg memory leg, VenueConfig memory venue) internal returns (uint256 paidIn, uint256 out) {
-        address manager = venue.registry;
+    /// @param manager the venue's PoolManager (its table registry)
+    function _swapV4(Leg memory leg, address manager) internal returns (uint256 paidIn, uint256 out) {
         if (leg.pool != manager) revert ForgedPool(leg.index, leg.pool, manager);
         if (leg.amount > uint256(uint128(type(int128).max))) revert AmountTooLarge(leg.amount);
         if (tUnlocked == manager) {

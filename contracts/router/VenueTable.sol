@@ -127,22 +127,22 @@ abstract contract VenueTable is RouterBase {
     }
 
     /// @notice The venue a step names, or `UnknownVenue` for an index outside the table.
-    function _venue(Leg memory leg) internal view returns (VenueConfig memory) {
+    function _venue(Leg memory leg) internal view returns (uint256 head, uint256 deployer, bytes32 hash) {
         if (leg.venue >= _count) revert UnknownVenue(leg.index, leg.venue);
-        return _record(leg.venue);
+        return _words(leg.venue);
     }
 
     function _record(uint256 index) private view returns (VenueConfig memory) {
         (uint256 head, uint256 deployer, bytes32 hash) = _words(index);
         return VenueConfig({
-            family: uint8(head >> 248),
-            registry: address(uint160(head >> 88)),
-            deployer: address(uint160(deployer)),
-            fee: uint24(head >> 64),
-            feeGetter: bytes4(uint32(head >> 32)),
-            feeDenominator: uint32(head),
+            family: _familyOf(head),
+            registry: _registryOf(head),
+            deployer: _deployerOf(deployer),
+            fee: _feeOf(head),
+            feeGetter: _feeGetterOf(head),
+            feeDenominator: _feeDenominatorOf(head),
             initCodeHash: hash,
-            swapCallback: bytes4(uint32(deployer >> 160))
+            swapCallback: _callbackNameOf(deployer)
         });
     }
 
@@ -185,7 +185,7 @@ abstract contract VenueTable is RouterBase {
         uint256 count = _count;
         for (uint256 i; i < count; ++i) {
             (uint256 head,,) = _words(i);
-            if (head >> 248 >= FAMILY_V4 && address(uint160(head >> 88)) == recipient) {
+            if (_familyOf(head) >= FAMILY_V4 && _registryOf(head) == recipient) {
                 revert InvalidRecipient(recipient);
             }
         }

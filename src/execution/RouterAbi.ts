@@ -6,54 +6,71 @@
  */
 import { type Address, type Hex, parseAbi } from "viem"
 
-export const routerAbi = parseAbi([
-  "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }",
-  "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint256 head; uint256 amountIn; uint256 minAmountOut; Step[] steps; }",
-  "struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }",
-  "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
-  "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
-  "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
-  "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; bytes4 swapCallback; }",
-  "function venueCount() view returns (uint256 count)",
-  "function venueAt(uint8 index) view returns (VenueConfig venue)",
-  "function permit2() view returns (address)",
-  "function PLAN_ENCODING() view returns (uint8)",
-  "event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash)",
-  "error Reentrancy()",
-  "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
-  "error InvalidRecipient(address recipient)",
-  "error RecipientIsPool(address pool)",
-  "error EmptyPlan()",
-  "error InvalidPlan()",
-  "error InvalidStep(uint256 index)",
-  "error UnknownVenue(uint256 index, uint8 venue)",
-  "error InvalidVenueTable(uint256 index)",
-  "error BadPairFee(uint256 index, uint256 fee)",
-  "error ForgedPool(uint256 index, address pool, address expected)",
-  "error PayerTokenMismatch(uint256 index)",
-  "error OutputTokenMismatch(uint256 index)",
-  "error ShareTooLarge(uint256 index)",
-  "error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit)",
-  "error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit)",
-  "error PartialFill(uint256 index, uint256 amountOut, uint256 wanted)",
-  "error PairInputShort(uint256 index, uint256 received, uint256 needed)",
-  "error BadDelta(uint256 index)",
-  "error InputAboveMaximum(uint256 amount, uint256 remaining)",
-  "error InputNotSpent(uint256 paid, uint256 amountIn)",
-  "error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)",
-  "error UnexpectedValue(uint256 value)",
-  "error NativeFundingUnavailable()",
-  "error UnknownFunding(uint8 funding)",
-  "error PermitMismatch()",
-  "error UnexpectedCallback(address caller)",
-  "error AmountTooLarge(uint256 amount)",
-  "error TokenCallFailed(address token)",
-  "error HoldingShort(address token, uint256 held, uint256 wanted)"
-])
+/** `PlanExecuted` is anonymous (no signature topic: topic 0 is the quote tag, topic 1 the taker), which the
+ * human-readable ABI cannot say. */
+const planExecutedEvent = {
+  type: "event",
+  name: "PlanExecuted",
+  anonymous: true,
+  inputs: [
+    { name: "quoteTag", type: "bytes32", indexed: true },
+    { name: "taker", type: "address", indexed: true },
+    { name: "amountIn", type: "uint256", indexed: false },
+    { name: "amountOut", type: "uint256", indexed: false },
+    { name: "planHash", type: "bytes32", indexed: false }
+  ]
+} as const
+
+export const routerAbi = [
+  ...parseAbi([
+    "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }",
+    "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint256 head; uint256 amountIn; uint256 minAmountOut; Step[] steps; }",
+    "struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }",
+    "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
+    "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
+    "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
+    "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; bytes4 swapCallback; }",
+    "function venueCount() view returns (uint256 count)",
+    "function venueAt(uint8 index) view returns (VenueConfig venue)",
+    "function permit2() view returns (address)",
+    "function PLAN_ENCODING() view returns (uint8)",
+    "error Reentrancy()",
+    "error DeadlineExpired(uint256 deadline, uint256 timestamp)",
+    "error InvalidRecipient(address recipient)",
+    "error RecipientIsPool(address pool)",
+    "error EmptyPlan()",
+    "error InvalidPlan()",
+    "error InvalidStep(uint256 index)",
+    "error UnknownVenue(uint256 index, uint8 venue)",
+    "error InvalidVenueTable(uint256 index)",
+    "error BadPairFee(uint256 index, uint256 fee)",
+    "error ForgedPool(uint256 index, address pool, address expected)",
+    "error PayerTokenMismatch(uint256 index)",
+    "error OutputTokenMismatch(uint256 index)",
+    "error ShareTooLarge(uint256 index)",
+    "error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit)",
+    "error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit)",
+    "error PartialFill(uint256 index, uint256 amountOut, uint256 wanted)",
+    "error PairInputShort(uint256 index, uint256 received, uint256 needed)",
+    "error BadDelta(uint256 index)",
+    "error InputAboveMaximum(uint256 amount, uint256 remaining)",
+    "error InputNotSpent(uint256 paid, uint256 amountIn)",
+    "error InsufficientOutput(uint256 amountOut, uint256 minAmountOut)",
+    "error UnexpectedValue(uint256 value)",
+    "error NativeFundingUnavailable()",
+    "error UnknownFunding(uint8 funding)",
+    "error PermitMismatch()",
+    "error UnexpectedCallback(address caller)",
+    "error AmountTooLarge(uint256 amount)",
+    "error TokenCallFailed(address token)",
+    "error HoldingShort(address token, uint256 held, uint256 wanted)"
+  ]),
+  planExecutedEvent
+] as const
 
 /** The router's `PLAN_ENCODING` this service's calldata and event decoding are for (routers of the first
  * encoding have no such getter). */
-export const PLAN_ENCODING = 2
+export const PLAN_ENCODING = 3
 
 /** `Step.flags`, or-ed together. */
 export const StepFlag = {

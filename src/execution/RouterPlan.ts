@@ -5,16 +5,16 @@
  */
 import {
   type Address,
+  decodeAbiParameters,
   decodeErrorResult,
-  decodeEventLog,
   decodeFunctionData,
   encodeAbiParameters,
   encodeFunctionData,
   type Hex,
   keccak256,
+  pad,
   parseAbiParameters,
-  stringToBytes,
-  toEventSelector
+  stringToBytes
 } from "viem"
 import { packPlan, packStep, unpackPlan } from "./PlanPacking.js"
 import { Funding, NATIVE_PER_USDC_UNIT, type PermitSingle, routerAbi, type RouterPlan } from "./RouterAbi.js"
@@ -68,10 +68,11 @@ export interface PlanExecuted {
   readonly planHash: Hex
 }
 
-/** topic0 of `PlanExecuted`; topic1 is the quote tag, so `eth_getLogs` can find a quote's fills. */
-export const planExecutedTopic: Hex = toEventSelector(
-  "PlanExecuted(bytes32,address,uint256,uint256,bytes32)"
-)
+/** The topics of `taker`'s fills of the quote tagged `tag`, which `eth_getLogs` filters on: `PlanExecuted`
+ * is anonymous, so topic 0 is the tag and topic 1 the taker (there is no signature topic). */
+export const planExecutedTopics = (tag: Hex, taker: Address): readonly [Hex, Hex] => [tag, pad(taker)]
+
+const planExecutedData = parseAbiParameters("uint256 amountIn, uint256 amountOut, bytes32 planHash")
 
 const planHashParameters = parseAbiParameters([
   "address sellToken, address buyToken, address recipient, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
@@ -94,14 +95,16 @@ export const planHashOf = (plan: RouterPlan): Hex =>
     ])
   )
 
+/** A router log as `PlanExecuted` (the router emits no other event); throws on another shape. Anonymous
+ * events are decoded by hand: viem's event decoder finds an event by its signature topic. */
 export const decodePlanExecuted = (log: { readonly data: Hex; readonly topics: ReadonlyArray<Hex> }): PlanExecuted => {
-  const { args } = decodeEventLog({
-    abi: routerAbi,
-    eventName: "PlanExecuted",
-    data: log.data,
-    topics: log.topics as [Hex, ...Array<Hex>]
-  })
-  return args
+  const [tag, takerTopic] = log.topics
+  if (log.topics.length !== 2 || tag === undefined || takerTopic === undefined) {
+    throw new Error(`not a PlanExecuted log: ${log.topics.length} topics`)
+  }
+  const [taker] = decodeAbiParameters([{ type: "address" }], takerTopic)
+  const [amountIn, amountOut, planHash] = decodeAbiParameters(planExecutedData, log.data)
+  return { quoteTag: tag, taker, amountIn, amountOut, planHash }
 }
 
 /** The router's `PlanExecuted` among a call's logs (a simulated call's or a receipt's), if it emitted one. */
@@ -114,7 +117,7 @@ export const planExecutedIn = (
     try {
       return decodePlanExecuted(log)
     } catch {
-      // another event of the router's: look further
+      // not of PlanExecuted's shape: look further
     }
   }
   return undefined

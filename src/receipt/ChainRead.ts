@@ -6,10 +6,9 @@
  * which for a receipt is just "not mined yet".
  */
 import { Effect, Schema } from "effect"
-import { pad } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcHex } from "../../schema/Chain.js"
-import { planExecutedTopic, quoteTag } from "../execution/RouterPlan.js"
+import { planExecutedTopics, quoteTag } from "../execution/RouterPlan.js"
 
 const RpcLog = Schema.Struct({
   address: RpcHex,
@@ -79,7 +78,7 @@ export const readChain = Effect.fn("Receipt.readChain")(function*(input: ReadInp
       address: input.router,
       fromBlock: `0x${input.fromBlock.toString(16)}`,
       toBlock: "latest",
-      topics: [planExecutedTopic, quoteTag(input.quoteId), pad(input.taker)]
+      topics: planExecutedTopics(quoteTag(input.quoteId), input.taker)
     }])
   }, { concurrency: "unbounded" })
   return view

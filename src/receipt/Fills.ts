@@ -4,8 +4,7 @@
  * transaction the caller did not list is the taker's own second execution, never someone's noise.
  * Found in the listed receipts and in the logs query; the same log seen twice counts once.
  */
-import { pad } from "viem"
-import { decodePlanExecuted, type PlanExecuted, planExecutedTopic, quoteTag } from "../execution/RouterPlan.js"
+import { decodePlanExecuted, type PlanExecuted, planExecutedTopics, quoteTag } from "../execution/RouterPlan.js"
 import type { ChainView, RpcLog } from "./ChainRead.js"
 
 export interface Fill {
@@ -20,9 +19,9 @@ export const fillsOf = (
   router: string,
   taker: `0x${string}`
 ): ReadonlyArray<Fill> => {
-  const wanted = [planExecutedTopic, quoteTag(quoteId), pad(taker)].map((t) => t.toLowerCase())
+  const wanted = planExecutedTopics(quoteTag(quoteId), taker).map((t) => t.toLowerCase())
   const isFill = (log: RpcLog) =>
-    log.address.toLowerCase() === router.toLowerCase() &&
+    log.address.toLowerCase() === router.toLowerCase() && log.topics.length === wanted.length &&
     wanted.every((topic, i) => log.topics[i]?.toLowerCase() === topic)
   const logs = [...view.listed.flatMap((listed) => listed.receipt?.logs ?? []), ...view.logs]
   const seen = new Map<string, Fill>()

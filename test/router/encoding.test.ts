@@ -9,6 +9,7 @@ import {
   encodeErrorResult,
   getAddress,
   keccak256,
+  pad,
   stringToBytes,
   toFunctionSelector
 } from "viem"
@@ -20,7 +21,7 @@ import {
   encodeExecute,
   encodeExecuteWithPermit,
   Funding,
-  planExecutedTopic,
+  planExecutedTopics,
   quoteTag,
   routerAbi,
   type RouterPlan,
@@ -28,7 +29,8 @@ import {
 } from "../../src/execution/RouterPlan.js"
 
 /**
- * An ABI entry reduced to what the encoding depends on (names, types, components, indexed); an unnamed
+ * An ABI entry reduced to what the encoding depends on (names, types, components, indexed, an event's
+ * anonymity); an unnamed
  * parameter is written "" by solc and left out by viem's parser.
  */
 const shape = (params: ReadonlyArray<AbiParameter>): unknown =>
@@ -45,7 +47,9 @@ const entries = (abi: Abi) =>
       `${item.type} ${(item as { name: string }).name}`,
       {
         inputs: shape((item as { inputs: ReadonlyArray<AbiParameter> }).inputs),
-        outputs: "outputs" in item ? shape(item.outputs) : undefined
+        outputs: "outputs" in item ? shape(item.outputs) : undefined,
+        // PlanExecuted is anonymous: its topics are the quote tag and the taker, no signature.
+        anonymous: item.type === "event" ? (item as { anonymous?: boolean }).anonymous ?? false : undefined
       }
     ])
   )
@@ -112,15 +116,17 @@ describe("router encoding", () => {
     })
   })
 
-  it("execute's selector and the event topic are the contract's", () => {
+  it("execute's selector and the event's topics are the contract's", () => {
     expect(encodeExecute(plan).slice(0, 10)).toBe(
       toFunctionSelector(
         "execute((bytes32,address,address,address,uint256,uint256,uint256,(uint256,address,address,address,uint256,uint256)[]))"
       )
     )
-    expect(planExecutedTopic).toBe(
-      keccak256(stringToBytes("PlanExecuted(bytes32,address,uint256,uint256,bytes32)"))
-    )
+    // Anonymous: no signature topic, the quote tag first and the taker second.
+    expect(planExecutedTopics(quoteTag("q_0123abcd"), a)).toEqual([
+      keccak256(stringToBytes("q_0123abcd")),
+      pad(a)
+    ])
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
   })
 

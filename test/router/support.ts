@@ -7,7 +7,6 @@ import {
   decodeErrorResult,
   erc20Abi,
   type Hex,
-  parseEventLogs,
   type PrivateKeyAccount,
   type TransactionReceipt,
   zeroAddress
@@ -15,6 +14,7 @@ import {
 import { DevnetVenue } from "../../devnet/router.js"
 import type { Manifest } from "../../schema/Manifest.js"
 import {
+  decodePlanExecuted,
   encodeExecute,
   Funding,
   type PlanExecuted,
@@ -146,9 +146,11 @@ export const sendPlan = async (
   })
   const receipt = await wallet.public.waitForTransactionReceipt({ hash })
   if (receipt.status !== "success") throw new Error(`plan reverted (${hash})`)
-  const events = parseEventLogs({ abi: routerAbi, eventName: "PlanExecuted", logs: receipt.logs })
+  // The router emits only PlanExecuted (anonymous): every log of its address must decode as one.
+  const events = receipt.logs.filter((log) => log.address.toLowerCase() === router.toLowerCase())
+    .map(decodePlanExecuted)
   if (events.length !== 1) throw new Error(`expected one PlanExecuted, got ${events.length}`)
-  return { receipt, event: events[0]!.args }
+  return { receipt, event: events[0]! }
 }
 
 /** The router's custom error a plan reverts with, found by simulating the same call. */

@@ -19,7 +19,13 @@ import {
   type TransactionReceipt
 } from "viem"
 import { roles } from "../../../devnet/accounts.js"
-import { encodeExecute, Funding, routerAbi, type RouterPlan } from "../../../src/execution/RouterPlan.js"
+import {
+  encodeExecute,
+  Funding,
+  planExecutedIn,
+  routerAbi,
+  type RouterPlan
+} from "../../../src/execution/RouterPlan.js"
 import { reentrantAbi } from "../fixtures.js"
 import { attackCalldata, generatePlan, type Random, seeded } from "./plans.js"
 import type { World } from "./world.js"
@@ -96,7 +102,7 @@ const check = (
   }
   const success = receipt.status === "success"
   const event = success
-    ? parseEventLogs({ abi: routerAbi, eventName: "PlanExecuted", logs: receipt.logs })[0]?.args
+    ? planExecutedIn(world.env.router, receipt.logs)
     : undefined
   if (success && event === undefined) fail("an execution without its PlanExecuted event")
   const swaps = success ? eventDeltas(world, receipt, poolTokens) : new Map<string, bigint>()
