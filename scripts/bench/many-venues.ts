@@ -48,7 +48,9 @@ try {
   )
   row(
     "… the same after each new block p50 / p99, CPU",
-    (f) => `${ms(f.newBlock.p50)} / ${ms(f.newBlock.p99)}, ${ms(f.newBlock.cpuMs)}`
+    (f) =>
+      `${ms(f.newBlock.p50)} / ${ms(f.newBlock.p99)}, ${ms(f.newBlock.cpuMs)}` +
+      (f.newBlock.refused > 0 ? `, ${f.newBlock.refused} refused` : "")
   )
   row("quote USDC→WETH cold p50 / p99", (f) => `${ms(f.cold.p50)} / ${ms(f.cold.p99)}`)
   row("heap after GC / RSS", (f) => `${f.heapMb.toFixed(0)} MB / ${f.rssMb.toFixed(0)} MB`)
