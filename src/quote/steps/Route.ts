@@ -73,7 +73,7 @@ const routeRequest = Effect.fnUntraced(function*(sides: Sides, gasPriceWei: bigi
  * the hubs, venues, curves and token prices, is the deployment's or the view's). Kept only when nothing
  * is left for a simulation to price, so a repeat never stops short of what a fresh search would find.
  */
-const searches = viewMemo<{ readonly search: RouteRequest; readonly result: RouteResult }>(32)
+const searches = viewMemo<{ readonly search: RouteRequest; readonly result: RouteResult }>(16)
 
 const searchKey = ({ amount, buyToken, request, sellToken }: Sides, gasPriceWei: bigint) =>
   [
