@@ -46,6 +46,12 @@ try {
     "… its route search alone p50 / p99, candidates",
     (f) => `${ms(f.search.p50)} / ${ms(f.search.p99)}, ${f.search.candidates}`
   )
+  row(
+    "… the same after each new block p50 / p99, CPU",
+    (f) =>
+      `${ms(f.newBlock.p50)} / ${ms(f.newBlock.p99)}, ${ms(f.newBlock.cpuMs)}` +
+      (f.newBlock.refused > 0 ? `, ${f.newBlock.refused} refused` : "")
+  )
   row("quote USDC→WETH cold p50 / p99", (f) => `${ms(f.cold.p50)} / ${ms(f.cold.p99)}`)
   row("heap after GC / RSS", (f) => `${f.heapMb.toFixed(0)} MB / ${f.rssMb.toFixed(0)} MB`)
   row("catch-up from an empty index", (f) => `${(f.catchUpMs / 1000).toFixed(1)} s`)

@@ -86,7 +86,7 @@ const frameOf = (context: PresentContext, path: Path): RouteFrame => {
   return frame
 }
 
-export const presentRoute = (context: PresentContext, candidate: Candidate): Route => {
+const presentRoute = (context: PresentContext, candidate: Candidate): Route => {
   const { path, run } = candidate
   const decimalsIn = context.token(path.tokenIn).decimals
   const decimalsOut = context.token(path.tokenOut).decimals
@@ -112,6 +112,27 @@ export const presentRoute = (context: PresentContext, candidate: Candidate): Rou
     providerQuoteAgeBlocks: context.ageBlocks,
     partialFill: false
   }
+}
+
+/**
+ * Every candidate as answered, kept per route result: a search repeated on its view (./steps/Route.ts)
+ * returns the same candidates, whose routes then need no formatting again. Gas, prices, labels and
+ * pools are the view's and the search's, so the same for that result; the measured buy tax and the
+ * quote's age are checked.
+ */
+const presented = new WeakMap<
+  ReadonlyArray<Candidate>,
+  { readonly buyTaxBps: number; readonly ageBlocks: number; readonly routes: ReadonlyArray<Route> }
+>()
+
+export const presentRoutes = (context: PresentContext, candidates: ReadonlyArray<Candidate>): ReadonlyArray<Route> => {
+  const known = presented.get(candidates)
+  if (known !== undefined && known.buyTaxBps === context.buyTaxBps && known.ageBlocks === context.ageBlocks) {
+    return known.routes
+  }
+  const routes = candidates.map((candidate) => presentRoute(context, candidate))
+  presented.set(candidates, { buyTaxBps: context.buyTaxBps, ageBlocks: context.ageBlocks, routes })
+  return routes
 }
 
 /** exactIn: the output less `slippageBps`, rounded down; exactOut: the output itself. */

@@ -51,7 +51,8 @@ const lateAbi = parseAbi([
   "function createPair(address, address) returns (address)",
   "function deposit() payable",
   "function transfer(address, uint256) returns (bool)",
-  "function mint(address) returns (uint256)"
+  "function mint(address) returns (uint256)",
+  "function sync()"
 ])
 
 /** A v2 pair's exact output at `block`, from its reserves on chain (the pair's own formula). */
@@ -142,6 +143,43 @@ describe("quote plans", () => {
     // $2,500 is in the middle tier: 0.05 USDC
     expect(stored.record.swapPrice).toBe(50_000n)
     expect(Date.parse(answer.expiresAt) - stored.record.createdAtMs).toBe(30_000)
+  })
+})
+
+describe("a quote repeated", () => {
+  it("at one block answers the same routes; after the pool moves, the new block's prices", async () => {
+    const order = { sell: USDC, buy: WETH, amount: "2500", venues: ["uniswap-v2"], maxHops: 1, maxSplits: 1 }
+    const first = await ask(order)
+    const again = await ask(order)
+    if (again.block === first.block) {
+      expect(again.routes).toEqual(first.routes)
+      expect(again.best.amountOutQuotedRaw).toBe(first.best.amountOutQuotedRaw)
+      expect(again.quoteId).not.toBe(first.quoteId)
+    }
+    // 10 USDC more in the pair, synced: the pool's price moves in a new block
+    const pair = await client.readContract({
+      address: manifest.contracts["v2Factory"] as Address,
+      abi: factoryAbi,
+      functionName: "getPair",
+      args: [USDC, WETH]
+    })
+    const account = await freshAccount(manifest, "100")
+    const { wallet } = clientsFor(manifest, account)
+    const send = async (to: Address, data: Hex, value = 0n) =>
+      client.waitForTransactionReceipt({
+        hash: await wallet.sendTransaction({ to, data, value, account, chain: wallet.chain })
+      })
+    await send(USDC, encodeFunctionData({ abi: lateAbi, functionName: "deposit" }), 20n * 10n ** 18n)
+    await send(USDC, encodeFunctionData({ abi: lateAbi, functionName: "transfer", args: [pair, 10_000_000n] }))
+    const synced = await send(pair, encodeFunctionData({ abi: lateAbi, functionName: "sync" }))
+    await runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(synced.blockNumber))))
+
+    const moved = await ask(order)
+    expect(moved.block).toBeGreaterThanOrEqual(Number(synced.blockNumber))
+    const feeBps = moved.best.legs[0]!.hops[0]!.feeBps!
+    const expected = await v2Out(pair, USDC, 2_500_000_000n, feeBps, moved.block)
+    expect(moved.best.amountOutQuotedRaw).toBe(expected.toString())
+    expect(moved.best.amountOutQuotedRaw).not.toBe(first.best.amountOutQuotedRaw)
   })
 })
 

@@ -6,7 +6,7 @@
 import { formatUnits } from "viem"
 import type { QuoteResponse } from "../../../schema/Quote.js"
 import { checksumOf } from "../../routing/Checksum.js"
-import { planFees, presentRoute } from "../Present.js"
+import { planFees, presentRoutes } from "../Present.js"
 import { stopReason } from "../Stop.js"
 import type { Recorded } from "./Record.js"
 
@@ -49,7 +49,7 @@ export const present = (recorded: Recorded): QuoteResponse => {
       state: buy.state,
       discovered: buy.discovered
     },
-    routes: routes.candidates.map((candidate) => presentRoute(context, candidate)),
+    routes: presentRoutes(context, routes.candidates),
     best: {
       ...recorded.shape,
       executable: bestExecutable,

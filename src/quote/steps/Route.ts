@@ -8,12 +8,13 @@ import { Deployment } from "../../../layers/Deployment.js"
 import { Venues } from "../../../layers/Venues.js"
 import { PRICE_SCALE } from "../../pricing/Usd.js"
 import { listedHubs } from "../../routing/Candidates.js"
-import { findRoute, type RouteRequest, type RouteResult } from "../../routing/FindRoute.js"
+import { findRoute, pendingSimulations, type RouteRequest, type RouteResult } from "../../routing/FindRoute.js"
 import { defaultHopGas, defaultPathGas } from "../../routing/Gas.js"
 import { marketFromIndex } from "../../routing/Market.js"
 import type { Plan } from "../../routing/Plan.js"
 import { GasPrice } from "../GasPrice.js"
 import { HookedPools } from "../HookedPools.js"
+import { viewMemo } from "../ViewMemo.js"
 import { noRoute } from "./NoRoute.js"
 import type { Sides } from "./Sides.js"
 
@@ -67,10 +68,40 @@ const routeRequest = Effect.fnUntraced(function*(sides: Sides, gasPriceWei: bigi
   return search
 })
 
+/**
+ * Searches already made on a view, by the request's terms that shape them (all else in a route request,
+ * the hubs, venues, curves and token prices, is the deployment's or the view's). Kept only when nothing
+ * is left for a simulation to price, so a repeat never stops short of what a fresh search would find.
+ */
+const searches = viewMemo<{ readonly search: RouteRequest; readonly result: RouteResult }>(16)
+
+const searchKey = ({ amount, buyToken, request, sellToken }: Sides, gasPriceWei: bigint) =>
+  [
+    sellToken,
+    buyToken,
+    request.side,
+    amount,
+    request.maxHops,
+    request.maxSplits,
+    request.venues?.join(",") ?? "*",
+    request.excludeVenues?.join(",") ?? "",
+    gasPriceWei
+  ].join("|")
+
+/** The route request of `sides` and its result: searched, or the same search's on this view. */
+const searched = Effect.fnUntraced(function*(sides: Sides, gasPriceWei: bigint) {
+  const key = searchKey(sides, gasPriceWei)
+  const known = searches.get(sides.view, key)
+  if (known !== undefined) return known
+  const search = yield* routeRequest(sides, gasPriceWei)
+  const result = yield* priceRoutes(search, sides.block)
+  if (pendingSimulations(result).length === 0) searches.set(sides.view, key, { search, result })
+  return { search, result }
+})
+
 export const route = Effect.fn("Quote.route")(function*(sides: Sides) {
   const gasPriceWei = yield* (yield* GasPrice).at(sides.block)
-  const search = yield* routeRequest(sides, gasPriceWei)
-  const untaxed = yield* priceRoutes(search, sides.block)
+  const { result: untaxed, search } = yield* searched(sides, gasPriceWei)
   if (untaxed.best === null) return yield* noRoute(sides, untaxed, search.market)
   const routed: Routed = { ...sides, search, gasPriceWei, untaxed: { ...untaxed, best: untaxed.best } }
   return routed
