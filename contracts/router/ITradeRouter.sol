@@ -65,13 +65,13 @@ interface ITradeRouter {
     /// @notice One per execution, only what a caller cannot know from its own records. `quoteTag` and the
     /// taker (`msg.sender`) are the topics a fill is found by, topics 0 and 1: the event is anonymous (no
     /// signature topic, 375 gas less), which is unambiguous because it is the only event the router emits, and
-    /// a log's address tells the router's from any other contract's; `amountIn`: sell token the taker spent (taken
-    /// from its funds, less what the plan handed back to it); `amountOut`: the rise of the recipient's
-    /// buyToken balance; `planHash`: keccak256 of abi.encode(sellToken, buyToken, recipient, exactOut,
+    /// a log's address tells the router's from any other contract's. `amounts` is two fields in one word
+    /// (one data word less, 256 gas): bits 128-255 `amountIn`, the sell token the taker spent (taken from
+    /// its funds, less what the plan handed back to it), bits 0-127 `amountOut`, the rise of the
+    /// recipient's buyToken balance; a plan where either exceeds 2^128 - 1 base units reverts
+    /// `AmountTooLarge`. `planHash`: keccak256 of abi.encode(sellToken, buyToken, recipient, exactOut,
     /// amountIn, minAmountOut, steps) as the plan gave them, which binds the tokens and the recipient.
-    event PlanExecuted(
-        bytes32 indexed quoteTag, address indexed taker, uint256 amountIn, uint256 amountOut, bytes32 planHash
-    ) anonymous;
+    event PlanExecuted(bytes32 indexed quoteTag, address indexed taker, uint256 amounts, bytes32 planHash) anonymous;
 
     error Reentrancy();
     error DeadlineExpired(uint256 deadline, uint256 timestamp);

@@ -17,12 +17,13 @@ abstract contract RouterBase is ITradeRouter {
     uint8 public constant FAMILY_V4 = 2;
     uint8 public constant FAMILY_LAUNCHPAD = 3;
 
-    /// @notice The plan encoding and `PlanExecuted` this router speaks: 3 is the packed `Step` and `Plan.head`
-    /// words and the five-field anonymous event (2 emitted the same event with its signature as topic 0, so
-    /// the service's log filter would not find 3's fills there, nor 2's here). Routers of the first encoding
+    /// @notice The plan encoding and `PlanExecuted` this router speaks: 4 is the packed `Step` and `Plan.head`
+    /// words and the anonymous event with both amounts in one word (3 emitted them as two words, so the
+    /// service would misread 3's fills, and 3 would misread 4's; 2 emitted the event with its signature as
+    /// topic 0). Routers of the first encoding
     /// (ABI words, the eight-field event) have no such getter; the service refuses to start with any router whose answer is not its own
     /// (src/execution/RouterCheck.ts), since it would send calldata that router cannot read.
-    uint8 public constant PLAN_ENCODING = 3;
+    uint8 public constant PLAN_ENCODING = 4;
 
     /// @dev A fixed v2 fee is in hundredths of a basis point (Uniswap v3's unit: 3000 = 0.3 %).
     uint256 internal constant FEE_PIPS = 1e6;

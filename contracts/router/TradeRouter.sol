@@ -76,7 +76,10 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
         uint256 balance = TokenCalls.balanceOf(f.buyToken, f.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < f.minAmountOut) revert InsufficientOutput(amountOut, f.minAmountOut);
-        emit PlanExecuted(f.quoteTag, msg.sender, amountIn, amountOut, PlanRules.planHash(f, steps));
+        // Both amounts in one event word: a plan that moved more than 128 bits of either is refused.
+        if (amountIn > type(uint128).max) revert AmountTooLarge(amountIn);
+        if (amountOut > type(uint128).max) revert AmountTooLarge(amountOut);
+        emit PlanExecuted(f.quoteTag, msg.sender, amountIn << 128 | amountOut, PlanRules.planHash(f, steps));
         tExecution = 0;
     }
 

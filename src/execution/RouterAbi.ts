@@ -7,7 +7,8 @@
 import { type Address, type Hex, parseAbi } from "viem"
 
 /** `PlanExecuted` is anonymous (no signature topic: topic 0 is the quote tag, topic 1 the taker), which the
- * human-readable ABI cannot say. */
+ * human-readable ABI cannot say. `amounts` is `amountIn` in its high 128 bits and `amountOut` in its low
+ * 128 (./RouterPlan.ts `decodePlanExecuted` splits it). */
 const planExecutedEvent = {
   type: "event",
   name: "PlanExecuted",
@@ -15,8 +16,7 @@ const planExecutedEvent = {
   inputs: [
     { name: "quoteTag", type: "bytes32", indexed: true },
     { name: "taker", type: "address", indexed: true },
-    { name: "amountIn", type: "uint256", indexed: false },
-    { name: "amountOut", type: "uint256", indexed: false },
+    { name: "amounts", type: "uint256", indexed: false },
     { name: "planHash", type: "bytes32", indexed: false }
   ]
 } as const
@@ -70,7 +70,7 @@ export const routerAbi = [
 
 /** The router's `PLAN_ENCODING` this service's calldata and event decoding are for (routers of the first
  * encoding have no such getter). */
-export const PLAN_ENCODING = 3
+export const PLAN_ENCODING = 4
 
 /** `Step.flags`, or-ed together. */
 export const StepFlag = {

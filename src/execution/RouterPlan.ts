@@ -14,6 +14,7 @@ import {
   keccak256,
   pad,
   parseAbiParameters,
+  size,
   stringToBytes
 } from "viem"
 import { packPlan, packStep, unpackPlan } from "./PlanPacking.js"
@@ -72,7 +73,12 @@ export interface PlanExecuted {
  * is anonymous, so topic 0 is the tag and topic 1 the taker (there is no signature topic). */
 export const planExecutedTopics = (tag: Hex, taker: Address): readonly [Hex, Hex] => [tag, pad(taker)]
 
-const planExecutedData = parseAbiParameters("uint256 amountIn, uint256 amountOut, bytes32 planHash")
+const planExecutedData = parseAbiParameters("uint256 amounts, bytes32 planHash")
+
+/** `PlanExecuted.amounts`' halves: `amountIn` above bit 128, `amountOut` below (the router refuses either
+ * wider than 128 bits rather than cut it). */
+const AMOUNT_BITS = 128n
+const AMOUNT_MASK = (1n << AMOUNT_BITS) - 1n
 
 const planHashParameters = parseAbiParameters([
   "address sellToken, address buyToken, address recipient, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
@@ -103,8 +109,10 @@ export const decodePlanExecuted = (log: { readonly data: Hex; readonly topics: R
     throw new Error(`not a PlanExecuted log: ${log.topics.length} topics`)
   }
   const [taker] = decodeAbiParameters([{ type: "address" }], takerTopic)
-  const [amountIn, amountOut, planHash] = decodeAbiParameters(planExecutedData, log.data)
-  return { quoteTag: tag, taker, amountIn, amountOut, planHash }
+  // Exactly two words: an encoding-3 router's three-word event is not read as this one.
+  if (size(log.data) !== 64) throw new Error(`not a PlanExecuted log: ${size(log.data)} data bytes`)
+  const [amounts, planHash] = decodeAbiParameters(planExecutedData, log.data)
+  return { quoteTag: tag, taker, amountIn: amounts >> AMOUNT_BITS, amountOut: amounts & AMOUNT_MASK, planHash }
 }
 
 /** The router's `PlanExecuted` among a call's logs (a simulated call's or a receipt's), if it emitted one. */

@@ -6,16 +6,19 @@ import { describe, expect, it } from "@effect/vitest"
 import {
   type Abi,
   type AbiParameter,
+  concat,
   encodeErrorResult,
   getAddress,
   keccak256,
   pad,
   stringToBytes,
-  toFunctionSelector
+  toFunctionSelector,
+  toHex
 } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { DevnetVenue } from "../../devnet/router.js"
 import {
+  decodePlanExecuted,
   decodeRouterCall,
   decodeRouterError,
   encodeExecute,
@@ -128,6 +131,27 @@ describe("router encoding", () => {
       pad(a)
     ])
     expect(quoteTag("q_0123abcd")).toBe(keccak256(stringToBytes("q_0123abcd")))
+  })
+
+  it("PlanExecuted's data is both amounts in one word, then the plan hash; another length is refused", () => {
+    const most = (1n << 128n) - 1n
+    const hash = keccak256(stringToBytes("a plan"))
+    const topics = planExecutedTopics(quoteTag("q_0123abcd"), a)
+    const word = (value: bigint) => toHex(value, { size: 32 })
+    expect(decodePlanExecuted({ topics, data: concat([word((most << 128n) | 7n), hash]) })).toEqual({
+      quoteTag: topics[0],
+      taker: a,
+      amountIn: most,
+      amountOut: 7n,
+      planHash: hash
+    })
+    expect(decodePlanExecuted({ topics, data: concat([word((5n << 128n) | most), hash]) })).toMatchObject({
+      amountIn: 5n,
+      amountOut: most
+    })
+    // Encoding 3's event: the amounts in two words.
+    expect(() => decodePlanExecuted({ topics, data: concat([word(5n), word(7n), hash]) })).toThrow("96 data bytes")
+    expect(() => decodePlanExecuted({ topics: [topics[0]], data: concat([word(5n), hash]) })).toThrow("1 topics")
   })
 
   it("decodes the router's errors and leaves others alone", () => {

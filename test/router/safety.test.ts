@@ -19,6 +19,7 @@ import {
   parseUnits,
   zeroAddress
 } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
 import { DevnetVenue } from "../../devnet/router.js"
 import {
   encodeExecute,
@@ -31,7 +32,7 @@ import {
 import { getAmountOut } from "../../src/math/ConstantProduct.js"
 import { contractAddress, freshAccount, poolByLabel, type PrivateDevnet, startDevnet } from "../support/devnet.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
-import { deployHostile, fakePoolAbi, type Hostile, reentrantAbi } from "./fixtures.js"
+import { deploy, deployHostile, fakePoolAbi, type Hostile, reentrantAbi, testArtifact } from "./fixtures.js"
 import { signPermit } from "./permit.js"
 import { v2Reserves, v3Swap, v4ExactIn } from "./poolState.js"
 import { type Env, envOf, makePlan, poolStep, revertOf, sendPlan } from "./support.js"
@@ -432,6 +433,44 @@ describe("re-entry cannot double-spend or skip a check", () => {
 })
 
 // Keeps the ABI import honest: the plan type carries no `from` or call-target field a caller could set.
+describe("PlanExecuted's amounts", () => {
+  it("a fill whose output rise exceeds 128 bits is refused, not cut to fit the event's word", async () => {
+    const USDC = env.usdc
+    const lp = env.trader(7)
+    // A token that, on the pair paying the recipient, also pays it 2^129 from the token's own balance:
+    // the recipient's balance rises by more than the event's 128-bit half can carry.
+    const big = await deploy(lp, testArtifact("ReentrantToken"), ["Big", "BIG", 1n << 200n])
+    const factory = contractAddress(env.manifest, "v2Factory")
+    const factoryAbi = loadArtifact("UniswapV2Factory").abi
+    await lp.write(factory, factoryAbi, "createPair", [big, USDC])
+    const pair = getAddress(
+      (await lp.public.readContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: "getPair",
+        args: [big, USDC]
+      })) as Address
+    )
+    await lp.transfer(big, pair, parseUnits("20000", 18))
+    await lp.transfer(USDC, pair, usdc("20000"))
+    await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
+    await lp.transfer(big, big, 1n << 129n)
+    const amountIn = usdc("10")
+    const plan = makePlan({
+      sellToken: USDC,
+      buyToken: big,
+      recipient: victim.address,
+      amountIn,
+      steps: [{ ...poolStep(env.manifest, "v2:WETH/USDC", USDC, amountIn), pool: pair, tokenOut: big }]
+    })
+    // Unarmed, the same plan fills: the refusal below is the amount's, nothing else.
+    expect(await revertOf(victim, env.router, plan)).toBe("succeeded")
+    const bonus = encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [victim.address, 1n << 129n] })
+    await lp.write(big, reentrantAbi, "arm", [big, bonus])
+    expect(await revertOf(victim, env.router, plan)).toBe("AmountTooLarge")
+  })
+})
+
 describe("the plan's shape", () => {
   it("has no field naming whose funds to take or what to call", () => {
     const execute = routerAbi.find((item) => item.type === "function" && item.name === "execute")!
