@@ -1,11 +1,10 @@
 /**
  * The background scan's first pass against a running devnet (`keptDevnet.ts`; its manifest path as the
  * argument): a fresh index catches up, then the scan judges for SCAN_SEC seconds (default 60;
- * SAFETY_SCAN_CONCURRENCY passes through). Prints
- * the tokens judged and their rate every 10 s, then, while the scan is still busy with that backlog, a
- * token listed by a plain viem script as a user would and how long until search shows its verdict, and
- * the share of search results that carry a verdict. Run it from two builds one after the other against
- * the same devnet to compare them: it only reads the chain, but for the listed token.
+ * SAFETY_SCAN_CONCURRENCY passes through), printing the tokens judged and their rate every 10 s. Then,
+ * with the scan still busy with its backlog, a token listed by a plain viem script as a user would, and
+ * how long until search shows its verdict; and the share of search results that carry a verdict. Run
+ * it from two builds in turn against the same devnet to compare them (it writes only that token).
  */
 import { Effect, Either, HashMap, Schema } from "effect"
 import { readFileSync } from "node:fs"
