@@ -40,6 +40,8 @@ contract PowerLab {
         address token;
         address pool;
         address victim;
+        /// @dev Whose calls are twins: run only where a call of their group showed something (`trials`).
+        address stranger;
         address[] watch;
     }
 
@@ -63,6 +65,8 @@ contract PowerLab {
     uint256 internal constant TRIAL_GAS = 1_500_000;
     /// @dev A write in a static call halts and burns all gas it was given: give it little.
     uint256 internal constant READ_GAS = 100_000;
+    bytes1 internal constant READ = 0x01;
+    bytes1 internal constant REVERTED = 0x02;
 
     /// @dev Hands the victim a small part of the first funder's balance that can pay, and lets the
     /// lab spend it (the sell probes' transferFrom, as a router's would be).
@@ -76,21 +80,30 @@ contract PowerLab {
         return balanceOf(token, victim);
     }
 
+    /// @dev Calls come in groups, the same call by each candidate then by the stranger (its twin, which
+    /// tells a power from a public effect). A call that was a read or reverted shows nothing, so a twin
+    /// whose group's calls all were is not run: it is returned empty, as a trial past the gas left is
+    /// (never half-run). A call with no data (the baseline) always runs.
     function trials(Setup calldata setup, address[] calldata callers, bytes[] calldata calls)
         external
         returns (bytes[] memory seen)
     {
         seen = new bytes[](calls.length);
-        // Trials past the gas left are returned empty (not run), never half-run.
+        bool shown;
         for (uint256 i; i < calls.length && gasleft() > TRIAL_GAS * 2; i++) {
+            bool twin = callers[i] == setup.stranger && calls[i].length > 0;
+            if (twin && !shown) continue;
             try this.trial{gas: TRIAL_GAS}(setup, callers[i], calls[i]) {}
             catch (bytes memory carried) {
                 seen[i] = carried;
             }
+            // A group ends with its twin; the baseline stands alone.
+            shown = twin || calls[i].length == 0 ? false : shown || seen[i].length > 1;
         }
     }
 
-    /// @dev Always reverts, with the abi-encoded `Seen`. An empty `data` is the baseline: no call.
+    /// @dev Always reverts: with the abi-encoded `Seen`, or for a call that was a read or reverted (which
+    /// show nothing) with the one byte READ or REVERTED. An empty `data` is the baseline: no call.
     function trial(Setup calldata setup, address caller, bytes calldata data) external {
         Seen memory seen;
         if (data.length > 0) {
@@ -98,14 +111,14 @@ contract PowerLab {
             (bool answered, bytes memory ret) =
                 caller.staticcall{gas: READ_GAS}(abi.encodeCall(PowerPuppet.powerCall, (setup.token, data)));
             if (answered) (seen.readOnly,) = abi.decode(ret, (bool, bytes));
-            if (seen.readOnly) carry(seen);
+            if (seen.readOnly) mark(READ);
         }
         seen.supplyBefore = supplyOf(setup.token);
         seen.before = balancesOf(setup.token, setup.watch);
         if (data.length > 0) (seen.ok,) = PowerPuppet(payable(caller)).powerCall(setup.token, data);
         else seen.ok = true;
         // A reverted call changed nothing: its sells would be the baseline's, and the judge reads none.
-        if (!seen.ok) carry(seen);
+        if (!seen.ok) mark(REVERTED);
         seen.supplyAfter = supplyOf(setup.token);
         seen.afterwards = balancesOf(setup.token, setup.watch);
         uint256 held = balanceOf(setup.token, setup.victim);
@@ -132,6 +145,13 @@ contract PowerLab {
         try this.sell{gas: TRIAL_GAS / 4}(setup.token, setup.victim, setup.pool, amount) {}
         catch (bytes memory carried) {
             if (carried.length == 64) (result.ok, result.received) = abi.decode(carried, (bool, uint256));
+        }
+    }
+
+    function mark(bytes1 what) internal pure {
+        assembly {
+            mstore(0, what)
+            revert(0, 1)
         }
     }
 

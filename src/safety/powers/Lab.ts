@@ -22,10 +22,14 @@ export const shadowOf = (account: Address): Address =>
   getAddress(`0x${keccak256(encodePacked(["string", "address"], ["power.shadow", account])).slice(-40)}`)
 
 export const labAbi = parseAbi([
-  "struct Setup { address token; address pool; address victim; address[] watch; }",
+  "struct Setup { address token; address pool; address victim; address stranger; address[] watch; }",
   "function fund(address token, address[] funders, address victim) returns (uint256)",
   "function trials(Setup setup, address[] callers, bytes[] calls) returns (bytes[])"
 ])
+
+/** What the lab carries out of a trial whose call was a read, or reverted, in place of its `SEEN`. */
+export const READ = "0x01"
+export const REVERTED = "0x02"
 
 export const SEEN = [{
   type: "tuple",

@@ -4,9 +4,9 @@
  * hooks. Flags inform beside the verdict; they never change it.
  *
  * The token's scan is cached while its code and storage stay as they were (`eth_getProof`'s code
- * and storage hashes; a node without it: per block): a power can only change with a write to the
- * token. The route's part likewise, on its v2 pools' state; through a v3 or v4 pool, per block. Scans
- * a node did not answer are not kept.
+ * and storage hashes, read only once the token is looked at again in a later block; a node without
+ * it: per block): a power can only change with a write to the token. The route's part likewise, on
+ * its v2 pools' state; through a v3 or v4 pool, per block. Scans a node did not answer are not kept.
  */
 import { Cache, Effect, Option, Schema } from "effect"
 import { type Address, getAddress, type Hex, numberToHex } from "viem"
@@ -31,6 +31,8 @@ export interface Powers {
 /** Candidates simulated as callers: each multiplies the trials. */
 const MAX_CALLERS = 6
 const Proof = Schema.Struct({ codeHash: Schema.String, storageHash: Schema.String })
+/** Parts remembered with the block they were last looked at: a chain's tokens and routes. */
+const LOOKED_KEPT = 65_536
 
 const ORDER: ReadonlyArray<OwnerFlag> = [
   "owner_can_mint",
@@ -138,19 +140,49 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     })
     /** Changes with any write to `address`'s code or storage; a node without `eth_getProof`: with the block. */
     const stateOf = (address: Hex, block: bigint) => states.get(`${address.toLowerCase()}@${block}`)
+    const statesOf = (addresses: ReadonlyArray<Hex>, block: bigint) =>
+      Effect.map(
+        Effect.all(addresses.map((address) => stateOf(address, block)), { concurrency: "unbounded" }),
+        (hashes) => hashes.join("|")
+      )
+
+    // Per part (a token, a route): the block it was last looked at and the key its powers are kept under.
+    const looked = new Map<string, { readonly block: bigint; readonly key: string }>()
+    /**
+     * The cache key of a part over `addresses` at `block`. A part never looked at is keyed by its block,
+     * without reading any state: there is nothing to reuse yet, and `eth_getProof` costs the node about
+     * what the probe does (more on a larger state: it proves the account in the whole state trie). Looked
+     * at again in another block, the state hashes now decide; a part keyed by its block keeps that key
+     * while the hashes at that block and now are the same (nothing was written in between).
+     */
+    const keyOf = Effect.fn("OwnerPowers.keyOf")(function*(part: string, addresses: ReadonlyArray<Hex>, block: bigint) {
+      const last = looked.get(part)
+      let key = last?.key ?? `${part}|@${block}`
+      if (last !== undefined && last.block !== block) {
+        const now = yield* statesOf(addresses, block)
+        const byBlock = last.key.startsWith(`${part}|@`)
+        key = byBlock && (yield* statesOf(addresses, last.block)) === now ? last.key : `${part}|${now}`
+      }
+      looked.delete(part)
+      looked.set(part, { block, key })
+      if (looked.size > LOOKED_KEPT) looked.delete(looked.keys().next().value!)
+      return key
+    })
 
     /** The powers over `request.token` and its route at `request.block`; none of a part the node could not say. */
     const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
+      const token = `${request.token.toLowerCase()}|${holderOf(request.path)}`
       // A v3 or v4 position changes hands with its NFT, a write to no pool: those routes are read per block.
-      const poolState = (poolId: Path["hops"][number]["poolId"]) =>
-        request.pools(poolId)?.kind === "v2" ? stateOf(poolId, request.block) : Effect.succeed(`block ${request.block}`)
-      const [tokenState, poolStates] = yield* Effect.all([
-        stateOf(request.token, request.block),
-        Effect.all(request.path.hops.map((hop) => poolState(hop.poolId)), { concurrency: "unbounded" })
+      const v2Only = request.path.hops.every((hop) => request.pools(hop.poolId)?.kind === "v2")
+      const [tokenKey, routeKey] = yield* Effect.all([
+        keyOf(token, [request.token], request.block),
+        v2Only
+          ? keyOf(request.path.key, request.path.hops.map((hop) => hop.poolId), request.block)
+          : Effect.succeed(`${request.path.key}|@${request.block}`)
       ], { concurrency: "unbounded" })
       const [own, pools] = yield* Effect.all([
-        tokenPowers(`${request.token.toLowerCase()}|${holderOf(request.path)}|${tokenState}`, request),
-        routePowers(`${request.path.key}|${poolStates.join("|")}`, request)
+        tokenPowers(tokenKey, request),
+        routePowers(routeKey, request)
       ], { concurrency: "unbounded" })
       const powers = [...own, ...pools]
       return { flags: ORDER.filter((flag) => powers.some((p) => p.flag === flag)), powers } satisfies Powers

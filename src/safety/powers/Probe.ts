@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { type Address, decodeAbiParameters, decodeFunctionResult, encodeFunctionData, type Hex } from "viem"
 import { ChainRpc } from "../../../layers/ChainRpc.js"
 import { Simulator } from "../../../layers/Simulator.js"
-import { LAB, labAbi, NOWHERE, OPERATOR, SEEN, shadowOf, STRANGER, VICTIM } from "./Lab.js"
+import { LAB, labAbi, NOWHERE, OPERATOR, READ, REVERTED, SEEN, shadowOf, STRANGER, VICTIM } from "./Lab.js"
 import { calldataOf, shapesFor } from "./Shapes.js"
 
 export interface Trial {
@@ -19,6 +19,20 @@ export interface Trial {
 
 const decodeSeen = (data: Hex) => decodeAbiParameters(SEEN, data)[0]
 export type Seen = ReturnType<typeof decodeSeen>
+
+const NO_SELL = { ok: false, sent: 0n, received: 0n }
+/** A call that was a read or reverted: all the judge reads of it (it shows nothing). */
+const shown = (readOnly: boolean): Seen => ({
+  readOnly,
+  ok: false,
+  supplyBefore: 0n,
+  supplyAfter: 0n,
+  before: [],
+  afterwards: [],
+  some: NO_SELL,
+  all: NO_SELL
+})
+const SHOWN_NOTHING: Readonly<Record<Hex, Seen>> = { [READ]: shown(true), [REVERTED]: shown(false) }
 
 export interface Observed {
   readonly trial: Trial
@@ -38,6 +52,23 @@ export interface ProbeInput {
 /** Trials per transaction: each capped at 1.5 M gas by the lab, most revert at once (about 60 k gas a trial on average). */
 const BATCH = 160
 const BATCH_GAS = 28_000_000n
+
+type Planned = Trial & { readonly data: Hex; readonly rank: number }
+
+/**
+ * The trials as the lab runs them: the baseline, then per function and arguments one group, each
+ * candidate's call and last the stranger's twin (the lab runs a twin only where its group showed
+ * something), groups never split across transactions.
+ */
+const batchesOf = (groups: ReadonlyArray<ReadonlyArray<Planned>>, baseline: Planned) => {
+  const batches: Array<Array<Planned>> = [[baseline]]
+  for (const group of groups) {
+    const last = batches[batches.length - 1]!
+    if (last.length + group.length > BATCH) batches.push([...group])
+    else last.push(...group)
+  }
+  return batches
+}
 
 export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
   const rpc = yield* ChainRpc
@@ -61,19 +92,26 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
     })
   ]
   const watch = [VICTIM, input.pool, STRANGER, ...input.callers, input.token]
-  const setup = { token: input.token, pool: input.pool, victim: VICTIM, watch }
+  const setup = { token: input.token, pool: input.pool, victim: VICTIM, stranger: STRANGER, watch }
   // The baseline first: no call, the victim's sells as they are.
-  const trials: Array<Trial & { readonly data: Hex }> = [{ selector: "0x", shape: "", caller: STRANGER, data: "0x" }]
+  const baseline: Planned = { selector: "0x", shape: "", caller: STRANGER, data: "0x", rank: 0 }
+  // Ranked as judged (per caller, stranger first; per function; per arguments), run grouped by call.
+  const groups = new Map<string, Array<Planned>>()
+  let rank = 1
   for (const caller of [STRANGER, ...input.callers]) {
     const shapes = shapesFor({ victim: VICTIM, pool: input.pool, nowhere: NOWHERE, caller })
     for (const selector of input.selectors) {
       for (const shape of shapes) {
-        trials.push({ selector, shape: shape.label, caller, data: calldataOf(selector, shape.words) })
+        const key = `${selector}${shape.label}`
+        const group = groups.get(key) ?? []
+        const trial = { selector, shape: shape.label, caller, data: calldataOf(selector, shape.words), rank: rank++ }
+        // The stranger's twin closes its group.
+        if (caller === STRANGER) groups.set(key, [trial])
+        else group.splice(group.length - 1, 0, trial)
       }
     }
   }
-  const batches: Array<typeof trials> = []
-  for (let i = 0; i < trials.length; i += BATCH) batches.push(trials.slice(i, i + BATCH))
+  const batches = batchesOf([...groups.values()], baseline)
   const call = (data: Hex, gas: bigint) => ({ from: OPERATOR, to: LAB, data, gas })
   const results = yield* simulator.simulate({
     block: input.block,
@@ -100,19 +138,25 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
       ])
     ]
   })
-  const observed: Array<Observed> = []
+  const observed: Array<Observed & { readonly rank: number }> = []
   batches.forEach((batch, b) => {
     const result = results[b + 1]?.[0]
     if (result === undefined || !result.ok) return
     const carried = decodeFunctionResult({ abi: labAbi, functionName: "trials", data: result.returnData })
     batch.forEach((trial, i) => {
       const data = carried[i]
-      if (data === undefined || data.length < 2 + 64 * 8) return
+      // Empty: not run (past the gas left, or a twin its group did not need).
+      const seen = data === undefined ? undefined : SHOWN_NOTHING[data] ??
+        (data.length < 2 + 64 * 8 ? undefined : decodeSeen(data))
+      if (seen === undefined) return
       observed.push({
         trial: { selector: trial.selector, shape: trial.shape, caller: trial.caller },
-        seen: decodeSeen(data)
+        seen,
+        rank: trial.rank
       })
     })
   })
-  return observed
+  // The judge keeps the first trial that shows a power: the order it always judged in.
+  observed.sort((a, b) => a.rank - b.rank)
+  return observed.map(({ rank: _, ...o }) => o)
 })

@@ -1,0 +1,139 @@
+/**
+ * The background scan's first pass against a running devnet (`keptDevnet.ts`; its manifest path as the
+ * argument): a fresh index catches up, then the scan judges for SCAN_SEC seconds (default 60;
+ * SAFETY_SCAN_CONCURRENCY passes through), printing the tokens judged and their rate every 10 s. Then,
+ * with the scan still busy with its backlog, a token listed by a plain viem script as a user would, and
+ * how long until search shows its verdict; and the share of search results that carry a verdict. Run
+ * it from two builds in turn against the same devnet to compare them (it writes only that token).
+ */
+import { Effect, Either, HashMap, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseAbi
+} from "viem"
+import { privateKeyToAccount } from "viem/accounts"
+import { loadArtifact } from "../../../../devnet/Artifacts.js"
+import { arcChain } from "../../../../layers/ChainRpc.js"
+import { ChainRpc } from "../../../../layers/ChainRpc.js"
+import { Deployment } from "../../../../layers/Deployment.js"
+import { RpcHex } from "../../../../schema/Chain.js"
+import type { Manifest } from "../../../../schema/Manifest.js"
+import { SearchRequest } from "../../../../schema/Search.js"
+import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
+import { search } from "../../../../src/operations/search.js"
+import { SafetyScan } from "../../../../src/safety/Scan.js"
+import { indexRuntime } from "../stack.js"
+
+const manifest = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Manifest
+const SCAN_SEC = Number(process.env["SCAN_SEC"] ?? 60)
+const QUERIES = ["WETH", "USDC", "B4242", "Bench Token 77", "Bench", "0x", "EURC", "nothing"]
+
+const concurrency = process.env["SAFETY_SCAN_CONCURRENCY"]
+const runtime = indexRuntime(Deployment.make(manifest), {
+  SAFETY_SCAN: "true",
+  ...(concurrency === undefined ? {} : { SAFETY_SCAN_CONCURRENCY: concurrency })
+})
+const status = () => runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
+const lookUp = (query: string, limit = 20) =>
+  runtime.runPromise(
+    Schema.decodeUnknown(SearchRequest)({ query, limit }).pipe(Effect.orDie, Effect.flatMap(search), Effect.either)
+  )
+
+const t0 = performance.now()
+const state = await runtime.runPromise(Effect.gen(function*() {
+  const head = Number(yield* (yield* ChainRpc).read(RpcHex, "eth_blockNumber"))
+  return (yield* (yield* ChainIndex).waitFor(head)).state
+}))
+const tokens = [...HashMap.keys(state.tokens)].length
+const synced = performance.now()
+console.log(`caught up in ${((synced - t0) / 1000).toFixed(1)} s: ${tokens} tokens`)
+
+const judgedNow = async () => {
+  const now = await status()
+  return { judged: now.measured + now.unroutable, requeued: now.requeued, waiting: now.waiting }
+}
+let mark = synced
+while (performance.now() - synced < SCAN_SEC * 1_000) {
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  if (performance.now() - mark >= 10_000) {
+    mark = performance.now()
+    const now = await judgedNow()
+    const sec = (mark - synced) / 1_000
+    console.log(
+      `  ${sec.toFixed(0)} s: ${now.judged} judged (${
+        (now.judged / sec).toFixed(2)
+      }/s), ${now.requeued} put back unanswered, ${now.waiting} waiting`
+    )
+  }
+}
+const pass = await judgedNow()
+const passSec = (performance.now() - synced) / 1_000
+console.log(
+  `first pass: ${pass.judged}/${tokens} judged in ${passSec.toFixed(0)} s: ${
+    (pass.judged / passSec).toFixed(2)
+  }/s; ${pass.requeued} put back unanswered`
+)
+
+// A token listed now, behind the backlog: how long until search shows its verdict.
+const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
+const account = privateKeyToAccount(manifest.accounts[1]!.privateKey as Hex)
+const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })
+const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account, pollingInterval: 20 })
+const abi = parseAbi([
+  "function createPair(address, address) returns (address)",
+  "function getPair(address, address) view returns (address)",
+  "function deposit() payable",
+  "function transfer(address, uint256) returns (bool)",
+  "function mint(address) returns (uint256)"
+])
+const USDC = manifest.contracts["usdc"] as Address
+const factory = manifest.contracts["v2Factory"] as Address
+const send = async (to: Address, data: Hex, value = 0n) =>
+  client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, value }) })
+await send(USDC, encodeFunctionData({ abi, functionName: "deposit" }), 20_000n * 10n ** 18n)
+const artifact = loadArtifact("DevToken")
+const deployed = await client.waitForTransactionReceipt({
+  hash: await wallet.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode as Hex,
+    args: [`Scan Late ${process.pid}`, `SLATE${process.pid}`, 18, 1_000_000n * 10n ** 18n]
+  })
+})
+const late = deployed.contractAddress!
+await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [late, USDC] }))
+const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [late, USDC] })
+await send(USDC, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 20_000_000_000n] }))
+await send(late, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 10_000n * 10n ** 18n] }))
+await send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
+const listed = performance.now()
+let lateMs: number | undefined
+while (performance.now() - listed < 60_000) {
+  const answer = await lookUp(late, 1)
+  if (answer._tag === "Right" && answer.right.results[0]?.safety != null) {
+    lateMs = performance.now() - listed
+    break
+  }
+  await new Promise((resolve) => setTimeout(resolve, 10))
+}
+console.log(
+  `new token listed behind the backlog: verdict in search after ${
+    lateMs === undefined ? "> 60 s" : `${lateMs.toFixed(0)} ms`
+  }`
+)
+
+let shown = 0
+let withVerdict = 0
+for (const query of QUERIES) {
+  const answer = await lookUp(query)
+  if (Either.isLeft(answer)) continue
+  shown += answer.right.results.length
+  withVerdict += answer.right.results.filter((result) => result.safety != null).length
+}
+console.log(`search results with a verdict: ${withVerdict}/${shown}`)
+await runtime.dispose()
