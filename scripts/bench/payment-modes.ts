@@ -29,7 +29,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
 import { figure, latency, ms } from "./lib/report.js"
-import { reportStages, resetStages, stageTracer } from "./lib/stages.js"
+import { reportStages, reportTimeline, resetStages, stageTracer } from "./lib/stages.js"
 
 const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
@@ -58,6 +58,18 @@ const cpuPerCall = (since: NodeJS.CpuUsage, calls: number) => {
   const used = process.cpuUsage(since)
   return ms((used.user + used.system) / 1000 / calls)
 }
+// A paid call's timeline: when each stage starts and ends after the request's span began.
+const TIMELINE = [
+  ["http.server POST", "the request (headers parsed to answer written)"],
+  ["Operation.run", "in the service"],
+  ["AtHead.snapshot", "head at arrival, index at it"],
+  ["PaymentGate.verify", "verify"],
+  ["PaymentVerify.reads", "  its eth_call"],
+  ["PaymentGate.operation", "operation (search)"],
+  ["PaymentGate.settleBroadcast", "settle"],
+  ["PaymentGate.sign", "  sign"],
+  ["PaymentGate.send", "  eth_sendRawTransaction"]
+] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const profileTo = process.env["PAYMENT_CPU_PROF"]
 
@@ -188,6 +200,8 @@ const run = async (mode: string) => {
     figure("  payment adds (p50 back to back - p50 unpaid)", ms(backToBack.p50 - floor.p50))
     figure("  CPU of this process per call (service + caller)", cpuPerCall(cpu, BACK_TO_BACK))
     reportStages(STAGES)
+    figure("  timeline of a call", "")
+    reportTimeline(TIMELINE, "PaymentGate.verify")
 
     // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
     // The transport @x402/fetch is given, timed: its first request (answered 402), what the client does
@@ -236,6 +250,8 @@ const run = async (mode: string) => {
     latency("  client: read the offer, sign, encode", legs.client)
     latency("  paid retry, answered 200", legs.retry)
     reportStages(STAGES)
+    figure("  timeline of the paid retry", "")
+    reportTimeline(TIMELINE, "PaymentGate.verify")
 
     const perPayer = 6
     const signed = await Promise.all(
