@@ -21,7 +21,7 @@ import type { PaymentReceipt, Verified } from "./GateShape.js"
 import type { CoveredVerify } from "./QuickVerify.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { Unknown } from "./SettlementSender.js"
+import type { Draft, Unknown } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
 import { checkedHex, transferCall } from "./Transfer.js"
 
@@ -44,6 +44,38 @@ export const broadcastSettlement = (
   reject: Reject,
   scope: Scope.Scope
 ) => {
+  // The one settlement signed ahead (`draftWhileVerifying`): the latest call admitted's, by its authorization key.
+  let ahead: { readonly key: string; draft: Draft | undefined } | undefined
+  /**
+   * Signs the settlement ahead in the verify's wait for the node, a draft the settle uses if nothing took
+   * its nonce meanwhile (./SettlementSender.ts `prepare`). Started two event loop turns on, once this
+   * turn's reads are out (the verify's `eth_call`; the head read at arrival leaves at the turn's end), so
+   * the signature fills the wait rather than delaying them. One draft at a time, the latest admitted
+   * call's: calls at once from many payers would mostly draft nonces another call takes first. Nothing
+   * is taken, nothing sent: a payment that fails its verify, or an operation that fails, leaves only a
+   * dropped draft.
+   */
+  const draftWhileVerifying = (verified: Verified) => {
+    const slot = { key: verified.key, draft: undefined as Draft | undefined }
+    ahead = slot
+    setImmediate(() =>
+      setImmediate(() => {
+        if (ahead !== slot) return
+        chain.sender.prepare(transferCall(verified.requirements, verified.payment)).then(
+          (draft) => (slot.draft = draft),
+          () => undefined
+        )
+      })
+    )
+  }
+  /** The call's draft if it is signed by now; one still being signed is not waited for. */
+  const takeDraft = (key: string) => {
+    const slot = ahead
+    if (slot?.key !== key) return undefined
+    ahead = undefined
+    return slot.draft
+  }
+
   const receiptOf = (verified: Verified, transaction: string, success: boolean): SettlementReceipt => ({
     success,
     payer: verified.payer,
@@ -89,6 +121,7 @@ export const broadcastSettlement = (
     }
     return yield* Effect.gen(function*() {
       const pending = yield* book.unconfirmedOf(verified.payer).pipe(Effect.mapError(unavailable))
+      yield* Effect.sync(() => draftWhileVerifying(verified))
       const verdict = yield* check(pending)
       if (!verdict.isValid) return { verdict, atRisk: false }
       const entry = {
@@ -126,8 +159,9 @@ export const broadcastSettlement = (
     // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
     const { followed, sending, transaction } = yield* Effect.uninterruptible(
       Effect.gen(function*() {
+        const draft = takeDraft(verified.key)
         const sent = yield* Effect.tryPromise(() =>
-          chain.sender.sign(transferCall(verified.requirements, verified.payment))
+          chain.sender.sign(transferCall(verified.requirements, verified.payment), draft)
         )
           .pipe(
             Effect.withSpan("PaymentGate.sign"),
@@ -179,7 +213,8 @@ export const broadcastSettlement = (
     admit,
     settle,
     verify,
-    close: (verified: Verified) => book.close(verified.payer, verified.key),
+    close: (verified: Verified) =>
+      Effect.zipRight(Effect.sync(() => takeDraft(verified.key)), book.close(verified.payer, verified.key)),
     snapshot: book.snapshot
   }
 }

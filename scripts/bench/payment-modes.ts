@@ -64,8 +64,11 @@ const TIMELINE = [
   ["Operation.run", "in the service"],
   ["AtHead.snapshot", "head at arrival, index at it"],
   ["PaymentGate.verify", "verify"],
-  ["PaymentVerify.reads", "  its eth_call"],
+  ["PaymentGate.claim", "  claim"],
+  ["PaymentGate.admit", "  admit"],
+  ["PaymentVerify.reads", "    its eth_call"],
   ["PaymentGate.operation", "operation (search)"],
+  ["Search.run", "  search itself"],
   ["PaymentGate.settleBroadcast", "settle"],
   ["PaymentGate.sign", "  sign"],
   ["PaymentGate.send", "  eth_sendRawTransaction"]
