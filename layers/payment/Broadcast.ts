@@ -44,34 +44,24 @@ export const broadcastSettlement = (
   reject: Reject,
   scope: Scope.Scope
 ) => {
-  // The one settlement signed ahead (`draftWhileVerifying`): the latest call admitted's, by its authorization key.
-  let ahead: { readonly key: string; draft: Draft | undefined } | undefined
+  // The one settlement signed ahead (`draft`): the latest call's, by its authorization key.
+  let ahead: { readonly key: string; readonly draft: Promise<Draft | undefined> } | undefined
   /**
-   * Signs the settlement ahead in the verify's wait for the node, a draft the settle uses if nothing took
-   * its nonce meanwhile (./SettlementSender.ts `prepare`). Started two event loop turns on, once this
-   * turn's reads are out (the verify's `eth_call`; the head read at arrival leaves at the turn's end), so
-   * the signature fills the wait rather than delaying them. One draft at a time, the latest admitted
-   * call's: calls at once from many payers would mostly draft nonces another call takes first. Nothing
-   * is taken, nothing sent: a payment that fails its verify, or an operation that fails, leaves only a
-   * dropped draft.
+   * Signs `verified`'s settlement ahead, while its operation runs: a draft for the nonce and fees the next
+   * settlement would get now, taking neither (./SettlementSender.ts `prepare`), which the settle uses
+   * if nothing took that nonce meanwhile. One draft at a time, the latest call's: calls at once from many
+   * payers would mostly draft a nonce another call takes first. Nothing is taken, nothing sent: an
+   * operation that fails leaves only a dropped draft.
    */
-  const draftWhileVerifying = (verified: Verified) => {
-    const slot = { key: verified.key, draft: undefined as Draft | undefined }
-    ahead = slot
-    setImmediate(() =>
-      setImmediate(() => {
-        if (ahead !== slot) return
-        chain.sender.prepare(transferCall(verified.requirements, verified.payment)).then(
-          (draft) => (slot.draft = draft),
-          () => undefined
-        )
-      })
-    )
-  }
-  /** The call's draft if it is signed by now; one still being signed is not waited for. */
-  const takeDraft = (key: string) => {
+  const draft = (verified: Verified) =>
+    Effect.sync(() => {
+      const signing = chain.sender.prepare(transferCall(verified.requirements, verified.payment)).catch(() => undefined)
+      ahead = { key: verified.key, draft: signing }
+    })
+  /** The call's draft, once signed (it was started before the settle, so this wait is not a second signature). */
+  const takeDraft = (key: string): Promise<Draft | undefined> => {
     const slot = ahead
-    if (slot?.key !== key) return undefined
+    if (slot?.key !== key) return Promise.resolve(undefined)
     ahead = undefined
     return slot.draft
   }
@@ -121,7 +111,6 @@ export const broadcastSettlement = (
     }
     return yield* Effect.gen(function*() {
       const pending = yield* book.unconfirmedOf(verified.payer).pipe(Effect.mapError(unavailable))
-      yield* Effect.sync(() => draftWhileVerifying(verified))
       const verdict = yield* check(pending)
       if (!verdict.isValid) return { verdict, atRisk: false }
       const entry = {
@@ -159,9 +148,11 @@ export const broadcastSettlement = (
     // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
     const { followed, sending, transaction } = yield* Effect.uninterruptible(
       Effect.gen(function*() {
-        const draft = takeDraft(verified.key)
-        const sent = yield* Effect.tryPromise(() =>
-          chain.sender.sign(transferCall(verified.requirements, verified.payment), draft)
+        const sent = yield* Effect.tryPromise(async () =>
+          chain.sender.sign(
+            transferCall(verified.requirements, verified.payment),
+            await takeDraft(verified.key)
+          )
         )
           .pipe(
             Effect.withSpan("PaymentGate.sign"),
@@ -211,10 +202,11 @@ export const broadcastSettlement = (
 
   return {
     admit,
+    draft,
     settle,
     verify,
     close: (verified: Verified) =>
-      Effect.zipRight(Effect.sync(() => takeDraft(verified.key)), book.close(verified.payer, verified.key)),
+      Effect.zipRight(Effect.sync(() => void takeDraft(verified.key)), book.close(verified.payer, verified.key)),
     snapshot: book.snapshot
   }
 }
