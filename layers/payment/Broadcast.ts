@@ -21,7 +21,7 @@ import type { PaymentReceipt, Verified } from "./GateShape.js"
 import type { CoveredVerify } from "./QuickVerify.js"
 import { Reason } from "./Reasons.js"
 import { encodeReceipt } from "./Requirements.js"
-import type { Unknown } from "./SettlementSender.js"
+import type { Draft, Unknown } from "./SettlementSender.js"
 import type { Refusal } from "./Submission.js"
 import { checkedHex, transferCall } from "./Transfer.js"
 
@@ -44,6 +44,28 @@ export const broadcastSettlement = (
   reject: Reject,
   scope: Scope.Scope
 ) => {
+  // The one settlement signed ahead (`draft`): the latest call's, by its authorization key.
+  let ahead: { readonly key: string; readonly draft: Promise<Draft | undefined> } | undefined
+  /**
+   * Signs `verified`'s settlement ahead, while its operation runs: a draft for the nonce and fees the next
+   * settlement would get now, taking neither (./SettlementSender.ts `prepare`), which the settle uses
+   * if nothing took that nonce meanwhile. One draft at a time, the latest call's: calls at once from many
+   * payers would mostly draft a nonce another call takes first. Nothing is taken, nothing sent: an
+   * operation that fails leaves only a dropped draft.
+   */
+  const draft = (verified: Verified) =>
+    Effect.sync(() => {
+      const signing = chain.sender.prepare(transferCall(verified.requirements, verified.payment)).catch(() => undefined)
+      ahead = { key: verified.key, draft: signing }
+    })
+  /** The call's draft, once signed (it was started before the settle, so this wait is not a second signature). */
+  const takeDraft = (key: string): Promise<Draft | undefined> => {
+    const slot = ahead
+    if (slot?.key !== key) return Promise.resolve(undefined)
+    ahead = undefined
+    return slot.draft
+  }
+
   const receiptOf = (verified: Verified, transaction: string, success: boolean): SettlementReceipt => ({
     success,
     payer: verified.payer,
@@ -126,8 +148,11 @@ export const broadcastSettlement = (
     // now would otherwise leave a nonce no one sends, and every settlement after it waiting).
     const { followed, sending, transaction } = yield* Effect.uninterruptible(
       Effect.gen(function*() {
-        const sent = yield* Effect.tryPromise(() =>
-          chain.sender.sign(transferCall(verified.requirements, verified.payment))
+        const sent = yield* Effect.tryPromise(async () =>
+          chain.sender.sign(
+            transferCall(verified.requirements, verified.payment),
+            await takeDraft(verified.key)
+          )
         )
           .pipe(
             Effect.withSpan("PaymentGate.sign"),
@@ -177,9 +202,11 @@ export const broadcastSettlement = (
 
   return {
     admit,
+    draft,
     settle,
     verify,
-    close: (verified: Verified) => book.close(verified.payer, verified.key),
+    close: (verified: Verified) =>
+      Effect.zipRight(Effect.sync(() => void takeDraft(verified.key)), book.close(verified.payer, verified.key)),
     snapshot: book.snapshot
   }
 }

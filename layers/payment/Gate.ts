@@ -152,17 +152,30 @@ export const makeGate = (
       // The claim is released whenever the call ends unsettled. A settlement attempt replaces the claim
       // with "spent" in the ledger first, so releasing after one changes nothing.
       onSome: (submitted) => {
-        const answer = (verified: Verified, answered: Effect.Effect<A, E, R>) =>
-          Effect.flatMap(answered, (value) =>
-            // Once the operation has answered, settling runs to its end even if the caller goes away.
-            Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
-              value,
-              receipt: Option.some(receipt)
-            })))
-        const paid = (verifying: Effect.Effect<Verified, GateFailure>, answered: Effect.Effect<A, E, R>) =>
+        // In `broadcast` the settlement of a read started beside the verification is signed ahead when the
+        // verdict comes before the read's answer (./Broadcast.ts `draft`): the read is then mostly waiting
+        // for the node, and the signature leaves the answer's path. `running`: whether it still runs.
+        const answer = (verified: Verified, answered: Effect.Effect<A, E, R>, running: Effect.Effect<boolean>) =>
+          Effect.flatMap(
+            mode === undefined ? answered : Effect.zipRight(
+              Effect.flatMap(running, (still) => still ? mode.draft(verified) : Effect.void),
+              answered
+            ),
+            (value) =>
+              // Once the operation has answered, settling runs to its end even if the caller goes away.
+              Effect.map(Effect.uninterruptible(settle(verified)), (receipt) => ({
+                value,
+                receipt: Option.some(receipt)
+              }))
+          )
+        const paid = (
+          verifying: Effect.Effect<Verified, GateFailure>,
+          answered: Effect.Effect<A, E, R>,
+          running: Effect.Effect<boolean> = Effect.succeed(false)
+        ) =>
           Effect.acquireUseRelease(
             verifying,
-            (verified) => answer(verified, answered),
+            (verified) => answer(verified, answered, running),
             (verified, exit) => Exit.isSuccess(exit) ? Effect.void : release(verified)
           ).pipe(
             Effect.onExit(countPayment(charge.price, mode === undefined ? "settled" : "unconfirmed")),
@@ -176,7 +189,8 @@ export const makeGate = (
           paid(
             Effect.onExit(verify(charge, submitted), (exit) =>
               Exit.isSuccess(exit) ? Effect.void : Fiber.interrupt(started)),
-            Fiber.join(started)
+            Fiber.join(started),
+            Effect.map(Fiber.poll(started), Option.isNone)
           ))
       }
     })

@@ -25,6 +25,15 @@ export interface SentSettlement {
   readonly tried: () => void
 }
 
+/** A settlement signed ahead for the nonce and fees it would get, not taken (./SettlementSender.ts `prepare`). */
+export interface Draft {
+  readonly call: SettlementCall
+  readonly nonce: number
+  readonly fees: Fees
+  readonly raw: Hex
+  readonly hash: Hex
+}
+
 export interface SenderOptions {
   readonly pollMs: number
   readonly replaceAfterMs: number

@@ -9,7 +9,7 @@
 import { keccak256, type PrivateKeyAccount, publicActions, type TransactionReceipt } from "viem"
 import type { ChainWallet } from "../ChainRpc.js"
 import { settlementFollower } from "./SettlementFollow.js"
-import type { Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
+import type { Draft, Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
 import type { SettlementCall } from "./Transfer.js"
 
 // A `transferWithAuthorization` costs about 60k gas (a smart wallet's ERC-1271 check more); a fixed
@@ -54,8 +54,27 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
       ...given
     })
 
-  /** Numbers and signs `call` without sending it: its hash is the one the node will give it. */
-  const sign = async (call: SettlementCall): Promise<SentSettlement> => {
+  /**
+   * `call` signed ahead with the nonce and fees the next settlement would get now, taking neither: a
+   * draft `sign` uses when they are still the ones it takes (one payer calling back to back), so the
+   * answer does not wait for the signature. Signing is the costliest CPU step of a settlement (about 1 ms);
+   * a draft is only memory, never sent, and one that no longer matches is signed again.
+   */
+  const prepare = async (call: SettlementCall): Promise<Draft | undefined> => {
+    if (nextNonce === undefined || fees === undefined) return undefined
+    const [nonce, given] = await Promise.all([nextNonce, fees.value])
+    const raw = await signed(call, nonce, given)
+    return { call, nonce, fees: given, raw, hash: keccak256(raw) }
+  }
+  const fits = (draft: Draft | undefined, call: SettlementCall, nonce: number, given: Fees): draft is Draft =>
+    draft !== undefined && draft.nonce === nonce && draft.fees === given && draft.call.to === call.to &&
+    draft.call.data === call.data
+
+  /**
+   * Numbers and signs `call` without sending it: its hash is the one the node will give it. A `draft`
+   * (`prepare`) made for the nonce and fees taken here stands for the signature.
+   */
+  const sign = async (call: SettlementCall, draft?: Draft): Promise<SentSettlement> => {
     const given = await currentFees()
     const counter = nextNonce ?? pendingCount()
     nextNonce = counter.then((nonce) => nonce + 1)
@@ -67,6 +86,9 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
     lastTried = new Promise<void>((resolve) => (tried = resolve))
     try {
       const nonce = await counter
+      if (fits(draft, call, nonce, given)) {
+        return { call, nonce, hashes: [draft.hash], fees: given, raw: draft.raw, sentAt: undefined, previous, tried }
+      }
       const raw = await signed(call, nonce, given)
       return { call, nonce, hashes: [keccak256(raw)], fees: given, raw, sentAt: undefined, previous, tried }
     } catch (error) {
@@ -104,10 +126,10 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
 
   const confirm = settlementFollower({ client, account, signed, currentFees, options })
 
-  return { address: account.address, sign, submit, confirm }
+  return { address: account.address, prepare, sign, submit, confirm }
 }
 
 export type SettlementSender = ReturnType<typeof settlementSender>
 export type { TransactionReceipt }
 export type { Unknown } from "./SettlementFollow.js"
-export type { Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
+export type { Draft, Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"

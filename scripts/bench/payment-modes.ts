@@ -29,7 +29,7 @@ import { AppConfig } from "../../layers/AppConfig.js"
 import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
 import { figure, latency, ms } from "./lib/report.js"
-import { reportStages, resetStages, stageTracer } from "./lib/stages.js"
+import { reportStages, reportTimeline, resetStages, stageTracer } from "./lib/stages.js"
 
 const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
@@ -52,6 +52,26 @@ const STAGES = [
   ["PaymentGate.settleBroadcast", "settle: signed + taken by the node"],
   ["PaymentGate.sign", "  sign (local)"],
   ["PaymentGate.send", "  eth_sendRawTransaction (in nonce order)"]
+] as const
+/** This process's CPU time (user + system) since `since`, per call. */
+const cpuPerCall = (since: NodeJS.CpuUsage, calls: number) => {
+  const used = process.cpuUsage(since)
+  return ms((used.user + used.system) / 1000 / calls)
+}
+// A paid call's timeline: when each stage starts and ends after the request's span began.
+const TIMELINE = [
+  ["http.server POST", "the request (headers parsed to answer written)"],
+  ["Operation.run", "in the service"],
+  ["AtHead.snapshot", "head at arrival, index at it"],
+  ["PaymentGate.verify", "verify"],
+  ["PaymentGate.claim", "  claim"],
+  ["PaymentGate.admit", "  admit"],
+  ["PaymentVerify.reads", "    its eth_call"],
+  ["PaymentGate.operation", "operation (search)"],
+  ["Search.run", "  search itself"],
+  ["PaymentGate.settleBroadcast", "settle"],
+  ["PaymentGate.sign", "  sign"],
+  ["PaymentGate.send", "  eth_sendRawTransaction"]
 ] as const
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const profileTo = process.env["PAYMENT_CPU_PROF"]
@@ -169,19 +189,40 @@ const run = async (mode: string) => {
     const one = payers[0]!
     const headers = await Promise.all(Array.from({ length: BACK_TO_BACK + 1 }, () => sign(one)))
     await settledAll()
+    let cpu = process.cpuUsage()
     await profiled(async () => {
       for (const [i, header] of headers.entries()) {
-        if (i === 1) resetStages()
+        if (i === 1) {
+          resetStages()
+          cpu = process.cpuUsage()
+        }
         repeat.push(await timedCall({ "payment-signature": header }, 200))
       }
     })
     const backToBack = latency("paid search, one payer back to back", repeat.slice(1))
     figure("  payment adds (p50 back to back - p50 unpaid)", ms(backToBack.p50 - floor.p50))
+    figure("  CPU of this process per call (service + caller)", cpuPerCall(cpu, BACK_TO_BACK))
     reportStages(STAGES)
+    figure("  timeline of a call", "")
+    reportTimeline(TIMELINE, "PaymentGate.verify")
 
     // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
+    // The transport @x402/fetch is given, timed: its first request (answered 402), what the client does
+    // between the two (read the offer, sign, encode), and its paid retry. Timing adds nothing the agent
+    // would not see; the client's code is the package's own.
+    const legs = { offer: [] as Array<number>, client: [] as Array<number>, retry: [] as Array<number> }
+    let mark = 0
+    const timedTransport: typeof fetch = async (input, init) => {
+      const asked = performance.now()
+      const first = legs.offer.length === legs.retry.length
+      if (!first) legs.client.push(asked - mark)
+      const response = await fetch(input, init)
+      mark = performance.now()
+      ;(first ? legs.offer : legs.retry).push(mark - asked)
+      return response
+    }
     const user = wrapFetchWithPayment(
-      fetch,
+      timedTransport,
       x402Client.fromConfig({
         schemes: [{ network: NETWORK, client: new ExactEvmScheme(payers[1]!) }],
         spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "10000" }] }
@@ -190,6 +231,11 @@ const run = async (mode: string) => {
     await settledAll()
     const viaFetch: Array<number> = []
     for (let i = 0; i < BACK_TO_BACK + 1; i++) {
+      if (i === 1) {
+        resetStages()
+        for (const leg of Object.values(legs)) leg.length = 0
+        cpu = process.cpuUsage()
+      }
       const started = performance.now()
       const response = await user(`${base}/trade/v1/search`, {
         method: "POST",
@@ -202,6 +248,13 @@ const run = async (mode: string) => {
     }
     const fetched = latency("paid search by @x402/fetch, one payer back to back", viaFetch.slice(1))
     figure("  over the unpaid call (p50 - p50 unpaid)", ms(fetched.p50 - floor.p50))
+    figure("  CPU of this process per call (service + caller)", cpuPerCall(cpu, BACK_TO_BACK))
+    latency("  first request, answered 402", legs.offer)
+    latency("  client: read the offer, sign, encode", legs.client)
+    latency("  paid retry, answered 200", legs.retry)
+    reportStages(STAGES)
+    figure("  timeline of the paid retry", "")
+    reportTimeline(TIMELINE, "PaymentGate.verify")
 
     const perPayer = 6
     const signed = await Promise.all(

@@ -60,6 +60,43 @@ it("serves a payer's back-to-back calls without waiting for a block, each charge
   expect(delta).toEqual([-25_000n, 25_000n])
 })
 
+it("a call signed ahead and then not settled (operation failed, payment refused) takes no nonce from the next", async () => {
+  const chain = clientsFor(harness.manifest()).public
+  const payer = await payerWith(50_000n)
+  const [first, failing, last] = await Promise.all(Array.from({ length: 3 }, () => signFor(search, payer)))
+  // Another payer's authorization under this payer's name: its signature does not verify.
+  const forged = await signFor(search)
+  const charged = (header: string, operation: Effect.Effect<string, string>) =>
+    gate((g) => Effect.either(g.charge(search, Option.some(SubmittedPayment.header(header)), operation)))
+  const [paidBy, received] = await walletFor(harness.manifest(), payer).deltas(
+    USDC,
+    [payer.address, payTo],
+    async () => {
+      const answered = await paused(async (head) => {
+        const one = await paid(search, first!.header)
+        // Each admitted call drafts its settlement for the next nonce while it is verified; these two are
+        // never settled, so the last call must take the nonce they drafted, leaving no gap behind it.
+        expect(await charged(failing!.header, Effect.fail("the operation failed"))).toMatchObject({
+          _tag: "Left",
+          left: "the operation failed"
+        })
+        const mixed = JSON.parse(Buffer.from(forged.header, "base64").toString("utf8"))
+        mixed.payload.authorization.from = payer.address
+        const refused = await charged(Buffer.from(JSON.stringify(mixed)).toString("base64"), Effect.succeed("a"))
+        expect(refused).toMatchObject({ _tag: "Left", left: { _tag: "PaymentRejected" } })
+        const two = await paid(search, last!.header)
+        expect(await chain.getBlockNumber()).toBe(head)
+        return [one, two]
+      })
+      await settled()
+      for (const { transaction } of answered) {
+        expect((await chain.getTransactionReceipt({ hash: transaction as Hex })).status).toBe("success")
+      }
+    }
+  )
+  expect([paidBy, received]).toEqual([-10_000n, 10_000n])
+})
+
 it("refuses a burst beyond the payer's balance before anything runs, and charges only what it served", async () => {
   const payer = await payerWith(12_000n)
   const headers = await Promise.all(Array.from({ length: 5 }, () => signFor(search, payer)))
