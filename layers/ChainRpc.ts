@@ -18,7 +18,7 @@ import {
 } from "viem"
 import { RpcUnavailable } from "../schema/Errors.js"
 import { AppConfig } from "./AppConfig.js"
-import { large, oversized, oversizedHint, transient } from "./chain/CallFaults.js"
+import { large, oversized, oversizedHint, RESPONSE_CAP_BYTES, transient } from "./chain/CallFaults.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
 import { Deployment } from "./Deployment.js"
@@ -87,7 +87,8 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     // Retried here rather than by viem, which would fetch an oversized batch three times before any call
     // of it could be sent alone (`alone`).
     const batch = { batchSize: 200, wait: 0 }
-    const transport = http(endpoint.rpcUrl, { batch, retryCount: 0, timeout: 20_000 })
+    const maxResponseBodySize = RESPONSE_CAP_BYTES
+    const transport = http(endpoint.rpcUrl, { batch, retryCount: 0, timeout: 20_000, maxResponseBodySize })
     const client: ChainClient = createPublicClient({ chain, transport, cacheTime: 0, pollingInterval: 250 })
     // Tooling's signing client keeps viem's retries: it sends nothing large.
     const signing = http(endpoint.rpcUrl, { batch, retryCount: 2, timeout: 20_000 })
@@ -95,7 +96,7 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     // on a refusal (the indexer splits a range). Calls on an answer's critical path go alone too.
     const unbatched = createPublicClient({
       chain,
-      transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000 }),
+      transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000, maxResponseBodySize }),
       cacheTime: 0
     })
     const fail = (action: string) => (cause: unknown) =>

@@ -4,6 +4,9 @@
  */
 import { BaseError, HttpRequestError, ResponseBodyTooLargeError, TimeoutError } from "viem"
 
+/** The most bytes an answer may take (viem's default, set explicitly in `ChainRpc`); larger ones are refused. */
+export const RESPONSE_CAP_BYTES = 10 * 2 ** 20
+
 const found = (cause: unknown, test: (inner: unknown) => boolean): boolean =>
   cause instanceof BaseError ? cause.walk(test) !== null : test(cause)
 

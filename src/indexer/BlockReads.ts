@@ -45,7 +45,7 @@ const byTopics = (
  * block fails the call. `sizer` counts topics per call: cut by refusals, grown back by blocks read.
  */
 export const blockLogs = (hash: Hex, topics: ReadonlyArray<`0x${string}`>, sizer: BatchSizer) =>
-  Effect.tap(byTopics(hash, topics, sizer), () => sizer.succeeded)
+  Effect.tap(byTopics(hash, topics, sizer), () => sizer.succeeded())
 
 /**
  * Who sent each transaction of the block with `hash` (from the block itself: one call for all), or

@@ -4,11 +4,11 @@
  *
  * Logs are asked for by topic only, never by address: the pools to watch number in the thousands and
  * change every block, so the decoder filters by emitter instead. A range the node refuses as too large
- * (its own cap, or an answer over the client's size cap) is halved until it is accepted, and the size
+ * (its own cap, or an answer over the client's size cap) is cut until it is accepted, and the size
  * that worked becomes the batch size from then on.
  */
-import { Effect, Ref, Schema } from "effect"
-import { overCap } from "../../layers/chain/CallFaults.js"
+import { Chunk, Effect, Option, Ref, Schema, Stream } from "effect"
+import { overCap, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Address, Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
@@ -91,25 +91,44 @@ export const senders = (txs: Iterable<Hex>) =>
 
 /**
  * The batch size in blocks: a refusal halves what was refused, or cuts it to what fits when the refusal
- * said how far over the cap the answer was (`overCap`), with a margin; successes grow it back.
+ * said how far over the cap the answer was (`overCap`), with a margin; successes grow it back, but only
+ * with room to grow: an answer under half the response cap and, once something was refused, with at most
+ * half the logs of the largest answer since (a node's cap may count results, not bytes). Growing on every
+ * answer would take a dense stretch back to a refusal every few calls.
  */
 export interface BatchSizer {
   readonly current: Effect.Effect<number>
   readonly refused: (size: number, overCap?: number) => Effect.Effect<void>
-  readonly succeeded: Effect.Effect<void>
+  /** An answer accepted: its logs and its share of the response cap, when known. */
+  readonly succeeded: (answer?: { readonly logs: number; readonly fill: number }) => Effect.Effect<void>
 }
 
 /** A cut sized from an oversized answer aims this far below the cap: blocks are not alike. */
 const OVER_CAP_MARGIN = 1.25
 
+interface Sizing {
+  readonly size: number
+  /** Most logs in an answer since the last refusal; null before any refusal. */
+  readonly largest: number | null
+}
+
 export const makeBatchSizer = (max: number) =>
-  Effect.map(Ref.make(max), (size): BatchSizer => ({
-    current: Ref.get(size),
+  Effect.map(Ref.make<Sizing>({ size: max, largest: null }), (sizing): BatchSizer => ({
+    current: Effect.map(Ref.get(sizing), (now) => now.size),
     refused: (attempted, over) => {
       const parts = over === undefined ? 2 : Math.max(2, Math.ceil(over * OVER_CAP_MARGIN))
-      return Ref.update(size, (current) => Math.max(1, Math.min(current, Math.floor(attempted / parts))))
+      return Ref.update(sizing, (now) => ({
+        size: Math.max(1, Math.min(now.size, Math.floor(attempted / parts))),
+        largest: 0
+      }))
     },
-    succeeded: Ref.update(size, (current) => Math.min(max, current + Math.max(1, Math.floor(current / 4))))
+    succeeded: (answer) =>
+      Ref.update(sizing, (now) => {
+        const largest = now.largest === null || answer === undefined ? now.largest : Math.max(now.largest, answer.logs)
+        const room = answer === undefined ||
+          (answer.fill < 0.5 && (largest === null || answer.logs * 2 <= largest))
+        return { size: room ? Math.min(max, now.size + Math.max(1, Math.floor(now.size / 4))) : now.size, largest }
+      })
   }))
 
 export const chunks = (from: number, to: number, size: number): Array<readonly [number, number]> => {
@@ -118,35 +137,68 @@ export const chunks = (from: number, to: number, size: number): Array<readonly [
   return ranges
 }
 
+/** The logs of one range of blocks, in chain order. */
+export interface LogPiece {
+  readonly from: number
+  readonly to: number
+  readonly raw: ReadonlyArray<RawLog>
+}
+
+/** About how many bytes of JSON a log took in its answer: the fixed fields, its data and its topics. */
+const answerBytes = (raw: ReadonlyArray<RawLog>): number => {
+  let bytes = 0
+  for (const log of raw) bytes += 360 + log.data.length + 69 * log.topics.length
+  return bytes
+}
+
+/** One `eth_getLogs` of `from..to`, or the range back when it was refused as too much (the size cut). */
+const ask = (from: number, to: number, sizer: BatchSizer, topics: ReadonlyArray<`0x${string}`>) =>
+  Effect.flatMap(
+    ChainRpc,
+    (rpc) =>
+      rpc.read(RawLogs, "eth_getLogs", [{ fromBlock: hex(from), toBlock: hex(to), topics: [topics] }]).pipe(
+        Effect.tap((raw) => sizer.succeeded({ logs: raw.length, fill: answerBytes(raw) / RESPONSE_CAP_BYTES })),
+        Effect.map((raw): LogPiece | readonly [number, number] => ({ from, to, raw })),
+        Effect.catchIf(
+          (error) => to > from && isTooMuch(error),
+          (error) => Effect.as(sizer.refused(to - from + 1, overCap(error.hint)), [from, to] as const)
+        )
+      )
+  )
+
 /**
- * Logs of the events the index reads in `from..to`, in chain order. A refused range is read again in
- * chunks of the reduced batch size (each of which may be refused and cut again).
+ * The logs of `from..to` as pieces in chain order, up to `reads` asked at once. Each range is as large
+ * as the batch size when it is asked for, so a refusal shrinks every range asked after it; a refused
+ * range is read again the same way, as pieces of the cut size, in its place, while the ranges after it
+ * are asked for meanwhile.
  */
+export const logPieces = (
+  from: number,
+  to: number,
+  sizer: BatchSizer,
+  topics: ReadonlyArray<`0x${string}`>,
+  reads: number
+): Stream.Stream<LogPiece, RpcUnavailable, ChainRpc> =>
+  Stream.unfoldEffect(from, (next) =>
+    next > to
+      ? Effect.succeedNone
+      : Effect.map(sizer.current, (size) => {
+        const end = Math.min(to, next + size - 1)
+        return Option.some([[next, end] as const, end + 1] as const)
+      })).pipe(
+      Stream.mapEffect(([start, end]) => ask(start, end, sizer, topics), { concurrency: reads }),
+      Stream.flatMap((read) => "raw" in read ? Stream.make(read) : logPieces(read[0], read[1], sizer, topics, reads))
+    )
+
+/** Logs of the events the index reads in `from..to`, in chain order, read as `logPieces`. */
 export const logs = (
   from: number,
   to: number,
   sizer: BatchSizer,
-  topics: ReadonlyArray<`0x${string}`> = allTopics
+  topics: ReadonlyArray<`0x${string}`> = allTopics,
+  reads = 1
 ): Effect.Effect<ReadonlyArray<RawLog>, RpcUnavailable, ChainRpc> =>
-  Effect.gen(function*() {
-    const rpc = yield* ChainRpc
-    return yield* rpc.read(RawLogs, "eth_getLogs", [{
-      fromBlock: hex(from),
-      toBlock: hex(to),
-      topics: [topics]
-    }]).pipe(
-      Effect.catchIf(
-        (error) => to > from && isTooMuch(error),
-        (error) =>
-          Effect.gen(function*() {
-            yield* sizer.refused(to - from + 1, overCap(error.hint))
-            const size = yield* sizer.current
-            const parts = yield* Effect.forEach(
-              chunks(from, to, size),
-              ([start, end]) => logs(start, end, sizer, topics)
-            )
-            return parts.flat()
-          })
-      )
-    )
-  })
+  Effect.map(
+    Stream.runCollect(logPieces(from, to, sizer, topics, reads)),
+    (pieces) => Chunk.toReadonlyArray(pieces).flatMap((part) => part.raw)
+  )

@@ -10,6 +10,7 @@ import { senders } from "./ChainSource.js"
 import type { ApplyContext } from "./Draft.js"
 import type { ChainEvent } from "./Events.js"
 import { movesBalances } from "./Holdings.js"
+import type { TokenMetadata } from "./Metadata.js"
 import { readMetadataOf } from "./MetadataBatch.js"
 import { readPairFees } from "./PairFees.js"
 import { NATIVE, type PerPairFee, type Sources } from "./Sources.js"
@@ -85,21 +86,39 @@ export const needsOf = (
   return { tokens, launched, firstMints, swapTxs, perPairs }
 }
 
+/**
+ * Metadata of the tokens `events` introduce as far as `state` knows, read before the events are applied
+ * (while the logs after them are still being read): a state older than the one they will be applied to
+ * at most asks for a token more; `enrich` reads whatever this missed.
+ */
+export const readAhead = (state: IndexState, events: ReadonlyArray<ChainEvent>, sources: Sources) =>
+  readMetadataOf([...needsOf(state, events, sources, Number.POSITIVE_INFINITY).tokens])
+
+/** What was read for the events before `enrich` (`readAhead`, a block's senders): not asked again. */
+export interface Known {
+  readonly metadata?: ReadonlyMap<Hex, TokenMetadata>
+  readonly senders?: ReadonlyMap<Hex, Hex>
+}
+
 export const enrich = Effect.fn("Indexer.enrich")(function*(
   state: IndexState,
   events: ReadonlyArray<ChainEvent>,
   sources: Sources,
   tradesSince: number,
-  /** Senders already known (the block's transactions, read beside its logs): not asked again. */
-  knownSenders: ReadonlyMap<Hex, Hex> = new Map()
+  known: Known = {}
 ) {
   const needs = needsOf(state, events, sources, tradesSince)
-  const metadata = yield* readMetadataOf([...needs.tokens])
+  const knownMetadata = known.metadata ?? new Map<Hex, TokenMetadata>()
+  const knownSenders = known.senders ?? new Map<Hex, Hex>()
+  const missing = [...needs.tokens].filter((token) => !knownMetadata.has(token))
+  const metadata = missing.length === 0
+    ? knownMetadata
+    : new Map([...knownMetadata, ...(yield* readMetadataOf(missing))])
   const pairFees = yield* readPairFees(needs.perPairs)
   const creatorTxs = [...needs.tokens].flatMap((token) => {
     if (needs.launched.has(token)) return []
-    const known = Option.getOrUndefined(HashMap.get(state.holdings, token))
-    const tx = known === undefined ? needs.firstMints.get(token) : known.firstMintTx
+    const held = Option.getOrUndefined(HashMap.get(state.holdings, token))
+    const tx = held === undefined ? needs.firstMints.get(token) : held.firstMintTx
     return tx === undefined || tx === null ? [] : [tx]
   })
   const asked = [...needs.swapTxs, ...creatorTxs].filter((tx) => !knownSenders.has(tx))

@@ -3,12 +3,13 @@
  * the tip is the head, each up to a reorg window of blocks after the tip, checked against its parent and
  * applied one by one so each has its own rollback point (the engine and its invariants: ./Steps.ts).
  */
-import { Effect, Option, Ref, Stream } from "effect"
+import { Chunk, Effect, Option, Ref, Stream } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import { applyEvents } from "./Apply.js"
 import { blockLogs, blockSenders } from "./BlockReads.js"
-import { type Header, headers, logs } from "./ChainSource.js"
-import { enrich } from "./Enrich.js"
+import { type Header, headers, logPieces } from "./ChainSource.js"
+import type { RawLog } from "./Decode.js"
+import { enrich, readAhead } from "./Enrich.js"
 import { pushRecent } from "./Recent.js"
 import { logTopics } from "./Sources.js"
 import { DAY_SEC } from "./State.js"
@@ -63,28 +64,43 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     }
     yield* engine.progress.fetched(from)
     const last = chain[chain.length - 1]!
+    const hashes = new Map(chain.map((h) => [h.number, h.hash]))
+    const times = new Map(chain.map((h) => [h.number, h.time]))
+    // Each part of the step's logs is decoded, and its new tokens' metadata read, as it arrives: those
+    // reads overlap the reads of the parts after it. A log from a block other than the headers' means
+    // the chain moved in between: the step is simply taken again.
+    const read = (raw: ReadonlyArray<RawLog>) =>
+      raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())
+        ? Effect.succeed(undefined)
+        : Effect.gen(function*() {
+          const events = decodeAll(raw, times, engine.sources)
+          return { logs: raw.length, events, metadata: yield* readAhead(tip.state, events, engine.sources) }
+        })
     // One block: its logs by hash (the node answers for exactly that block or fails) and, in the same
     // round trip, its transactions' senders, which the 24 h trade figures need.
-    const [raw, knownSenders] = yield* (chain.length === 1
-      ? Effect.all([blockLogs(last.hash, logTopics(engine.sources), engine.topicSizer), sendersOf(engine, last)], {
-        concurrency: 2
-      })
-      : Effect.map(logs(from, last.number, engine.sizer, logTopics(engine.sources)), (raw) =>
-        [raw, new Map<Hex, Hex>()] as const))
-    const hashes = new Map(chain.map((h) => [h.number, h.hash]))
-    if (
-      raw.some((log) =>
-        hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase()
-      )
-    ) {
-      return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
-    }
-    const times = new Map(chain.map((h) => [h.number, h.time]))
-    const events = decodeAll(raw, times, engine.sources)
-    // Nothing below holds the raw logs, so they can go while the step waits on its reads: at scale they
-    // are the largest thing a catch-up holds (tens of MB for a reorg window of busy blocks).
-    const logCount = raw.length
-    const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC, knownSenders)
+    const [parts, knownSenders] = yield* (chain.length === 1
+      ? Effect.all([
+        Effect.flatMap(blockLogs(last.hash, logTopics(engine.sources), engine.topicSizer), (raw) =>
+          Effect.map(read(raw), (part) => [part])),
+        sendersOf(engine, last)
+      ], { concurrency: 2 })
+      : Effect.map(
+        Stream.runCollect(
+          logPieces(from, last.number, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
+            Stream.mapEffect((piece) =>
+              read(piece.raw), { concurrency: engine.settings.prefetch })
+          )
+        ),
+        (read) => [Chunk.toReadonlyArray(read), new Map<Hex, Hex>()] as const
+      ))
+    const done = parts.flatMap((part) => part === undefined ? [] : [part])
+    if (done.length < parts.length) return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
+    const events = done.flatMap((part) => part.events)
+    const logCount = done.reduce((sum, part) => sum + part.logs, 0)
+    const context = yield* enrich(tip.state, events, engine.sources, head.time - DAY_SEC, {
+      metadata: new Map(done.flatMap((part) => [...part.metadata])),
+      senders: knownSenders
+    })
     let state = tip.state
     let recent = tip.recent
     let cursor = 0

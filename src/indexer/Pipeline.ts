@@ -4,8 +4,8 @@
  * - Heads come from `ChainHead` (./ChainHead.ts): pushed by the node, polled, or learned by an
  *   operation on arrival. Only the newest matters, so a sliding buffer of one sits between heads and
  *   work: a head arriving during a long catch-up replaces any older one waiting.
- * - Below `head − reorgWindow` blocks are taken as final and read in large `eth_getLogs` ranges, fetched
- *   ahead (`prefetch`) while the previous range is applied.
+ * - Below `head − reorgWindow` blocks are taken as final and read in large `eth_getLogs` ranges, `prefetch`
+ *   at once, each decoded and its new tokens' metadata read while the next are read, then applied in order.
  * - The last `reorgWindow` blocks are read with their headers and checked parent by parent; a mismatch
  *   rolls the index back to the newest block the chain still has.
  * - A read that fails is retried in place a few times; one that keeps failing (RPC down) ends the
@@ -16,32 +16,34 @@ import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { Header } from "./ChainSource.js"
+import { logPieces } from "./ChainSource.js"
 import { follow } from "./Follow.js"
+import { logTopics } from "./Sources.js"
 import {
   type Applied,
   applyRange,
   type Engine,
   fetchRange,
   type HeadInfo,
-  retryInPlace,
+  IN_PLACE,
   rollback,
   tipOnChain
 } from "./Steps.js"
 
+/**
+ * Everything up to `safe` as log pieces, each decoded (and its new tokens' metadata read) as it arrives
+ * while the next are read, then applied in order as soon as the one before it is. A failed read is
+ * retried in place; the stream it restarts from the tip, so a piece already applied is not read again.
+ */
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
-  Stream.unwrap(Effect.map(Ref.get(engine.tip), (tip) =>
-    Stream.unfoldEffect(tip.state.block + 1, (next) =>
-      next > safe
-        ? Effect.succeedNone
-        : Effect.map(engine.sizer.current, (size) => {
-          const to = Math.min(safe, next + size - 1)
-          return Option.some([[next, to] as const, to + 1] as const)
-        })).pipe(
-        Stream.mapEffect(([from, to]) => retryInPlace(fetchRange(engine, from, to)), {
-          concurrency: engine.settings.prefetch
-        }),
+  Stream.unwrap(
+    Effect.map(Ref.get(engine.tip), (tip) =>
+      logPieces(tip.state.block + 1, safe, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
+        Stream.mapEffect((piece) =>
+          fetchRange(engine, piece), { concurrency: engine.settings.prefetch }),
         Stream.mapEffect((range) => applyRange(engine, range, head))
-      )))
+      ))
+  ).pipe(Stream.retry(IN_PLACE))
 
 const syncTo = (engine: Engine, head: Header) =>
   Stream.unwrap(Effect.gen(function*() {

@@ -8,13 +8,14 @@ import { RpcUnavailable } from "../../schema/Errors.js"
 import { applyEvents } from "./Apply.js"
 import type { ChainHead } from "./ChainHead.js"
 import type { ChainIndex } from "./ChainIndex.js"
-import { type BatchSizer, type Header, header, logs } from "./ChainSource.js"
+import { type BatchSizer, type Header, header, type LogPiece } from "./ChainSource.js"
 import { decodeLog, type RawLog } from "./Decode.js"
-import { enrich } from "./Enrich.js"
+import { enrich, readAhead } from "./Enrich.js"
 import type { ChainEvent } from "./Events.js"
+import type { TokenMetadata } from "./Metadata.js"
 import type { ProgressTracker } from "./Progress.js"
 import { commonAncestor, pushRecent, type Recent, upTo } from "./Recent.js"
-import { logTopics, type Sources } from "./Sources.js"
+import type { Sources } from "./Sources.js"
 import { DAY_SEC, emptyState, type IndexState } from "./State.js"
 
 export interface IndexerSettings {
@@ -23,7 +24,7 @@ export interface IndexerSettings {
   readonly batchBlocks: number
   /** Blocks behind the head that can still be reorganised; also the most a follow step checks. */
   readonly reorgWindow: number
-  /** Catch-up ranges fetched ahead of the one being applied. */
+  /** Catch-up pieces read ahead of the one being applied, and `eth_getLogs` calls under way at once. */
   readonly prefetch: number
 }
 
@@ -58,12 +59,14 @@ export interface Applied {
   readonly logs: number
 }
 
+/** A piece of the catch-up read and decoded, with the metadata of its new tokens read ahead of its apply. */
 export interface FetchedRange {
   readonly from: number
   readonly to: number
   readonly end: Header
   readonly logs: number
   readonly events: ReadonlyArray<ChainEvent>
+  readonly metadata: ReadonlyMap<Hex, TokenMetadata>
 }
 
 export const decodeAll = (raw: ReadonlyArray<RawLog>, times: ReadonlyMap<number, number>, sources: Sources) => {
@@ -95,8 +98,9 @@ const timesOf = (raw: ReadonlyArray<RawLog>, known: ReadonlyArray<Header>) =>
  * A step whose read failed is taken again where it stands, a few times, before the stream gives up: a
  * lost answer then costs one call, not the ranges fetched ahead of it.
  */
-export const retryInPlace = <A, R>(step: Effect.Effect<A, RpcUnavailable, R>) =>
-  Effect.retry(step, { schedule: Schedule.exponential("100 millis"), times: 3 })
+export const IN_PLACE = Schedule.intersect(Schedule.exponential("100 millis"), Schedule.recurs(3))
+
+export const retryInPlace = <A, R>(step: Effect.Effect<A, RpcUnavailable, R>) => Effect.retry(step, IN_PLACE)
 
 export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
   engine.index.publish({
@@ -107,22 +111,25 @@ export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
     epoch: tip.epoch
   })
 
-export const fetchRange = (engine: Engine, from: number, to: number) =>
+/**
+ * A piece of the catch-up as it arrives (`logPieces`): its end block's header, its events, and the
+ * metadata of the tokens it introduces, read now rather than when it is applied, so that those reads
+ * overlap the reads of the pieces after it.
+ */
+export const fetchRange = (engine: Engine, piece: LogPiece) =>
   Effect.gen(function*() {
-    yield* engine.progress.fetched(from)
-    const [raw, end] = yield* Effect.all([logs(from, to, engine.sizer, logTopics(engine.sources)), header(to)], {
-      concurrency: 2
-    })
+    yield* engine.progress.fetched(piece.from)
+    const end = yield* header(piece.to)
     if (end === undefined) {
       // The chain got shorter since the head was read: the next head sorts it out.
       return yield* new RpcUnavailable({
-        message: `block ${to} below the head is missing`,
+        message: `block ${piece.to} below the head is missing`,
         hint: "the chain reorganised"
       })
     }
-    const times = yield* timesOf(raw, [end])
-    yield* engine.sizer.succeeded
-    const fetched: FetchedRange = { from, to, end, logs: raw.length, events: decodeAll(raw, times, engine.sources) }
+    const events = decodeAll(piece.raw, yield* timesOf(piece.raw, [end]), engine.sources)
+    const metadata = yield* readAhead((yield* Ref.get(engine.tip)).state, events, engine.sources)
+    const fetched: FetchedRange = { from: piece.from, to: piece.to, end, logs: piece.raw.length, events, metadata }
     return fetched
   })
 
@@ -131,7 +138,9 @@ export const applyRange = (engine: Engine, range: FetchedRange, head: HeadInfo) 
     const tip = yield* Ref.get(engine.tip)
     // A rollback between fetch and apply moved the tip: this range no longer follows it.
     if (tip.state.block !== range.from - 1) return { kind: "idle", indexed: tip.state.block, logs: 0 } satisfies Applied
-    const context = yield* enrich(tip.state, range.events, engine.sources, head.time - DAY_SEC)
+    const context = yield* enrich(tip.state, range.events, engine.sources, head.time - DAY_SEC, {
+      metadata: range.metadata
+    })
     const end = { number: range.to, hash: range.end.hash, time: range.end.time }
     const state = applyEvents(tip.state, range.events, end, context)
     const next: Tip = {

@@ -59,7 +59,7 @@ describe("logs", () => {
       expect(found.map((log) => Number(log.blockNumber))).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1))
       expect(yield* sizer.current).toBeLessThanOrEqual(250)
       expect(calls.every(([from, to]) => to >= from)).toBe(true)
-      yield* sizer.succeeded
+      yield* sizer.succeeded()
       expect(yield* sizer.current).toBeGreaterThan(125)
     }))
 
