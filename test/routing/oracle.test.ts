@@ -86,18 +86,19 @@ describe("route search against the exhaustive oracle", () => {
     fc.assert(
       fc.property(
         order,
-        fc.integer({ min: 3, max: 6 }),
-        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 3, max: 4 }),
+        fc.integer({ min: 2, max: 3 }),
         fc.boolean(),
         ({ gwei, market: seed, maxSplits, side, size, venues }, few, holders, mixed) => {
-          // Every one of a few venues holding 0.3 % v2 hub pairs, or 2–4 of 10–20 holding any family's.
+          // Every one of a few venues holding 0.3 % v2 hub pairs, or 2–3 of 10–14 holding any family's
+          // (the oracle's time grows with the cube of the candidates; the bench runs larger ones).
           const pools = mixed
-            ? hubbedVenueMarket(seed, venues, { venues: holders, mixed }).pools
+            ? hubbedVenueMarket(seed, 10 + (venues % 5), { venues: holders, mixed }).pools
             : hubbedVenueMarket(seed, few).pools
           holdsToOracle(pools, side, orderSize(side, size), maxSplits, gwei)
         }
       ),
-      { seed: SEED, numRuns: 10 }
+      { seed: SEED, numRuns: 4 }
     )
   })
 
