@@ -2,9 +2,10 @@
  * The best split of an order: which candidate paths to use (./SubsetSearch.ts: every subset of at most
  * `maxSplits` paths considered, each path's value taken as linear between fixed points) and how much each
  * carries (./Split.ts: exact marginal equalisation from the allocation on those lines). The lines rank
- * subsets only to within their error (largest at a position's range end), and value paths that share a
- * pool as if alone, so the best subset on the lines is optimised exactly, then the kept subset whose
- * upper bound is highest if that bound can still beat it; the best plan net of gas is kept.
+ * subsets only to within their error (largest at a position's range end; paths that share a pool are
+ * priced together at the allocation on the lines, below their optimum), so the best subset on the lines
+ * is optimised exactly, then the kept subset whose upper bound is highest if that bound can still beat
+ * it; the best plan net of gas is kept.
  */
 import { gasInToken, pathGasUnits } from "./Gas.js"
 import type { Path, TransferTaxes } from "./Path.js"
@@ -36,7 +37,7 @@ export const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, tax
     const members = choice.members.map((i) => paths[i]!)
     const problem = { ...common, paths: members, maxSplits: members.length }
     const f = objective(problem)
-    // The lines value shared pools as if alone: an allocation that cannot fill is left to the others.
+    // The search keeps only allocations that fill (shared pools priced together); the optimiser needs one.
     if (f.value(choice.amounts) === null) continue
     const outcome = equaliseMarginals(problem, choice.amounts, f)
     best = better(best, planOf(request, execute(request.market, members, outcome.amounts, request.side, taxes)))

@@ -13,18 +13,23 @@
  * ψᵢ(λ) = maxₓ (fᵢ(x) − λx) − gasᵢ, since its amounts sum to the order T. λ is the last slope of a first
  * good subset (the paths the unconstrained optimum gives most), so the bound is tight near the optimum;
  * subsets, and every extension of them, whose bound cannot beat the `keep`-th best found are not priced.
- * Paths sharing a pool are valued alone here, which can only overstate them; the caller prices the
- * survivors exactly, each shared pool spent once.
+ * A subset whose paths share a pool is valued, once allocated on the lines, by pricing those paths
+ * together at that allocation, each shared pool spent once: on the lines alone it would be overstated
+ * and could crowd better subsets out. Its bound still takes each path alone, which overstates it where
+ * the paths cross the shared pool the same way (always within two hops). The caller prices the
+ * survivors exactly.
  */
+import type { Hex } from "../../schema/Chain.js"
 import { runPath } from "./Path.js"
-import { type SplitProblem, valueOf } from "./SplitObjective.js"
+import { execute } from "./Plan.js"
+import { poolIds, type SplitProblem, valueOf } from "./SplitObjective.js"
 
 export interface SubsetChoice {
   /** Indices into the problem's paths. */
   readonly members: ReadonlyArray<number>
   /** The allocation on the lines, per member, summing to the order. */
   readonly amounts: ReadonlyArray<bigint>
-  /** Its value on the lines, net of the used paths' gas. */
+  /** Its value on the lines (members sharing a pool priced together), net of the used paths' gas. */
   readonly value: bigint
   /**
    * An upper bound on its exact optimum, for paths that share no pool: λ·T + Σᵢ supₓ (fᵢ(x) − λx) − gas,
@@ -130,13 +135,30 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
       }
     }
     const amounts = members.map((_, n) => points[at[n]!]! + extra[n]!.amount)
-    const value = members.reduce(
-      (sum, i, n) => (amounts[n]! > 0n ? sum + F(i, at[n]!)! + extra[n]!.value - gas[i]! : sum),
-      0n
-    )
-    return { members, amounts, value, marginal }
+    const worth = members.map((i, n) => (amounts[n]! > 0n ? F(i, at[n]!)! + extra[n]!.value - gas[i]! : 0n))
+    return { members, amounts, worth, value: worth.reduce((sum, x) => sum + x, 0n), marginal }
   }
-  const bounded = ({ marginal, ...lines }: NonNullable<ReturnType<typeof allocate>>): SubsetChoice => ({
+  const pools = paths.map((): ReadonlySet<Hex> | undefined => undefined)
+  const poolsOf = (i: number) => (pools[i] ??= poolIds(paths[i]!))
+  const share = (i: number, j: number) => paths[i]!.hops.some((hop) => poolsOf(j).has(hop.poolId))
+  /**
+   * The lines value paths that share a pool as if each had it alone, which overstates them (the second
+   * prices against what the first left): kept at that value, such subsets crowd out of the `keep` best,
+   * and their threshold prunes, subsets that are really better. Their members are re-priced together,
+   * one after another on one pool state, at the allocation on the lines: a value the subset does reach.
+   */
+  const joint = (lines: NonNullable<ReturnType<typeof allocate>>) => {
+    const { amounts, members, worth } = lines
+    const linked = members.flatMap((i, n) =>
+      amounts[n]! > 0n && members.some((j, m) => m !== n && amounts[m]! > 0n && share(i, j)) ? [n] : []
+    )
+    if (linked.length === 0) return lines
+    const run = execute(market, linked.map((n) => paths[members[n]!]!), linked.map((n) => amounts[n]!), side, taxes)
+    if (run._tag !== "Filled") return null
+    const alone = linked.reduce((sum, n) => sum + worth[n]! + gas[members[n]!]!, 0n)
+    return { ...lines, value: lines.value - alone + valueOf(side, run) }
+  }
+  const bounded = ({ marginal, worth: _, ...lines }: NonNullable<ReturnType<typeof allocate>>): SubsetChoice => ({
     ...lines,
     bound: lines.members.reduce((sum, i) => sum + supBound(i, marginal) - Number(gas[i]!), marginal * Number(total))
   })
@@ -162,7 +184,8 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   }
   const record = (members: ReadonlyArray<number>) => {
     priced++
-    const lines = allocate(members)
+    const allocated = allocate(members)
+    const lines = allocated === null ? null : joint(allocated)
     if (lines === null) return
     found.push(lines)
     found.sort(byValue)

@@ -82,20 +82,38 @@ export const venueMarket = (seed: number, venues: number): VenueMarket => {
   return { pools, cheapVenue: `venue-${cheap}` }
 }
 
+export interface HubPairs {
+  /** How many venues (the first) hold both hub pairs; default every one. */
+  readonly venues?: number
+  /**
+   * Every family (v2, v3, v4) and fee for the hub pairs, depths from $20,000, and one of them shallow and
+   * priced 1–2 % better; by default 0.3 % v2 pairs of $50,000–$3M (the markets of issue 34's defect).
+   */
+  readonly mixed?: boolean
+}
+
 /**
- * `venueMarket` with every venue also holding both hub pairs (USDC/hub, hub/WETH) at its own depth and
- * price (within ±0.4 %), as the many-venues bench's clones do: venues + venues² + 4 candidate paths.
+ * `venueMarket` with venues also holding both hub pairs (USDC/hub, hub/WETH) at their own depth and
+ * price (within ±0.4 %), as the many-venues bench's clones do: venues + hub venues² + 4 candidate paths,
+ * the two-hop paths of one hub venue sharing its pools.
  */
-export const hubbedVenueMarket = (seed: number, venues: number): VenueMarket => {
+export const hubbedVenueMarket = (seed: number, venues: number, hubs: HubPairs = {}): VenueMarket => {
   const base = venueMarket(seed, venues)
   const next = seeded(seed + 1)
+  const holders = hubs.venues ?? venues
+  const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(next() * xs.length)]!
+  const cheap = hubs.mixed === true ? Math.floor(next() * 2 * holders) : -1
   const pools = [...base.pools]
-  for (let v = 0; v < venues; v++) {
+  for (let v = 0; v < holders; v++) {
     const pairs: ReadonlyArray<readonly [Hex, Hex]> = [[MARKET_USDC, MARKET_HUB], [MARKET_HUB, MARKET_WETH]]
     for (const [n, pair] of pairs.entries()) {
-      const price = (n === 0 ? 60_000 : 3000) * (1 + (next() - 0.5) * 8e-3)
-      const depth = 5e4 + next() * 3e6
-      pools.push(pool(3000 + 2 * v + n, `venue-${v}`, 0, pair, price, depth, 3000, 0))
+      const shallow = 2 * v + n === cheap
+      const price = (n === 0 ? 60_000 : 3000) * (1 + (next() - 0.5) * 8e-3) * (shallow ? 0.99 - next() * 0.01 : 1)
+      const depth = shallow ? 2e4 + next() * 1.3e5 : hubs.mixed === true ? 2e4 + next() * 5e6 : 5e4 + next() * 3e6
+      const family = hubs.mixed === true ? Math.floor(next() * 3) : 0
+      const fee = hubs.mixed !== true ? 3000 : family === 0 ? pick([1000, 2000, 2500, 3000]) : pick([100, 500, 3000])
+      const width = family === 0 ? 0 : 600 * (1 + Math.floor(next() * 10))
+      pools.push(pool(3000 + 2 * v + n, `venue-${v}`, family, pair, price, depth, fee, width))
     }
   }
   return { ...base, pools }
