@@ -5,7 +5,8 @@
 import { HashMap } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
-import type { Holdings, IndexState, TokenFacts, Trade } from "./State.js"
+import { fromItems } from "./Chunks.js"
+import { DAY_SEC, type Holdings, type IndexState, type TokenFacts, type Trade } from "./State.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
 export const CODEC_VERSION = 4
@@ -42,7 +43,11 @@ export const toStored = (state: IndexState, fingerprint: string): StoredState =>
     holdersOf: [...HashMap.keys(balances)],
     amounts: [...HashMap.values(balances)]
   }]),
-  trades: [...state.trades]
+  // Trades past the 24 h are left out: in memory they go a chunk at a time (./Chunks.ts).
+  trades: [...state.trades].map(([token, chunks]) => [
+    token,
+    chunks.flat().filter((trade) => trade.time >= state.time - DAY_SEC)
+  ])
 })
 
 export const fromStored = (stored: StoredState): IndexState => ({
@@ -60,5 +65,5 @@ export const fromStored = (stored: StoredState): IndexState => ({
       }] as const
     )
   ),
-  trades: HashMap.fromIterable(stored.trades)
+  trades: HashMap.fromIterable(stored.trades.map(([token, trades]) => [token, fromItems(trades)] as const))
 })

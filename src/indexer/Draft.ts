@@ -6,6 +6,7 @@
 import { HashMap, Option } from "effect"
 import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
+import { appendOwned, type Chunks, ownedChunks } from "./Chunks.js"
 import type { ChainEvent, LogPosition } from "./Events.js"
 import { applyTransfer, firstHoldings } from "./Holdings.js"
 import type { TokenMetadata } from "./Metadata.js"
@@ -41,10 +42,10 @@ export class Draft {
   pools: HashMap.HashMap<Hex, Pool>
   tokens: HashMap.HashMap<Hex, TokenFacts>
   holdings: HashMap.HashMap<Hex, Holdings>
-  trades: HashMap.HashMap<Hex, ReadonlyArray<Trade>>
+  trades: HashMap.HashMap<Hex, Chunks<Trade>>
   nextSeq: number
   private readonly ownBalances = new Set<Hex>()
-  private readonly ownTrades = new Map<Hex, Array<Trade>>()
+  private readonly ownTrades = new Map<Hex, Array<ReadonlyArray<Trade>>>()
   private readonly ownPools = new Map<Hex, Array<PoolRef>>()
 
   constructor(state: IndexState, private readonly context: ApplyContext) {
@@ -154,12 +155,15 @@ export class Draft {
     if (token === NATIVE || amount === 0n || at.time < this.context.tradesSince) return
     let owned = this.ownTrades.get(token)
     if (owned === undefined) {
+      // Chunks whose newest trade is past the 24 h go; older trades in a kept chunk are skipped when read.
       const horizon = at.time - DAY_SEC
-      owned = Option.getOrElse(HashMap.get(this.trades, token), () => []).filter((trade) => trade.time >= horizon)
+      const chunks = Option.getOrElse(HashMap.get(this.trades, token), (): Chunks<Trade> => [])
+      const kept = chunks.findIndex((chunk) => chunk.at(-1)!.time >= horizon)
+      owned = ownedChunks(chunks, kept === -1 ? chunks.length : kept)
       this.ownTrades.set(token, owned)
       this.trades = HashMap.set(this.trades, token, owned)
     }
-    owned.push({ time: at.time, amount, usdMicro, trader })
+    appendOwned(owned, { time: at.time, amount, usdMicro, trader })
   }
 
   /** A swap of a pool: one trade per side, valued in USD directly when the other side is USDC. */

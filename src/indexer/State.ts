@@ -7,6 +7,7 @@
 import { HashMap } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
+import type { Chunks } from "./Chunks.js"
 
 /** Where the applied range ends: its last block, even when that block had no events. */
 export interface BlockRef {
@@ -83,8 +84,11 @@ export interface IndexState {
   readonly pools: HashMap.HashMap<Hex, Pool>
   readonly tokens: HashMap.HashMap<Hex, TokenFacts>
   readonly holdings: HashMap.HashMap<Hex, Holdings>
-  /** Trades of the last 24 h (older ones are dropped as new ones arrive and ignored when read). */
-  readonly trades: HashMap.HashMap<Hex, ReadonlyArray<Trade>>
+  /**
+   * Trades of the last 24 h, oldest first, in chunks (./Chunks.ts: a block's trades do not copy a hub's
+   * day of them). Older ones are dropped a chunk at a time as new ones arrive, and ignored when read.
+   */
+  readonly trades: HashMap.HashMap<Hex, Chunks<Trade>>
   readonly nextSeq: number
 }
 

@@ -18,6 +18,9 @@ import { blockWrites } from "./BlockWrites.js"
 /** Blocks further apart than this are not compared one by one: the verdict is measured again. */
 const MAX_SPAN = 256
 
+/** Span unions kept (below): one per block a shown verdict was measured at, recently asked for. */
+const SPANS_KEPT = 256
+
 export class StateChanges extends Effect.Service<StateChanges>()("StateChanges", {
   scoped: Effect.gen(function*() {
     const rpc = yield* ChainRpc
@@ -35,6 +38,17 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
           )
           : Effect.succeedNone)
 
+    // Every search asks for the spans from the few blocks its verdicts were measured at to the head, again at
+    // each new head: a span's union is kept by its first block and extended by the blocks the chain added
+    // since, so a call reads what changed since the last one, not every block of the span (up to MAX_SPAN).
+    const spans = new Map<number, { readonly upTo: number; readonly written: ReadonlySet<Hex> }>()
+    const keep = (after: number, span: { readonly upTo: number; readonly written: ReadonlySet<Hex> }) => {
+      spans.delete(after)
+      spans.set(after, span)
+      // The least recently extended go first: verdicts measured long ago are past MAX_SPAN anyway.
+      if (spans.size > SPANS_KEPT) spans.delete(spans.keys().next().value!)
+    }
+
     // Off the request path: each block traced as the index applies it; a reorg drops what it replaced.
     const followed = yield* Ref.make({ block: -1, epoch: -1 })
     yield* index.changes.pipe(
@@ -44,6 +58,7 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
           const last = yield* Ref.getAndSet(followed, { block: snapshot.state.block, epoch: snapshot.epoch })
           if (last.epoch !== snapshot.epoch) {
             for (const block of yield* traces.keys) if (block > snapshot.state.block) yield* traces.invalidate(block)
+            spans.clear()
             return
           }
           const from = Math.max(last.block + 1, snapshot.state.block - MAX_SPAN + 1)
@@ -61,10 +76,20 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
       writtenBetween: (after: number, upTo: number): Effect.Effect<Option.Option<ReadonlySet<Hex>>> => {
         if (upTo <= after) return Effect.succeedSome(new Set())
         if (upTo - after > MAX_SPAN) return Effect.succeedNone
-        const blocks = Array.from({ length: upTo - after }, (_, i) => after + 1 + i)
+        const kept = spans.get(after)
+        const extending = kept !== undefined && kept.upTo <= upTo
+        if (extending && kept.upTo === upTo) return Effect.succeedSome(kept.written)
+        const from = extending ? kept.upTo + 1 : after + 1
+        const blocks = Array.from({ length: upTo - from + 1 }, (_, i) => from + i)
         return Effect.forEach(blocks, writtenAt, { concurrency: 8 }).pipe(
           Effect.map((sets) => Option.all(sets)),
-          Effect.map(Option.map((sets) => new Set(sets.flatMap((set) => [...set]))))
+          Effect.map(Option.map((sets) => {
+            const written = new Set(extending ? kept.written : [])
+            for (const set of sets) for (const address of set) written.add(address)
+            // An older head's span is answered, not kept: the kept one already reaches further.
+            if (kept === undefined || extending) keep(after, { upTo, written })
+            return written
+          }))
         )
       }
     }

@@ -40,14 +40,16 @@ const venueOf = (view: SearchView, pool: Pool, token: Hex) => ({
 const activity = (view: SearchView, token: Hex) => {
   const state = view.snapshot.state
   const since = state.time - DAY_SEC
-  const trades = Option.getOrElse(HashMap.get(state.trades, token), () => [])
+  const chunks = Option.getOrElse(HashMap.get(state.trades, token), () => [])
   const price = view.valuation.price(token)
   const traders = new Set<Hex>()
   let volume = 0n
-  for (const trade of trades) {
-    if (trade.time < since) continue
-    traders.add(trade.trader)
-    volume += trade.usdMicro ?? (price === undefined ? 0n : usdOf(trade.amount, price))
+  for (const trades of chunks) {
+    for (const trade of trades) {
+      if (trade.time < since) continue
+      traders.add(trade.trader)
+      volume += trade.usdMicro ?? (price === undefined ? 0n : usdOf(trade.amount, price))
+    }
   }
   return { volume, traders: traders.size }
 }

@@ -140,7 +140,7 @@ describe("applyEvents", () => {
     const state = apply(listed(), 3, [
       { _tag: "V2Swap", at: at(3, "0xtx-swap"), emitter: pair, amount0: 250_000n, amount1: 5n, recipient: pair }
     ])
-    expect(Option.getOrThrow(HashMap.get(state.trades, token))).toEqual([
+    expect(Option.getOrThrow(HashMap.get(state.trades, token)).flat()).toEqual([
       { time: 1_003, amount: 5n, usdMicro: 250_000n, trader: bob }
     ])
   })

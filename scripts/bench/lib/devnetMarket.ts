@@ -25,7 +25,8 @@ export const devnetMarket = async (manifest: Manifest, pools: number): Promise<D
   const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), cacheTime: 0 })
   const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account })
   const send = async (hash: Promise<Hex>) => {
-    const receipt = await client.waitForTransactionReceipt({ hash: await hash, pollingInterval: 5 })
+    // A busy machine and a node mining on a timer can take minutes for a 100-pool block: no timeout.
+    const receipt = await client.waitForTransactionReceipt({ hash: await hash, pollingInterval: 5, timeout: 0 })
     if (receipt.status !== "success") throw new Error(`transaction ${receipt.transactionHash} reverted`)
     return receipt
   }

@@ -54,7 +54,8 @@ const started = async (manifest: Manifest, settings: Record<string, string>) => 
   return { runtime, state, catchUpMs: performance.now() - t0 }
 }
 
-export const phase = async (manifest: Manifest, scanSeconds: number, queries: ReadonlyArray<string>) => {
+/** The latency figures of one size, on a runtime started fresh (no background scan). */
+export const latencies = async (manifest: Manifest, queries: ReadonlyArray<string>) => {
   const token = (label: string) => manifest.tokens![label]!
   const quiet = await started(manifest, { SAFETY_SCAN: "false" })
   const { runtime } = quiet
@@ -104,7 +105,26 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
   const heap = heapMb()
   const rssMb = process.memoryUsage().rss / 2 ** 20
   await runtime.dispose()
+  return {
+    pools: [...HashMap.keys(quiet.state.pools)].length,
+    catchUpMs: quiet.catchUpMs,
+    rssMb,
+    heapMb: heap,
+    warm: p(sortedOf(warm)),
+    cold: p(sortedOf(cold)),
+    searchP50: percentile(sortedOf(searches), 50),
+    warmGc: {
+      totalMs: pauses.reduce((sum, pause) => sum + pause.ms, 0),
+      maxMs: Math.max(0, ...pauses.map((pause) => pause.ms)),
+      major: pauses.filter((pause) => pause.major).length
+    },
+    rpcErrors: rpcErrors + failures,
+    errorKinds: [...errorKinds]
+  }
+}
 
+export const phase = async (manifest: Manifest, scanSeconds: number, queries: ReadonlyArray<string>) => {
+  const timed = await latencies(manifest, queries)
   const scanned = await started(manifest, { SAFETY_SCAN: "true" })
   const t0 = performance.now()
   const status = () => scanned.runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
@@ -133,21 +153,8 @@ export const phase = async (manifest: Manifest, scanSeconds: number, queries: Re
   }
   await scanned.runtime.dispose()
   return {
-    pools: [...HashMap.keys(quiet.state.pools)].length,
+    ...timed,
     tokens,
-    catchUpMs: quiet.catchUpMs,
-    rssMb,
-    heapMb: heap,
-    warm: p(sortedOf(warm)),
-    cold: p(sortedOf(cold)),
-    searchP50: percentile(sortedOf(searches), 50),
-    warmGc: {
-      totalMs: pauses.reduce((sum, pause) => sum + pause.ms, 0),
-      maxMs: Math.max(0, ...pauses.map((pause) => pause.ms)),
-      major: pauses.filter((pause) => pause.major).length
-    },
-    rpcErrors: rpcErrors + failures,
-    errorKinds: [...errorKinds],
     scan: { judged, perSec, shownWithVerdict: shown === 0 ? 0 : withVerdict / shown }
   } satisfies PhaseFigures
 }
