@@ -5,24 +5,13 @@
  * is simulating against while it is idle (the scan must not slow search).
  */
 import { Effect, Schema } from "effect"
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  parseAbi
-} from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { loadArtifact } from "../../devnet/Artifacts.js"
-import { arcChain } from "../../layers/ChainRpc.js"
 import { Deployment } from "../../layers/Deployment.js"
 import { SearchRequest } from "../../schema/Search.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { search } from "../../src/operations/search.js"
 import { SafetyScan } from "../../src/safety/Scan.js"
 import { benchDevnet } from "./lib/devnet.js"
+import { newListings } from "./lib/newListing.js"
 import { figure, ms, percentile } from "./lib/report.js"
 import { indexRuntime } from "./lib/stack.js"
 
@@ -31,27 +20,13 @@ const LATE_TOKENS = 8
 const devnet = await benchDevnet("scan")
 const { manifest } = devnet
 const runtime = indexRuntime(Deployment.make(manifest), { SAFETY_SCAN: "true", INDEXER_POLL_MS: "50" })
-const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
-const account = privateKeyToAccount(manifest.accounts[0]!.privateKey as Hex)
-const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })
-const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account, pollingInterval: 20 })
-const abi = parseAbi([
-  "function createPair(address, address) returns (address)",
-  "function getPair(address, address) view returns (address)",
-  "function deposit() payable",
-  "function transfer(address, uint256) returns (bool)",
-  "function mint(address) returns (uint256)"
-])
-const USDC = manifest.contracts["usdc"] as Address
-const factory = manifest.contracts["v2Factory"] as Address
+const listings = newListings(manifest, 0)
 
 const lookUp = (query: string) =>
   runtime.runPromise(
     Schema.decodeUnknown(SearchRequest)({ query }).pipe(Effect.orDie, Effect.flatMap(search), Effect.either)
   )
 const status = () => runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.status))
-const send = async (to: Address, data: Hex, value = 0n) =>
-  client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, value }) })
 
 const QUERIES = ["WETH", "TAX", "HONEY", "ORB", "0x", "EURC", "DEGEN", "nothing"]
 /** Search latency, one query after another, while `busy()` holds (at most `max` samples). */
@@ -72,7 +47,7 @@ const searchWhile = async (busy: () => Promise<boolean>, max: number) => {
 const main = async () => {
   const started = performance.now()
   await runtime.runPromise(Effect.gen(function*() {
-    const head = Number(yield* Effect.promise(() => client.getBlockNumber()))
+    const head = Number(yield* Effect.promise(listings.headBlock))
     yield* (yield* ChainIndex).waitFor(head)
   }))
   const synced = performance.now()
@@ -113,31 +88,18 @@ const main = async () => {
     `p50 ${ms(percentile(idleSamples, 50))}, p99 ${ms(percentile(idleSamples, 99))} (${idleSamples.length})`
   )
 
-  await send(USDC, encodeFunctionData({ abi, functionName: "deposit" }), BigInt(LATE_TOKENS) * 20_000n * 10n ** 18n)
-  const artifact = loadArtifact("DevToken")
+  await listings.fund(LATE_TOKENS)
   const delays: Array<number> = []
   const blocks: Array<number> = []
   for (let i = 0; i < LATE_TOKENS; i++) {
-    const deployed = await client.waitForTransactionReceipt({
-      hash: await wallet.deployContract({
-        abi: artifact.abi,
-        bytecode: artifact.bytecode as Hex,
-        args: [`Bench Late ${i}`, `BLATE${i}`, 18, 1_000_000n * 10n ** 18n]
-      })
-    })
-    const token = deployed.contractAddress!
-    await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [token, USDC] }))
-    const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [token, USDC] })
-    await send(USDC, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 20_000_000_000n] }))
-    await send(token, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 10_000n * 10n ** 18n] }))
-    const minted = await send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
+    const { block, token } = await listings.list(`Bench Late ${i}`, `BLATE${i}`)
     const t0 = performance.now()
     for (;;) {
       const answer = await lookUp(token)
       const safety = answer._tag === "Right" ? answer.right.results[0]?.safety : null
       if (safety != null) {
         delays.push(performance.now() - t0)
-        blocks.push(safety.scope.block - Number(minted.blockNumber))
+        blocks.push(safety.scope.block - Number(block))
         break
       }
       if (performance.now() - t0 > 60_000) throw new Error(`no verdict for ${token} after 60 s`)

@@ -8,18 +8,6 @@
  */
 import { Effect, Either, HashMap, Schema } from "effect"
 import { readFileSync } from "node:fs"
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  parseAbi
-} from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import { loadArtifact } from "../../../../devnet/Artifacts.js"
-import { arcChain } from "../../../../layers/ChainRpc.js"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
 import { RpcHex } from "../../../../schema/Chain.js"
@@ -28,6 +16,7 @@ import { SearchRequest } from "../../../../schema/Search.js"
 import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
 import { search } from "../../../../src/operations/search.js"
 import { SafetyScan } from "../../../../src/safety/Scan.js"
+import { newListings } from "../newListing.js"
 import { indexRuntime } from "../stack.js"
 
 const manifest = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Manifest
@@ -81,36 +70,9 @@ console.log(
 )
 
 // A token listed now, behind the backlog: how long until search shows its verdict.
-const chain = arcChain({ chainId: manifest.chainId, rpcUrl: manifest.rpcUrl })
-const account = privateKeyToAccount(manifest.accounts[1]!.privateKey as Hex)
-const client = createPublicClient({ chain, transport: http(manifest.rpcUrl), pollingInterval: 20 })
-const wallet = createWalletClient({ chain, transport: http(manifest.rpcUrl), account, pollingInterval: 20 })
-const abi = parseAbi([
-  "function createPair(address, address) returns (address)",
-  "function getPair(address, address) view returns (address)",
-  "function deposit() payable",
-  "function transfer(address, uint256) returns (bool)",
-  "function mint(address) returns (uint256)"
-])
-const USDC = manifest.contracts["usdc"] as Address
-const factory = manifest.contracts["v2Factory"] as Address
-const send = async (to: Address, data: Hex, value = 0n) =>
-  client.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to, data, value }) })
-await send(USDC, encodeFunctionData({ abi, functionName: "deposit" }), 20_000n * 10n ** 18n)
-const artifact = loadArtifact("DevToken")
-const deployed = await client.waitForTransactionReceipt({
-  hash: await wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode as Hex,
-    args: [`Scan Late ${process.pid}`, `SLATE${process.pid}`, 18, 1_000_000n * 10n ** 18n]
-  })
-})
-const late = deployed.contractAddress!
-await send(factory, encodeFunctionData({ abi, functionName: "createPair", args: [late, USDC] }))
-const pair = await client.readContract({ address: factory, abi, functionName: "getPair", args: [late, USDC] })
-await send(USDC, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 20_000_000_000n] }))
-await send(late, encodeFunctionData({ abi, functionName: "transfer", args: [pair, 10_000n * 10n ** 18n] }))
-await send(pair, encodeFunctionData({ abi, functionName: "mint", args: [account.address] }))
+const listings = newListings(manifest, 1)
+await listings.fund(1)
+const { token: late } = await listings.list(`Scan Late ${process.pid}`, `SLATE${process.pid}`)
 const listed = performance.now()
 let lateMs: number | undefined
 while (performance.now() - listed < 60_000) {
