@@ -11,23 +11,14 @@ import { type Hex, lowerAddress, lowerHex } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { enrich, readAhead } from "../../src/indexer/Enrich.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
-import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { sharedManifest, tokenAddress } from "../support/devnet.js"
+import { v2Factory, v2Sources } from "../support/v2Sources.js"
 import { canonical } from "./compare.js"
 
 const manifest = sharedManifest()
 const rpc = ChainRpc.make({ rpcUrl: manifest.rpcUrl, chainId: manifest.chainId })
-const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
-const sources: Sources = {
-  v2Factories: new Map([[factory, "uniswap-v2"]]),
-  v3Factories: new Map(),
-  v4Managers: new Map(),
-  forkV3Swaps: new Map(),
-  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
-  launchpads: new Map(),
-  usdc: lowerAddress(tokenAddress(manifest, "USDC"))
-}
+const sources = v2Sources(lowerAddress(tokenAddress(manifest, "USDC")))
 const token = (label: string) => lowerAddress(tokenAddress(manifest, label))
 const noCode = lowerAddress("0x000000000000000000000000000000000000c0de")
 
@@ -35,7 +26,7 @@ let logIndex = 0
 const created = (block: number, token0: Hex, token1: Hex, pair: `0x${string}`): ChainEvent => ({
   _tag: "V2PairCreated",
   at: { block, time: 1_000 + block, tx: lowerHex(`0x${block}`), logIndex: logIndex++ },
-  emitter: factory,
+  emitter: v2Factory,
   token0,
   token1,
   pair: lowerAddress(pair)

@@ -5,22 +5,13 @@ import { applyEvents } from "../../src/indexer/Apply.js"
 import type { IndexSnapshot } from "../../src/indexer/ChainIndex.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import type { TokenMetadata } from "../../src/indexer/Metadata.js"
-import type { Sources } from "../../src/indexer/Sources.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, type SearchView, viewBasis } from "../../src/search/View.js"
+import { v2Factory, v2Sources } from "../support/v2Sources.js"
 
 export const usdc: Hex = USDC_ADDRESS
-const factory = lowerAddress("0x00000000000000000000000000000000000000f1")
-const sources: Sources = {
-  v2Factories: new Map([[factory, "uniswap-v2"]]),
-  v3Factories: new Map(),
-  v4Managers: new Map(),
-  forkV3Swaps: new Map(),
-  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
-  launchpads: new Map(),
-  usdc
-}
+const sources = v2Sources(usdc)
 
 export interface Listing {
   readonly address: Hex
@@ -41,7 +32,7 @@ export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
     if (l.usdcDepth === 0n) return
     const at = { block: 10 + i, time: 1_000_000 + i, tx: lowerHex(`0x${i}`), logIndex: 0 }
     const pair = address(0xa000 + i)
-    events.push({ _tag: "V2PairCreated", at, emitter: factory, token0: usdc, token1: l.address, pair })
+    events.push({ _tag: "V2PairCreated", at, emitter: v2Factory, token0: usdc, token1: l.address, pair })
     // price $1 per token: 1e6 USDC units against 1e18 token units
     events.push({
       _tag: "V2Sync",

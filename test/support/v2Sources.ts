@@ -1,0 +1,15 @@
+/** The index's sources of a market with one Uniswap v2 factory and nothing else: what the synthetic-market tests feed the apply. */
+import { type Hex, lowerAddress } from "../../schema/Chain.js"
+import type { Sources } from "../../src/indexer/Sources.js"
+
+export const v2Factory = lowerAddress("0x00000000000000000000000000000000000000f1")
+
+export const v2Sources = (usdc: Hex): Sources => ({
+  v2Factories: new Map([[v2Factory, "uniswap-v2"]]),
+  v3Factories: new Map(),
+  v4Managers: new Map(),
+  forkV3Swaps: new Map(),
+  v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 }]]),
+  launchpads: new Map(),
+  usdc
+})
