@@ -23,8 +23,11 @@ export interface TouchLog {
   readonly chunks: Chunks<Step>
 }
 
-/** 16 × 256 steps: at a step a block, well beyond any scan interval, and a few hundred kB of ids. */
-const KEPT_CHUNKS = 16
+/**
+ * 4 × 256 steps: at a step a block, 8 minutes at 0.5 s blocks, far beyond the scan's interval, while a
+ * busy chain's ids (a few hundred pools a block) stay a few MB.
+ */
+export const KEPT_CHUNKS = 4
 
 export const emptyLog = (): TouchLog => ({ origin: {}, start: 0, end: 0, chunks: [] })
 

@@ -8,11 +8,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
+import { CHUNK } from "../../src/indexer/Chunks.js"
 import { fromStored, toStored } from "../../src/indexer/Codec.js"
 import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
-import { stepsBetween } from "../../src/indexer/Touched.js"
+import { KEPT_CHUNKS, stepsBetween } from "../../src/indexer/Touched.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
 import { hexOf } from "../support/hex.js"
 
@@ -114,7 +115,7 @@ describe("changed tokens from the touch log", () => {
   })
 
   it("agree across a gap longer than the log keeps", () => {
-    const long = line(emptyState(1), 16 * 256 + 300, 11, "")
+    const long = line(emptyState(1), KEPT_CHUNKS * CHUNK + 300, 11, "")
     const first = long[10]!
     const last = long.at(-1)!
     expect(stepsBetween(first.touched, last.touched)).toBeUndefined()
