@@ -12,19 +12,11 @@ import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
+import { v2Factory as factory, v2Sources } from "../../test/support/v2Sources.js"
 
-const factory = "0x00000000000000000000000000000000000000f1" as Hex
 const address = (kind: string, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}` as Hex
 const context: ApplyContext = {
-  sources: {
-    v2Factories: new Map([[factory, "uniswap-v2"]]),
-    v3Factories: new Map(),
-    v4Managers: new Map(),
-    forkV3Swaps: new Map(),
-    v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 } as const]]),
-    launchpads: new Map(),
-    usdc: USDC_ADDRESS
-  },
+  sources: v2Sources(USDC_ADDRESS),
   metadata: new Map(),
   senders: new Map(),
   pairFees: new Map(),

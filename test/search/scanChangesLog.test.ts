@@ -16,20 +16,12 @@ import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { KEPT_CHUNKS, stepsBetween } from "../../src/indexer/Touched.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
 import { hexOf } from "../support/hex.js"
+import { v2Factory as factory, v2Sources } from "../support/v2Sources.js"
 
-const factory = hexOf("0x00000000000000000000000000000000000000f1")
 const address = (prefix: string, n: number) => hexOf(`0x${prefix}${n.toString(16).padStart(38, "0")}`)
 
 const context: ApplyContext = {
-  sources: {
-    v2Factories: new Map([[factory, "uniswap-v2"]]),
-    v3Factories: new Map(),
-    v4Managers: new Map(),
-    forkV3Swaps: new Map(),
-    v2Fees: new Map([["uniswap-v2", { _tag: "Fixed", feePips: 3000 } as const]]),
-    launchpads: new Map(),
-    usdc: USDC_ADDRESS
-  },
+  sources: v2Sources(USDC_ADDRESS),
   metadata: new Map(),
   senders: new Map(),
   pairFees: new Map(),
