@@ -7,6 +7,7 @@ import type { Hex } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
 import { fromItems } from "./Chunks.js"
 import { DAY_SEC, type Holdings, type IndexState, type TokenFacts, type Trade } from "./State.js"
+import { emptyLog } from "./Touched.js"
 
 /** Bump when the shape of the state changes: an older checkpoint is then ignored and the index rebuilt. */
 export const CODEC_VERSION = 4
@@ -55,6 +56,8 @@ export const fromStored = (stored: StoredState): IndexState => ({
   hash: stored.hash,
   time: stored.time,
   nextSeq: stored.nextSeq,
+  // Not stored: a loaded state starts a line of its own.
+  touched: emptyLog(),
   pools: HashMap.fromIterable(stored.pools.map((pool) => [pool.id, pool] as const)),
   tokens: HashMap.fromIterable(stored.tokens.map((token) => [token.address, token] as const)),
   holdings: HashMap.fromIterable(

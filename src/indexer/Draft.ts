@@ -13,6 +13,7 @@ import type { TokenMetadata } from "./Metadata.js"
 import { isUsdc, NATIVE, type Sources } from "./Sources.js"
 import type { BlockRef, Holdings, IndexState, PoolRef, TokenFacts, Trade } from "./State.js"
 import { DAY_SEC } from "./State.js"
+import { logStep } from "./Touched.js"
 
 export interface ApplyContext {
   readonly sources: Sources
@@ -47,8 +48,10 @@ export class Draft {
   private readonly ownBalances = new Set<Hex>()
   private readonly ownTrades = new Map<Hex, Array<ReadonlyArray<Trade>>>()
   private readonly ownPools = new Map<Hex, Array<PoolRef>>()
+  // Pools added or given a new record by this draft: the step `finish` logs.
+  private readonly touched = new Set<Hex>()
 
-  constructor(state: IndexState, private readonly context: ApplyContext) {
+  constructor(private readonly state: IndexState, private readonly context: ApplyContext) {
     this.pools = HashMap.beginMutation(state.pools)
     this.tokens = HashMap.beginMutation(state.tokens)
     this.holdings = HashMap.beginMutation(state.holdings)
@@ -107,6 +110,7 @@ export class Draft {
   addPool(pool: Pool): void {
     if (this.pool(pool.id) !== undefined) return
     this.pools = HashMap.set(this.pools, pool.id, pool)
+    this.touched.add(pool.id)
     for (const address of [pool.token0, pool.token1]) {
       const token = this.token(address)
       if (token === undefined) continue
@@ -138,6 +142,7 @@ export class Draft {
 
   setPool(pool: Pool): void {
     this.pools = HashMap.set(this.pools, pool.id, pool)
+    this.touched.add(pool.id)
   }
 
   transfer(event: ChainEvent & { readonly _tag: "Transfer" }): void {
@@ -190,7 +195,8 @@ export class Draft {
       tokens: HashMap.endMutation(this.tokens),
       holdings: HashMap.endMutation(this.holdings),
       trades: HashMap.endMutation(this.trades),
-      nextSeq: this.nextSeq
+      nextSeq: this.nextSeq,
+      touched: logStep(this.state.touched, { block: end.number, pools: [...this.touched] })
     }
   }
 }

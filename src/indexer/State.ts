@@ -8,6 +8,7 @@ import { HashMap } from "effect"
 import type { Hex } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
 import type { Chunks } from "./Chunks.js"
+import { emptyLog, type TouchLog } from "./Touched.js"
 
 /** Where the applied range ends: its last block, even when that block had no events. */
 export interface BlockRef {
@@ -90,6 +91,8 @@ export interface IndexState {
    */
   readonly trades: HashMap.HashMap<Hex, Chunks<Trade>>
   readonly nextSeq: number
+  /** The pools each recent step touched (./Touched.ts): what changed since an earlier state, without a walk. */
+  readonly touched: TouchLog
 }
 
 export const emptyState = (startBlock: number): IndexState => ({
@@ -100,7 +103,8 @@ export const emptyState = (startBlock: number): IndexState => ({
   tokens: HashMap.empty(),
   holdings: HashMap.empty(),
   trades: HashMap.empty(),
-  nextSeq: 0
+  nextSeq: 0,
+  touched: emptyLog()
 })
 
 export const DAY_SEC = 86_400
