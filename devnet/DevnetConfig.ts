@@ -13,11 +13,6 @@ export interface DevnetOptions {
   readonly port: number
   /** Seconds between blocks (fractions allowed, e.g. 0.5 like Arc); none = automine. */
   readonly blockTime: Option.Option<number>
-  /**
-   * Block states anvil keeps (`--prune-history`); none: all of them. Each is a copy of the whole state,
-   * tens of MB once it holds thousands of pools, so a long run at 0.5 s blocks needs a bound.
-   */
-  readonly historyStates: Option.Option<number>
   /** Where the manifest is written. */
   readonly manifestPath: string
   /** Where the venue file is written besides (`DEVNET_DIR/venues.json`); none: only inside the manifest. */
@@ -37,7 +32,6 @@ export const devnetDefaults: DevnetOptions = {
   host: "127.0.0.1",
   port: 8545,
   blockTime: Option.none(),
-  historyStates: Option.none(),
   manifestPath: ".devnet/manifest.json",
   venuesPath: Option.none(),
   cacheDir: Option.some(".cache/devnet"),
@@ -51,7 +45,6 @@ const ownSettings = Config.all({
   host: Config.string("DEVNET_HOST").pipe(Config.withDefault(devnetDefaults.host)),
   port: Config.integer("DEVNET_PORT").pipe(Config.withDefault(devnetDefaults.port)),
   blockTime: Config.option(Config.number("DEVNET_BLOCK_TIME")),
-  historyStates: Config.option(Config.integer("DEVNET_HISTORY_STATES")),
   // DEVNET_CACHE=false forces a cold bootstrap every time (e.g. when editing the bootstrap itself).
   cacheDir: Config.all([
     Config.boolean("DEVNET_CACHE").pipe(Config.withDefault(true)),

@@ -16,7 +16,6 @@ export interface AnvilArgs {
   readonly chainId: number
   readonly hardfork: string
   readonly blockTime: Option.Option<number>
-  readonly historyStates: Option.Option<number>
   /** A state file written from `anvil_dumpState` (the bootstrap cache). */
   readonly loadState: Option.Option<string>
   /** Unix seconds of the genesis block; the bootstrap backdates it to give the market a history. */
@@ -53,7 +52,6 @@ const argv = (args: AnvilArgs, statesDir: string): Array<string> => [
   "--balance",
   "1000000",
   ...Option.match(args.blockTime, { onNone: () => [], onSome: (seconds) => ["--block-time", String(seconds)] }),
-  ...Option.match(args.historyStates, { onNone: () => [], onSome: (states) => ["--prune-history", String(states)] }),
   ...Option.match(args.loadState, { onNone: () => [], onSome: (file) => ["--load-state", file] }),
   ...Option.match(args.genesisTimestamp, { onNone: () => [], onSome: (seconds) => ["--timestamp", String(seconds)] })
 ]

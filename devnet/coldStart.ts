@@ -29,7 +29,6 @@ export const coldStart: (
     ...options,
     port,
     blockTime: Option.none(),
-    historyStates: Option.none(),
     loadState: Option.none(),
     genesisTimestamp: Option.some(end - HISTORY_HOURS * 3600)
   })

@@ -34,9 +34,7 @@ const NETWORK = "eip155:5042"
 const USDC = "0x3600000000000000000000000000000000000000"
 const work = mkdtempSync(join(tmpdir(), "bench-soak-"))
 
-// Anvil keeps a copy of the whole state per block, about 29 MB at 10,000 pools: unbounded, 3.5 GB a
-// minute at 0.5 s blocks (the first 10,000-pool run was stopped at 12 GB). The service reads at the head.
-const devnet = await benchDevnet("soak", { blockTime: Option.some(BLOCK_TIME), historyStates: Option.some(64) })
+const devnet = await benchDevnet("soak", { blockTime: Option.some(BLOCK_TIME) })
 const port = 19_000 + Math.floor(Math.random() * 1_000)
 const service = serve(
   "service",

@@ -110,7 +110,6 @@ describe("a chain that dies and comes back", () => {
           chainId: devnetDefaults.chainId,
           hardfork: devnetDefaults.hardfork,
           blockTime: Option.none(),
-          historyStates: Option.none(),
           loadState: Option.some(stateFile),
           genesisTimestamp: Option.none()
         }).pipe(Scope.extend(revived))

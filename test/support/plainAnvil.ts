@@ -11,7 +11,6 @@ export const startPlainAnvil = (scope: Scope.CloseableScope) =>
       chainId: devnetDefaults.chainId,
       hardfork: devnetDefaults.hardfork,
       blockTime: Option.none(),
-      historyStates: Option.none(),
       loadState: Option.none(),
       genesisTimestamp: Option.none()
     }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
