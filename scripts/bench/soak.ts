@@ -17,7 +17,7 @@ import { Option } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { extname, join, resolve } from "node:path"
-import type { Hex } from "viem"
+import { createTestClient, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
 import { websocketOf } from "../../layers/ChainRpc.js"
@@ -52,6 +52,29 @@ const service = serve(
   },
   undefined
 )
+
+/**
+ * The pools are built with automine (a block per transaction, as fast as anvil takes them): at 0.5 s
+ * intervals the 100 build transactions wait on the timer and anvil grew to 18 GB. The service still
+ * indexes every build block from its subscription, as it would a live chain's. Anvil's
+ * `evm_setIntervalMining` takes whole seconds only, so the 0.5 s pace afterwards is kept from here,
+ * one `evm_mine` per BLOCK_TIME, never two at once.
+ */
+const node = createTestClient({ mode: "anvil", transport: http(devnet.manifest.rpcUrl) })
+const fastBuild = async () => {
+  await node.setIntervalMining({ interval: 0 })
+  await node.setAutomine(true)
+}
+const arcPace = async () => {
+  await node.setAutomine(false)
+  let mining = false
+  return setInterval(() => {
+    if (mining) return
+    mining = true
+    node.mine({ blocks: 1 }).catch((error) => console.error(`soak: evm_mine failed: ${error}`))
+      .finally(() => (mining = false))
+  }, BLOCK_TIME * 1000)
+}
 
 const health = async () =>
   (await (await fetch(`${service.baseUrl}/health`)).json()) as { status: string; indexedBlock?: number }
@@ -145,18 +168,26 @@ const row = (label: string, m: Minute) =>
       (m.refused.size === 0 ? "" : `  NOT 200: ${JSON.stringify(Object.fromEntries(m.refused))}`)
   )
 
+let pace: ReturnType<typeof setInterval> | undefined
 try {
   await waitFor(service, async (answer) => ((await answer.json()) as { status: string }).status === "ok")
   const offer = await offers()
   console.log(`   paid quote USDC→WETH 250 and paid search, p50 / p99; ${BLOCK_TIME} s blocks, broadcast`)
   row("devnet market", await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
   const t0 = performance.now()
+  await fastBuild()
   const market = await devnetMarket(devnet.manifest, POOLS)
   const last = await market.build(0, POOLS)
+  const built = performance.now()
+  pace = await arcPace()
   await indexedPast(last)
-  console.log(`   grew by ${POOLS} pools and indexed them live in ${((performance.now() - t0) / 1000).toFixed(0)} s`)
+  console.log(
+    `   grew by ${POOLS} pools in ${((built - t0) / 1000).toFixed(0)} s (automine), all indexed live after` +
+      ` ${((performance.now() - t0) / 1000).toFixed(0)} s; then ${BLOCK_TIME} s blocks again`
+  )
   for (let m = 1; m <= MINUTES; m++) row(`minute ${m}`, await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
 } finally {
+  clearInterval(pace)
   await stop(service)
   await devnet.stop()
   rmSync(work, { recursive: true, force: true })
