@@ -8,20 +8,13 @@
 import { loadavg } from "node:os"
 import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
-import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
-import { v2Factory as factory, v2Sources } from "../../test/support/v2Sources.js"
+import { v2ApplyContext, v2Factory as factory } from "../../test/support/v2Sources.js"
 
 const address = (kind: string, n: number) => `0x${kind}${n.toString(16).padStart(39, "0")}` as Hex
-const context: ApplyContext = {
-  sources: v2Sources(USDC_ADDRESS),
-  metadata: new Map(),
-  senders: new Map(),
-  pairFees: new Map(),
-  tradesSince: 0
-}
+const context = v2ApplyContext(USDC_ADDRESS)
 
 const STEPS_PER_LOOK = 2
 const TOUCHED_PER_STEP = 10

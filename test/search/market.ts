@@ -8,10 +8,9 @@ import type { TokenMetadata } from "../../src/indexer/Metadata.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { bookOf } from "../../src/search/Verification.js"
 import { makeView, type SearchView, viewBasis } from "../../src/search/View.js"
-import { v2Factory, v2Sources } from "../support/v2Sources.js"
+import { v2ApplyContext, v2Factory } from "../support/v2Sources.js"
 
 export const usdc: Hex = USDC_ADDRESS
-const sources = v2Sources(usdc)
 
 export interface Listing {
   readonly address: Hex
@@ -42,13 +41,12 @@ export const marketState = (listings: ReadonlyArray<Listing>): IndexState => {
       reserve1: l.usdcDepth * 10n ** 18n
     })
   })
-  return applyEvents(emptyState(1), events, { number: 100, hash: lowerHex("0x100"), time: 1_000_100 }, {
-    sources,
-    metadata,
-    senders: new Map(),
-    pairFees: new Map(),
-    tradesSince: 0
-  })
+  return applyEvents(
+    emptyState(1),
+    events,
+    { number: 100, hash: lowerHex("0x100"), time: 1_000_100 },
+    v2ApplyContext(usdc, metadata)
+  )
 }
 
 export const tokenList = (listings: ReadonlyArray<Listing>): TokenList => ({

@@ -10,23 +10,16 @@ import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { CHUNK } from "../../src/indexer/Chunks.js"
 import { fromStored, toStored } from "../../src/indexer/Codec.js"
-import type { ApplyContext } from "../../src/indexer/Draft.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { KEPT_CHUNKS, stepsBetween } from "../../src/indexer/Touched.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
 import { hexOf } from "../support/hex.js"
-import { v2Factory as factory, v2Sources } from "../support/v2Sources.js"
+import { v2ApplyContext, v2Factory as factory } from "../support/v2Sources.js"
 
 const address = (prefix: string, n: number) => hexOf(`0x${prefix}${n.toString(16).padStart(38, "0")}`)
 
-const context: ApplyContext = {
-  sources: v2Sources(USDC_ADDRESS),
-  metadata: new Map(),
-  senders: new Map(),
-  pairFees: new Map(),
-  tradesSince: 0
-}
+const context = v2ApplyContext(USDC_ADDRESS)
 
 /** A deterministic market: each step may list a token, pair two tokens, and sync or swap a few pairs. */
 const market = (seed: number) => {
