@@ -16,14 +16,14 @@ import { wrapFetchWithPayment } from "@x402/fetch"
 import { Option } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { extname, join, resolve } from "node:path"
+import { join } from "node:path"
 import { createPublicClient, type Hex, http, parseAbi } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { devnetPaymentSettings } from "../../devnet/accounts.js"
-import { websocketOf } from "../../layers/ChainRpc.js"
 import { benchDevnet } from "./lib/devnet.js"
-import { cpuSeconds, serve, stop, waitFor } from "./lib/edgeLoad.js"
+import { cpuSeconds, stop, waitFor } from "./lib/edgeLoad.js"
 import { figure, latency, ms } from "./lib/report.js"
+import { serviceProcess } from "./lib/serviceProcess.js"
 
 const CALLS = Number(process.env["PAYMENT_OUTSIDE_CALLS"] ?? 100)
 /** Calls before the measured ones, of each kind: the service's first paid calls compile its paths. */
@@ -34,31 +34,14 @@ const USDC = "0x3600000000000000000000000000000000000000"
 const work = mkdtempSync(join(tmpdir(), "bench-payment-outside-"))
 
 const devnet = await benchDevnet("payment-outside", { blockTime: Option.some(BLOCK_TIME) })
-const settings = devnetPaymentSettings()
-const port = 20_000 + Math.floor(Math.random() * 1_000)
-const service = serve(
-  "service",
-  resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`),
-  [],
-  port,
-  {
-    ...settings,
-    PORT: String(port),
-    RPC_URL: devnet.manifest.rpcUrl,
-    WS_URL: websocketOf(devnet.manifest.rpcUrl),
-    MANIFEST_PATH: devnet.handle.manifestPath,
-    DATA_DIR: join(work, "data"),
-    SETTLEMENT_MODE: "broadcast"
-  },
-  undefined
-)
+const service = serviceProcess(devnet, work)
 
 const chain = createPublicClient({ transport: http(devnet.manifest.rpcUrl) })
 const usdc = parseAbi(["function balanceOf(address) view returns (uint256)"])
 const balanceOf = (owner: Hex) =>
   chain.readContract({ address: USDC, abi: usdc, functionName: "balanceOf", args: [owner] })
 const payer = privateKeyToAccount(devnet.manifest.accounts[2]!.privateKey as Hex)
-const operator = settings.PAY_TO as Hex
+const operator = devnetPaymentSettings().PAY_TO as Hex
 
 const search = { query: "WETH", limit: 3 }
 const ask = (transport: typeof fetch) =>

@@ -16,15 +16,14 @@ import { ExactEvmScheme } from "@x402/evm/exact/client"
 import { Option } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { extname, join, resolve } from "node:path"
+import { join } from "node:path"
 import { createTestClient, type Hex, http } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { devnetPaymentSettings } from "../../devnet/accounts.js"
-import { websocketOf } from "../../layers/ChainRpc.js"
 import { benchDevnet } from "./lib/devnet.js"
 import { devnetMarket } from "./lib/devnetMarket.js"
-import { cpuSeconds, serve, stop, waitFor } from "./lib/edgeLoad.js"
+import { cpuSeconds, stop, waitFor } from "./lib/edgeLoad.js"
 import { ms, percentile } from "./lib/report.js"
+import { serviceProcess } from "./lib/serviceProcess.js"
 
 const POOLS = Number(process.env["SOAK_POOLS"] ?? 10_000)
 const MINUTES = Number(process.env["SOAK_MINUTES"] ?? 15)
@@ -35,23 +34,7 @@ const USDC = "0x3600000000000000000000000000000000000000"
 const work = mkdtempSync(join(tmpdir(), "bench-soak-"))
 
 const devnet = await benchDevnet("soak", { blockTime: Option.some(BLOCK_TIME) })
-const port = 19_000 + Math.floor(Math.random() * 1_000)
-const service = serve(
-  "service",
-  resolve(import.meta.dirname, `../../src/main${extname(import.meta.filename)}`),
-  [],
-  port,
-  {
-    ...devnetPaymentSettings(),
-    PORT: String(port),
-    RPC_URL: devnet.manifest.rpcUrl,
-    WS_URL: websocketOf(devnet.manifest.rpcUrl),
-    MANIFEST_PATH: devnet.handle.manifestPath,
-    DATA_DIR: join(work, "data"),
-    SETTLEMENT_MODE: "broadcast"
-  },
-  undefined
-)
+const service = serviceProcess(devnet, work)
 
 /**
  * The pools are built with automine (a block per transaction, as fast as anvil takes them): at 0.5 s
