@@ -4,7 +4,7 @@
  * node without the `trace_*` namespace, by the prestate tracer, with the same answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Schema, Scope } from "effect"
+import { Effect, Exit, Schedule, Schema, Scope } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { devnetDefaults } from "../../devnet/DevnetConfig.js"
@@ -68,11 +68,16 @@ const nodeWithoutTrace = (target: string) =>
 const rpcAt = (rpcUrl: string) => ChainRpc.make({ rpcUrl, chainId: devnetDefaults.chainId })
 const Receipt = Schema.Struct({ contractAddress: Schema.NullOr(Schema.String), blockNumber: Schema.String })
 
-const mined = (tx: Record<string, string>) =>
-  Effect.flatMap(
-    rpc.request("eth_sendTransaction", [{ from: SENDER, ...tx }]),
-    (hash) => rpc.read(Receipt, "eth_getTransactionReceipt", [hash])
+// Anvil's automine can answer the send before the block holding it is stored, so the receipt is
+// awaited rather than read once.
+const receiptOf = (hash: unknown) =>
+  rpc.read(Schema.NullOr(Receipt), "eth_getTransactionReceipt", [hash]).pipe(
+    Effect.filterOrFail((receipt) => receipt !== null, () => new Error(`no receipt yet for ${String(hash)}`)),
+    Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo("10 seconds")))
   )
+
+const mined = (tx: Record<string, string>) =>
+  Effect.flatMap(rpc.request("eth_sendTransaction", [{ from: SENDER, ...tx }]), receiptOf)
 
 beforeAll(async () => {
   const anvil = await startPlainAnvil(scope)
