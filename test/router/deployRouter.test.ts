@@ -55,7 +55,9 @@ const fileAt = (name: string, content: unknown) => {
 
 const nonce = () => env.trader(0).public.getTransactionCount({ address: roles().deployer.address })
 
-describe("npm run deploy-router", () => {
+// Every case starts the script in a new tsx process, some several (the npm case compiles first): on a
+// loaded two-core machine a start alone took most of the suite's 60 s default, so the bound is wider.
+describe("npm run deploy-router", { timeout: 180_000 }, () => {
   it("deploys a router for the venue file, prints and writes its address, and that router trades", async () => {
     const path = fileAt("venues.json", file)
     const result = await run(path, "--write")
