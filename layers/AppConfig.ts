@@ -17,8 +17,11 @@ const indexerConfig = Config.all({
   reorgWindow: Config.integer("INDEXER_REORG_WINDOW").pipe(Config.withDefault(64)),
   /** Head poll interval; by default half the block time this process observes (src/indexer/Pace.ts). */
   pollMillis: Config.option(Config.integer("INDEXER_POLL_MS")),
-  /** Ranges fetched ahead while one is applied. */
-  prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(2)),
+  /**
+   * Ranges fetched ahead while one is applied. One: at 20,000 pools two held RSS at 1.6-1.9× a checkpoint
+   * start for no time gained on two cores (docs/performance.md, branch catchup2).
+   */
+  prefetch: Config.integer("INDEXER_PREFETCH").pipe(Config.withDefault(1)),
   checkpointSec: Config.integer("CHECKPOINT_INTERVAL_SEC").pipe(Config.withDefault(30)),
   /** Seconds the index may lag the chain's head before answers are refused (src/indexer/Freshness.ts). */
   maxAgeSec: Config.number("INDEX_MAX_AGE_SEC").pipe(Config.withDefault(5)),

@@ -11,8 +11,11 @@ import type { BlockRef, IndexState } from "./State.js"
 
 const abs = (value: bigint): bigint => (value < 0n ? -value : value)
 
+/** Who traded: the transaction's sender when it was read, else the event's own party. */
+const trader = (context: ApplyContext, event: ChainEvent, fallback: Hex): Hex =>
+  context.senders.get(event.at.tx) ?? fallback
+
 const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): void => {
-  const trader = (fallback: Hex) => context.senders.get(event.at.tx) ?? fallback
   switch (event._tag) {
     case "Transfer": {
       if (movesBalances(event, context.sources.usdc)) draft.transfer(event)
@@ -46,7 +49,7 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
     case "V2Swap": {
       const pool = draft.pool(event.emitter)
       if (pool?.kind !== "v2") return
-      return draft.swap(pool, event.amount0, event.amount1, trader(event.recipient), event.at)
+      return draft.swap(pool, event.amount0, event.amount1, trader(context, event, event.recipient), event.at)
     }
     case "V3Initialize": {
       const pool = draft.pool(event.emitter)
@@ -62,7 +65,7 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
       const pool = draft.pool(event.emitter)
       if (pool?.kind !== "v3") return
       draft.setPool({ ...pool, sqrtPriceX96: event.sqrtPriceX96, tick: event.tick, liquidity: event.liquidity })
-      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(event.recipient), event.at)
+      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(context, event, event.recipient), event.at)
     }
     case "V4ModifyLiquidity": {
       const pool = draft.pool(event.id)
@@ -79,7 +82,7 @@ const applyEvent = (draft: Draft, event: ChainEvent, context: ApplyContext): voi
         liquidity: event.liquidity,
         feePips: pool.dynamicFee ? event.fee : pool.feePips
       })
-      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(event.sender), event.at)
+      return draft.swap(pool, abs(event.amount0), abs(event.amount1), trader(context, event, event.sender), event.at)
     }
     case "V4ProtocolFee": {
       const pool = draft.pool(event.id)

@@ -8,7 +8,7 @@ import { type Hex, NATIVE_PER_USDC_UNIT } from "../../schema/Chain.js"
 import type { Pool } from "../math/PoolState.js"
 import { appendOwned, type Chunks, ownedChunks } from "./Chunks.js"
 import type { ChainEvent, LogPosition } from "./Events.js"
-import { applyTransfer, firstHoldings } from "./Holdings.js"
+import { applyTransfer, type DraftHoldings, draftHoldings } from "./Holdings.js"
 import type { TokenMetadata } from "./Metadata.js"
 import { isUsdc, NATIVE, type Sources } from "./Sources.js"
 import type { BlockRef, Holdings, IndexState, PoolRef, TokenFacts, Trade } from "./State.js"
@@ -45,7 +45,8 @@ export class Draft {
   holdings: HashMap.HashMap<Hex, Holdings>
   trades: HashMap.HashMap<Hex, Chunks<Trade>>
   nextSeq: number
-  private readonly ownBalances = new Set<Hex>()
+  // Holdings records made by this draft, changed in place by each transfer until `finish` seals them.
+  private readonly ownHoldings = new Map<Hex, DraftHoldings>()
   private readonly ownTrades = new Map<Hex, Array<ReadonlyArray<Trade>>>()
   private readonly ownPools = new Map<Hex, Array<PoolRef>>()
   // Pools added or given a new record by this draft: the step `finish` logs.
@@ -146,14 +147,13 @@ export class Draft {
   }
 
   transfer(event: ChainEvent & { readonly _tag: "Transfer" }): void {
-    const current = Option.getOrUndefined(HashMap.get(this.holdings, event.emitter))
-    const holdings = current ?? firstHoldings(event)
-    let balances = holdings.balances
-    if (!this.ownBalances.has(event.emitter)) {
-      balances = HashMap.beginMutation(balances)
-      this.ownBalances.add(event.emitter)
+    let own = this.ownHoldings.get(event.emitter)
+    if (own === undefined) {
+      own = draftHoldings(Option.getOrUndefined(HashMap.get(this.holdings, event.emitter)), event)
+      this.ownHoldings.set(event.emitter, own)
+      this.holdings = HashMap.set(this.holdings, event.emitter, own)
     }
-    this.holdings = HashMap.set(this.holdings, event.emitter, applyTransfer({ ...holdings, balances }, event))
+    applyTransfer(own, event)
   }
 
   trade(token: Hex, amount: bigint, usdMicro: bigint | null, trader: Hex, at: LogPosition): void {
@@ -183,10 +183,7 @@ export class Draft {
   }
 
   finish(end: BlockRef): IndexState {
-    for (const address of this.ownBalances) {
-      const holdings = Option.getOrUndefined(HashMap.get(this.holdings, address))
-      if (holdings !== undefined) HashMap.endMutation(holdings.balances)
-    }
+    for (const own of this.ownHoldings.values()) own.balances = HashMap.endMutation(own.balances)
     return {
       block: end.number,
       hash: end.hash,

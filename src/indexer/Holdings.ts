@@ -26,29 +26,38 @@ export const firstHoldings = (transfer: Transfer): Holdings => ({
   firstMintTx: transfer.from === ZERO_ADDRESS ? transfer.at.tx : null
 })
 
+/** A draft's own holdings record (./Draft.ts): changed in place until the draft is sealed. */
+export type DraftHoldings = { -readonly [K in keyof Holdings]: Holdings[K] }
+
+/** A draft's own copy of `holdings` (or of the first record of `transfer`'s token), its balances under mutation. */
+export const draftHoldings = (holdings: Holdings | undefined, transfer: Transfer): DraftHoldings => {
+  const base = holdings ?? firstHoldings(transfer)
+  return { ...base, balances: HashMap.beginMutation(base.balances) }
+}
+
+const none = (): bigint => 0n
+
 /**
- * Moves `value` between two balances. `balances` may be a map under mutation (`HashMap.beginMutation`),
- * in which case it is changed in place; the returned record holds it either way.
+ * Moves `value` between two balances of a draft's own record, in place: a catch-up moves hundreds of
+ * thousands of balances, and a record and a map copy per transfer were most of its cost.
  */
-export const applyTransfer = (holdings: Holdings, transfer: Transfer): Holdings => {
-  let { balances, complete, holders } = holdings
+export const applyTransfer = (holdings: DraftHoldings, transfer: Transfer): void => {
   const { from, to, value } = transfer
   if (from !== ZERO_ADDRESS) {
-    const before = Option.getOrElse(HashMap.get(balances, from), () => 0n)
+    const before = Option.getOrElse(HashMap.get(holdings.balances, from), none)
     // A balance going negative means transfers the index never saw: the count is no longer exact.
-    if (before < value) complete = false
+    if (before < value) holdings.complete = false
     const after = before < value ? 0n : before - value
     if (after === 0n) {
-      if (before > 0n) holders -= 1
-      balances = HashMap.remove(balances, from)
+      if (before > 0n) holdings.holders -= 1
+      holdings.balances = HashMap.remove(holdings.balances, from)
     } else {
-      balances = HashMap.set(balances, from, after)
+      holdings.balances = HashMap.set(holdings.balances, from, after)
     }
   }
   if (to !== ZERO_ADDRESS) {
-    const before = Option.getOrElse(HashMap.get(balances, to), () => 0n)
-    if (before === 0n) holders += 1
-    balances = HashMap.set(balances, to, before + value)
+    const before = Option.getOrElse(HashMap.get(holdings.balances, to), none)
+    if (before === 0n) holdings.holders += 1
+    holdings.balances = HashMap.set(holdings.balances, to, before + value)
   }
-  return { ...holdings, balances, holders, complete }
 }

@@ -11,9 +11,9 @@
  * token the same way.
  */
 import { type Context, Effect } from "effect"
-import { decodeFunctionResult, encodeFunctionData, multicall3Abi } from "viem"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { type Hex, lowerHex } from "../../schema/Chain.js"
+import { decodeAggregate3, encodeAggregate3 } from "./Aggregate3.js"
 import { isTooMuch } from "./ChainSource.js"
 import { call, metadataOf, readMetadata, selectors, type TokenMetadata } from "./Metadata.js"
 
@@ -28,17 +28,11 @@ type Rpc = Context.Tag.Service<typeof ChainRpc>
 
 /** The aggregate's results, three per token, or undefined when it gave none that can be read. */
 const aggregate = (rpc: Rpc, tokens: ReadonlyArray<Hex>) => {
-  const calls = tokens.flatMap((target) => PER_TOKEN.map((callData) => ({ target, allowFailure: true, callData })))
-  const data = encodeFunctionData({ abi: multicall3Abi, functionName: "aggregate3", args: [calls] })
-  return call(rpc, MULTICALL3, data).pipe(
+  const calls = tokens.flatMap((target) => PER_TOKEN.map((selector) => ({ target, selector })))
+  return call(rpc, MULTICALL3, encodeAggregate3(calls)).pipe(
     Effect.map((answer) => {
-      if (answer === undefined) return undefined
-      try {
-        const results = decodeFunctionResult({ abi: multicall3Abi, functionName: "aggregate3", data: answer })
-        return results.length === calls.length ? results : undefined
-      } catch {
-        return undefined
-      }
+      const results = answer === undefined ? undefined : decodeAggregate3(answer)
+      return results?.length === calls.length ? results : undefined
     }),
     Effect.catchIf(isTooMuch, () => Effect.succeed(undefined))
   )
