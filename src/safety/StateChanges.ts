@@ -64,9 +64,11 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
     const lastWritten = new Map<Hex, number>()
     let known = { after: -1, upTo: -1 }
     const record = (block: number, written: Option.Option<ReadonlySet<Hex>>) => {
-      // A block the node could not say, or blocks never traced: nothing before them is known.
-      if (Option.isNone(written) || block > known.upTo + 1) known = { after: block, upTo: block }
-      if (Option.isNone(written)) return
+      // A block the node could not say: nothing before it is known.
+      if (Option.isNone(written)) {
+        known = { after: block, upTo: block }
+        return
+      }
       for (const address of written.value) {
         lastWritten.delete(address)
         lastWritten.set(address, block)
@@ -87,22 +89,31 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
 
     // Off the request path: each block traced as the index applies it; a reorg drops what it replaced.
     // A rollback is seen even while the index catches up (a reorg deeper than its window starts over).
-    const followed = yield* Ref.make({ block: -1, epoch: -1 })
+    // Following starts at the first block the index serves from (no verdict is older), and again after a
+    // gap of more than MAX_SPAN blocks: spans into the gap are compared one by one, on demand.
+    const NOT_FOLLOWING = -1
+    const followed = yield* Ref.make({ block: NOT_FOLLOWING, epoch: -1 })
     yield* index.changes.pipe(
       Stream.runForEach((snapshot) =>
         Effect.gen(function*() {
           const last = yield* Ref.get(followed)
+          const block = snapshot.state.block
           if (last.epoch !== snapshot.epoch) {
-            yield* Ref.set(followed, { block: snapshot.state.block, epoch: snapshot.epoch })
-            for (const block of yield* traces.keys) if (block > snapshot.state.block) yield* traces.invalidate(block)
+            yield* Ref.set(followed, { block: snapshot.catchingUp ? NOT_FOLLOWING : block, epoch: snapshot.epoch })
+            for (const traced of yield* traces.keys) if (traced > block) yield* traces.invalidate(traced)
             spans.clear()
-            rolledBack(snapshot.state.block)
+            rolledBack(block)
             return
           }
           if (snapshot.catchingUp) return
-          yield* Ref.set(followed, { block: snapshot.state.block, epoch: snapshot.epoch })
-          const from = Math.max(last.block + 1, snapshot.state.block - MAX_SPAN + 1)
-          for (let block = from; block <= snapshot.state.block; block++) record(block, yield* writtenAt(block))
+          yield* Ref.set(followed, { block, epoch: snapshot.epoch })
+          if (last.block === NOT_FOLLOWING || block - last.block > MAX_SPAN) {
+            known = { after: block, upTo: block }
+            return
+          }
+          const blocks = Array.from({ length: block - last.block }, (_, i) => last.block + 1 + i)
+          const written = yield* Effect.forEach(blocks, writtenAt, { concurrency: 8 })
+          written.forEach((set, i) => record(blocks[i]!, set))
         })
       ),
       Effect.forkScoped
