@@ -29,10 +29,13 @@ export const search = Effect.fn("Search.run")(function*(request: SearchRequest) 
     })
   }
   const shown = outcome.ranked.slice(0, request.limit)
-  // Results the book has nothing on: the scan measures them next, so the agent's next look has them.
-  const unjudged = shown.map(({ assessment }) => assessment.token.address).filter((token) =>
-    !HashMap.has(verdicts, token)
-  )
+  const standings = yield* Effect.forEach(shown, ({ assessment }) => {
+    const token = assessment.token.address
+    return standingAt(token, Option.getOrUndefined(HashMap.get(verdicts, token)), snapshot.state)
+  })
+  // Results shown without a verdict (none measured, or none that still stands): the scan measures them
+  // next, so the agent's next look has them.
+  const unjudged = shown.flatMap(({ assessment }, i) => standings[i] === undefined ? [assessment.token.address] : [])
   if (unjudged.length > 0) yield* book.asked(unjudged)
   const response: SearchResponse = {
     query: request.query,
@@ -40,14 +43,7 @@ export const search = Effect.fn("Search.run")(function*(request: SearchRequest) 
     block: snapshot.state.block,
     resolution: outcome.resolution,
     rulesVersion: RULES_VERSION,
-    results: yield* Effect.forEach(shown, ({ assessment, match }) => {
-      const token = assessment.token.address
-      const known = Option.getOrUndefined(HashMap.get(verdicts, token))
-      return Effect.map(
-        standingAt(token, known, snapshot.state),
-        (standing) => present(view, assessment, match, standing)
-      )
-    })
+    results: shown.map(({ assessment, match }, i) => present(view, assessment, match, standings[i]))
   }
   return response
 })

@@ -39,10 +39,9 @@ export const standingAt = (token: Hex, known: TokenVerdicts | undefined, state: 
         standing.push(verdict)
         continue
       }
-      const written = yield* changes.writtenBetween(measured, block)
-      const untouched = Option.isSome(written) &&
-        dependenciesOf(token, verdict, state).every((address) => !written.value.has(address))
-      if (untouched) standing.push(verdict)
+      if (yield* changes.untouchedBetween(dependenciesOf(token, verdict, state), measured, block)) {
+        standing.push(verdict)
+      }
     }
     return standing.length === 0 ? undefined : { best: known.best, routes: standing } satisfies TokenVerdicts
   })

@@ -8,6 +8,10 @@
  * `trace_*` or `debug_*` namespace) makes every answer unknown: verdicts then stand only at the block
  * they were measured at.
  * After a reorg the traces of the abandoned blocks are dropped.
+ *
+ * Past MAX_SPAN blocks a verdict is not compared block by block: the blocks traced as the index applies
+ * them also keep, per contract, the last block that wrote it, which answers for any span the follower
+ * traced without a gap. A token untouched for hours keeps its verdict at the head, unmeasured.
  */
 import { Cache, Effect, Layer, Option, Ref, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
@@ -20,6 +24,12 @@ const MAX_SPAN = 256
 
 /** Span unions kept (below): one per block a shown verdict was measured at, recently asked for. */
 const SPANS_KEPT = 256
+
+/**
+ * Contracts whose last write is kept (about 150 bytes each): a chain's worth of tokens and pools. Past
+ * it the longest untouched are forgotten, and with them what is known of blocks up to their last write.
+ */
+const WRITES_KEPT = 100_000
 
 export class StateChanges extends Effect.Service<StateChanges>()("StateChanges", {
   scoped: Effect.gen(function*() {
@@ -49,48 +59,119 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
       if (spans.size > SPANS_KEPT) spans.delete(spans.keys().next().value!)
     }
 
+    // Per contract, the last block that wrote it, oldest first (a write moves it to the end). Every write
+    // in the blocks after `known.after` up to `known.upTo` is here: the blocks the follower traced in a row.
+    const lastWritten = new Map<Hex, number>()
+    let known = { after: -1, upTo: -1 }
+    const record = (block: number, written: Option.Option<ReadonlySet<Hex>>) => {
+      // A block the node could not say: nothing before it is known.
+      if (Option.isNone(written)) {
+        known = { after: block, upTo: block }
+        return
+      }
+      for (const address of written.value) {
+        lastWritten.delete(address)
+        lastWritten.set(address, block)
+      }
+      known = { after: known.after, upTo: block }
+      while (lastWritten.size > WRITES_KEPT) {
+        const [address, at] = lastWritten.entries().next().value!
+        lastWritten.delete(address)
+        known = { after: Math.max(known.after, at), upTo: known.upTo }
+      }
+    }
+    // After a rollback to `block`: a contract written in an abandoned block counts as written at `block`
+    // (its write before that is not kept), so only verdicts measured there or later stand on it.
+    const rolledBack = (block: number) => {
+      for (const [address, at] of lastWritten) if (at > block) lastWritten.set(address, block)
+      known = { after: Math.min(known.after, block), upTo: Math.min(known.upTo, block) }
+    }
+
     // Off the request path: each block traced as the index applies it; a reorg drops what it replaced.
-    const followed = yield* Ref.make({ block: -1, epoch: -1 })
+    // A rollback is seen even while the index catches up (a reorg deeper than its window starts over).
+    // Following starts at the first block the index serves from (no verdict is older), and again after a
+    // gap of more than MAX_SPAN blocks: spans into the gap are compared one by one, on demand.
+    const NOT_FOLLOWING = -1
+    const followed = yield* Ref.make({ block: NOT_FOLLOWING, epoch: -1 })
     yield* index.changes.pipe(
-      Stream.filter((snapshot) => !snapshot.catchingUp),
       Stream.runForEach((snapshot) =>
         Effect.gen(function*() {
-          const last = yield* Ref.getAndSet(followed, { block: snapshot.state.block, epoch: snapshot.epoch })
+          const last = yield* Ref.get(followed)
+          const block = snapshot.state.block
           if (last.epoch !== snapshot.epoch) {
-            for (const block of yield* traces.keys) if (block > snapshot.state.block) yield* traces.invalidate(block)
+            yield* Ref.set(followed, { block: snapshot.catchingUp ? NOT_FOLLOWING : block, epoch: snapshot.epoch })
+            for (const traced of yield* traces.keys) if (traced > block) yield* traces.invalidate(traced)
             spans.clear()
+            rolledBack(block)
             return
           }
-          const from = Math.max(last.block + 1, snapshot.state.block - MAX_SPAN + 1)
-          for (let block = from; block <= snapshot.state.block; block++) yield* writtenAt(block)
+          if (snapshot.catchingUp) return
+          yield* Ref.set(followed, { block, epoch: snapshot.epoch })
+          if (last.block === NOT_FOLLOWING || block - last.block > MAX_SPAN) {
+            known = { after: block, upTo: block }
+            return
+          }
+          const blocks = Array.from({ length: block - last.block }, (_, i) => last.block + 1 + i)
+          const written = yield* Effect.forEach(blocks, writtenAt, { concurrency: 8 })
+          written.forEach((set, i) => record(blocks[i]!, set))
         })
       ),
       Effect.forkScoped
     )
 
+    /**
+     * The contracts written in the blocks after `after` up to `upTo`; none when the node cannot say
+     * for one of them, or the span is too long to compare.
+     */
+    const writtenBetween = (after: number, upTo: number): Effect.Effect<Option.Option<ReadonlySet<Hex>>> => {
+      if (upTo <= after) return Effect.succeedSome(new Set())
+      if (upTo - after > MAX_SPAN) return Effect.succeedNone
+      const kept = spans.get(after)
+      const extending = kept !== undefined && kept.upTo <= upTo
+      if (extending && kept.upTo === upTo) return Effect.succeedSome(kept.written)
+      const from = extending ? kept.upTo + 1 : after + 1
+      const blocks = Array.from({ length: upTo - from + 1 }, (_, i) => from + i)
+      return Effect.forEach(blocks, writtenAt, { concurrency: 8 }).pipe(
+        Effect.map((sets) => Option.all(sets)),
+        Effect.map(Option.map((sets) => {
+          const written = new Set(extending ? kept.written : [])
+          for (const set of sets) for (const address of set) written.add(address)
+          // An older head's span is answered, not kept: the kept one already reaches further.
+          if (kept === undefined || extending) keep(after, { upTo, written })
+          return written
+        }))
+      )
+    }
+
+    /** Whether none of `addresses` was written in the span, compared block by block: false when unknown. */
+    const untouchedInSpan = (addresses: ReadonlyArray<Hex>, after: number, upTo: number) =>
+      Effect.map(
+        writtenBetween(after, upTo),
+        Option.match({
+          onNone: () => false,
+          onSome: (written) => addresses.every((address) => !written.has(address))
+        })
+      )
+
     return {
+      writtenBetween,
       /**
-       * The contracts written in the blocks after `after` up to `upTo`; none when the node cannot say
-       * for one of them, or the span is too long to compare.
+       * Whether none of `addresses` was written in the blocks after `after` up to `upTo`; false when the
+       * node cannot say. Any span the follower traced in a row is answered from the last writes, however
+       * long; only the blocks past the follower (or a span it did not trace) are compared one by one.
        */
-      writtenBetween: (after: number, upTo: number): Effect.Effect<Option.Option<ReadonlySet<Hex>>> => {
-        if (upTo <= after) return Effect.succeedSome(new Set())
-        if (upTo - after > MAX_SPAN) return Effect.succeedNone
-        const kept = spans.get(after)
-        const extending = kept !== undefined && kept.upTo <= upTo
-        if (extending && kept.upTo === upTo) return Effect.succeedSome(kept.written)
-        const from = extending ? kept.upTo + 1 : after + 1
-        const blocks = Array.from({ length: upTo - from + 1 }, (_, i) => from + i)
-        return Effect.forEach(blocks, writtenAt, { concurrency: 8 }).pipe(
-          Effect.map((sets) => Option.all(sets)),
-          Effect.map(Option.map((sets) => {
-            const written = new Set(extending ? kept.written : [])
-            for (const set of sets) for (const address of set) written.add(address)
-            // An older head's span is answered, not kept: the kept one already reaches further.
-            if (kept === undefined || extending) keep(after, { upTo, written })
-            return written
-          }))
-        )
+      untouchedBetween: (addresses: ReadonlyArray<Hex>, after: number, upTo: number): Effect.Effect<boolean> => {
+        if (upTo <= after) return Effect.succeed(true)
+        if (after < known.after || after > known.upTo) return untouchedInSpan(addresses, after, upTo)
+        const followedTo = Math.min(upTo, known.upTo)
+        for (const address of addresses) {
+          const at = lastWritten.get(address)
+          if (at === undefined || at <= after) continue
+          // Written after `upTo` (an older head asked): whether also before it is not kept.
+          if (at > followedTo) return untouchedInSpan(addresses, after, upTo)
+          return Effect.succeed(false)
+        }
+        return followedTo === upTo ? Effect.succeed(true) : untouchedInSpan(addresses, followedTo, upTo)
       }
     }
   })
@@ -99,7 +180,8 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
   static readonly layerUnknowable = Layer.succeed(
     StateChanges,
     StateChanges.make({
-      writtenBetween: (after, upTo) => upTo <= after ? Effect.succeedSome(new Set()) : Effect.succeedNone
+      writtenBetween: (after, upTo) => upTo <= after ? Effect.succeedSome(new Set()) : Effect.succeedNone,
+      untouchedBetween: (_, after, upTo) => Effect.succeed(upTo <= after)
     })
   )
 }

@@ -2,7 +2,8 @@
  * The background safety scan on a private devnet (it moves a pool): after start-up, search results for
  * the seeded trap tokens carry their measured verdicts (with the tax flags on the taxed token), never
  * at a block later than the answer's; a token listed by a plain viem script gets a verdict once it has
- * a pool; a token whose pool changes is measured again at a later block.
+ * a pool; a token whose pool changes is measured again at a later block; a token nothing writes keeps its verdict
+ * past the 256 blocks compared one by one, without being measured again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
@@ -180,5 +181,33 @@ describe("verdicts on search results from the background scan", () => {
     expect(again.result.safety!.scope.block).toBeGreaterThan(first.result.safety!.scope.block)
     expect(again.result.safety!.verdict).toBe("ok")
     checkedNoLater(again.answer)
+  }, 120_000)
+
+  it("a verdict whose token nothing wrote stands more than 256 blocks later, not measured again", async () => {
+    const token = tokenAddress(devnet.manifest, "HONEY")
+    const first = await eventually(token, measured)
+    const checked = first.result.safety!.scope.block
+    const judged = await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.judgedAt(addressOf(token))))
+    const { public: client, test } = clientsFor(devnet.manifest)
+    // 32 empty blocks at a time: within the index's reorg window, so it follows each block as a chain would.
+    for (let i = 0; i < 10; i++) {
+      await test.mine({ blocks: 32 })
+      const head = await client.getBlockNumber()
+      await runtime.runPromise(Effect.flatMap(ChainIndex, (index) => index.waitFor(Number(head))))
+    }
+    const head = Number(await client.getBlockNumber())
+    // The index's tracer follows the blocks in the background, a little behind a burst of 320 at once.
+    const later = await untilAsync("the verdict shown at the head", async () => {
+      const answer = await lookUp(token)
+      return answer.block >= head && answer.results[0]!.safety !== null && answer
+    }, { attempts: 600 })
+    expect(later.block).toBeGreaterThan(checked + 256)
+    expect(later.results[0]!.safety).toMatchObject({ verdict: "cannot_sell", scope: { block: checked } })
+    expect(later.results[0]!.safetyByRoute.map((route) => route.checkedBlock)).toEqual(
+      first.result.safetyByRoute.map((route) => route.checkedBlock)
+    )
+    expect(await runtime.runPromise(Effect.flatMap(SafetyScan, (scan) => scan.judgedAt(addressOf(token))))).toEqual(
+      judged
+    )
   }, 120_000)
 })
