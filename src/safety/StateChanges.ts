@@ -22,6 +22,15 @@ import { blockWrites } from "./BlockWrites.js"
 /** Blocks further apart than this are not compared one by one: the verdict is measured again. */
 const MAX_SPAN = 256
 
+/**
+ * Following starts only once the index is within this many blocks of the head: the last stretch of a
+ * catch-up (up to the reorg window, 64 blocks, past the point where the index stops counting as
+ * catching up) was traced whole right after a start, each block's trace as large as its writes
+ * (2.75 MB for a block of 100 new pairs, code included), all of it parsed on the event loop the first
+ * requests share. A span that crosses the stretch (a verdict measured in it) traces its blocks when asked.
+ */
+const EAGER_BEHIND_HEAD = 8
+
 /** Span unions kept (below): one per block a shown verdict was measured at, recently asked for. */
 const SPANS_KEPT = 256
 
@@ -89,8 +98,8 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
 
     // Off the request path: each block traced as the index applies it; a reorg drops what it replaced.
     // A rollback is seen even while the index catches up (a reorg deeper than its window starts over).
-    // Following starts at the first block the index serves from (no verdict is older), and again after a
-    // gap of more than MAX_SPAN blocks: spans into the gap are compared one by one, on demand.
+    // Following starts at the first block the index serves from within EAGER_BEHIND_HEAD of the head, and
+    // again after a gap of more than MAX_SPAN blocks: spans into either are compared one by one, on demand.
     const NOT_FOLLOWING = -1
     const followed = yield* Ref.make({ block: NOT_FOLLOWING, epoch: -1 })
     yield* index.changes.pipe(
@@ -98,14 +107,16 @@ export class StateChanges extends Effect.Service<StateChanges>()("StateChanges",
         Effect.gen(function*() {
           const last = yield* Ref.get(followed)
           const block = snapshot.state.block
+          const nearHead = !snapshot.catchingUp && snapshot.head - block < EAGER_BEHIND_HEAD
           if (last.epoch !== snapshot.epoch) {
-            yield* Ref.set(followed, { block: snapshot.catchingUp ? NOT_FOLLOWING : block, epoch: snapshot.epoch })
+            yield* Ref.set(followed, { block: nearHead ? block : NOT_FOLLOWING, epoch: snapshot.epoch })
             for (const traced of yield* traces.keys) if (traced > block) yield* traces.invalidate(traced)
             spans.clear()
             rolledBack(block)
             return
           }
           if (snapshot.catchingUp) return
+          if (last.block === NOT_FOLLOWING && !nearHead) return
           yield* Ref.set(followed, { block, epoch: snapshot.epoch })
           if (last.block === NOT_FOLLOWING || block - last.block > MAX_SPAN) {
             known = { after: block, upTo: block }
