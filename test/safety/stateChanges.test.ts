@@ -35,8 +35,10 @@ const receiptOf = (hash: unknown) =>
 const mined = (tx: Record<string, string>) =>
   Effect.flatMap(rpc.request("eth_sendTransaction", [{ from: SENDER, ...tx }]), receiptOf)
 const mineTo = (block: number) =>
-  Effect.flatMap(rpc.read(Schema.String, "eth_blockNumber"), (now) =>
-    rpc.request("anvil_mine", [`0x${(block - Number(now)).toString(16)}`]))
+  Effect.flatMap(
+    rpc.read(Schema.String, "eth_blockNumber"),
+    (now) => rpc.request("anvil_mine", [`0x${(block - Number(now)).toString(16)}`])
+  )
 
 beforeAll(async () => {
   const anvil = await startPlainAnvil(scope)
