@@ -26,6 +26,14 @@ export interface DevnetOptions {
   readonly hardfork: string
   /** Print progress lines (anvil up, bootstrap time, cache hit). */
   readonly verbose: boolean
+  /**
+   * How many past blocks' states anvil keeps in memory (`--prune-history N`); none: anvil's default,
+   * 500 states, spilled to disk beyond. Anvil keeps a full copy of the state per block, so on a large
+   * market that default is gigabytes (anvil 1.7.1 at 10,000 v2 pools: ~6 MB per block at 2,000 pools, ~30
+   * MB at 10,000). A `blockTime` of 2 s or less raises anvil's limit to 1,500 states whatever this says:
+   * pace blocks with `evm_mine` instead when both matter (scripts/bench/soak.ts).
+   */
+  readonly keptStates: Option.Option<number>
 }
 
 export const devnetDefaults: DevnetOptions = {
@@ -38,7 +46,8 @@ export const devnetDefaults: DevnetOptions = {
   cacheTtlHours: 12,
   chainId: 5042,
   hardfork: "prague",
-  verbose: true
+  verbose: true,
+  keptStates: Option.none()
 }
 
 const ownSettings = Config.all({
@@ -52,7 +61,8 @@ const ownSettings = Config.all({
   ]).pipe(Config.map(([enabled, dir]) => (enabled ? Option.some(dir) : Option.none()))),
   cacheTtlHours: Config.number("DEVNET_CACHE_TTL_HOURS").pipe(Config.withDefault(devnetDefaults.cacheTtlHours)),
   hardfork: Config.string("DEVNET_HARDFORK").pipe(Config.withDefault(devnetDefaults.hardfork)),
-  verbose: Config.boolean("DEVNET_VERBOSE").pipe(Config.withDefault(true))
+  verbose: Config.boolean("DEVNET_VERBOSE").pipe(Config.withDefault(true)),
+  keptStates: Config.option(Config.integer("DEVNET_KEPT_STATES"))
 })
 
 export const devnetConfig = Effect.gen(function*() {

@@ -20,6 +20,8 @@ export interface AnvilArgs {
   readonly loadState: Option.Option<string>
   /** Unix seconds of the genesis block; the bootstrap backdates it to give the market a history. */
   readonly genesisTimestamp: Option.Option<number>
+  /** How many past blocks' states anvil keeps (`--prune-history`); none: anvil's default (DevnetConfig.ts). */
+  readonly keptStates: Option.Option<number>
 }
 
 export interface AnvilInstance {
@@ -53,7 +55,8 @@ const argv = (args: AnvilArgs, statesDir: string): Array<string> => [
   "1000000",
   ...Option.match(args.blockTime, { onNone: () => [], onSome: (seconds) => ["--block-time", String(seconds)] }),
   ...Option.match(args.loadState, { onNone: () => [], onSome: (file) => ["--load-state", file] }),
-  ...Option.match(args.genesisTimestamp, { onNone: () => [], onSome: (seconds) => ["--timestamp", String(seconds)] })
+  ...Option.match(args.genesisTimestamp, { onNone: () => [], onSome: (seconds) => ["--timestamp", String(seconds)] }),
+  ...Option.match(args.keptStates, { onNone: () => [], onSome: (blocks) => ["--prune-history", String(blocks)] })
 ]
 
 export const startAnvil = Effect.fn("startAnvil")(function*(args: AnvilArgs) {

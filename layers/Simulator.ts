@@ -6,8 +6,14 @@
  * differently when simulated. Here calls are validated like real transactions (nonce, balance, fee)
  * and carry a real-looking gas price and gas limit; every simulated block has a later number and time
  * (the next, unless the request spaces blocks further apart), a non-zero base fee and a non-zero coinbase.
+ *
+ * Two lanes: a request's simulations (a quote's verdict, a swap's check) go to the node at once, on a
+ * connection of their own (`ChainRpc.readNow`); the background scan's (`Simulator.inBackground`) wait
+ * while any request's is waiting for its answer, and at most `BACKGROUND_IN_FLIGHT` of them are at the
+ * node at a time. A node answers what it was sent in turn, so a request's simulation then waits behind
+ * at most that many of the scan's, never behind its whole backlog (at 10,000 new tokens, thousands).
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, FiberRef, Layer, Schema } from "effect"
 import type { Address, Hex } from "viem"
 import { RpcHex } from "../schema/Chain.js"
 import { RpcUnavailable } from "../schema/Errors.js"
@@ -103,6 +109,12 @@ const RpcHeader = Schema.Struct({
 })
 type RpcHeader = typeof RpcHeader.Type
 
+/** The scan's simulations at the node at once: what a request's may find ahead of it there. */
+export const BACKGROUND_IN_FLIGHT = 2
+
+/** Set for the fibers of the background scan (`Simulator.inBackground`); read by `simulate`. */
+const background = FiberRef.unsafeMake(false)
+
 const GWEI = 10n ** 9n
 export const DEFAULT_GAS = 3_000_000n
 /** Stands in for the block producer when the node reports none (anvil's coinbase is zero). */
@@ -129,11 +141,28 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
 }>() {
   static readonly make = Effect.gen(function*() {
     const rpc = yield* ChainRpc
+    // Requests' simulations waiting for their answer; the scan's wait on `clear` while there are any.
+    let requests = 0
+    const clear = yield* Effect.makeLatch(true)
+    const scanTurns = yield* Effect.makeSemaphore(BACKGROUND_IN_FLIGHT)
+    const asRequest = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.acquireUseRelease(
+        Effect.zipRight(Effect.sync(() => ++requests), clear.close),
+        () => effect,
+        () => Effect.suspend(() => (--requests === 0 ? clear.open : Effect.void))
+      )
+    const asScan = <A, E>(effect: Effect.Effect<A, E>) => scanTurns.withPermits(1)(Effect.zipRight(clear.await, effect))
     const headers = new Map<bigint, RpcHeader>()
+    // A request's reads go alone: batched, they could share an HTTP answer with the scan's simulations.
+    const read = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>) =>
+      Effect.flatMap(
+        FiberRef.get(background),
+        (scan) => scan ? asScan(rpc.read(schema, method, params)) : asRequest(rpc.readNow(schema, method, params))
+      )
     const header = (block: bigint) => {
       const known = headers.get(block)
       if (known !== undefined) return Effect.succeed(known)
-      return rpc.read(Schema.NullOr(RpcHeader), "eth_getBlockByNumber", [hex(block), false]).pipe(
+      return read(Schema.NullOr(RpcHeader), "eth_getBlockByNumber", [hex(block), false]).pipe(
         Effect.flatMap((found) =>
           found === null
             ? Effect.fail(new RpcUnavailable({ message: `block ${block} is not available for simulation` }))
@@ -176,7 +205,7 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
         // a tell. With it, nonces, balances and fees are checked as for a real transaction.
         validation: true
       }
-      const blocks = yield* rpc.read(RpcSimulated, "eth_simulateV1", [payload, hex(request.block)])
+      const blocks = yield* read(RpcSimulated, "eth_simulateV1", [payload, hex(request.block)])
       return blocks.map((block) =>
         block.calls.map((call): SimResult => ({
           ok: BigInt(call.status) === 1n,
@@ -191,4 +220,7 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
   })
 
   static readonly Default = Layer.effect(Simulator, Simulator.make)
+
+  /** `effect` with its simulations in the background lane: they give way to any request's. */
+  static readonly inBackground = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.locally(effect, background, true)
 }

@@ -33,30 +33,46 @@ const NETWORK = "eip155:5042"
 const USDC = "0x3600000000000000000000000000000000000000"
 const work = mkdtempSync(join(tmpdir(), "bench-soak-"))
 
-const devnet = await benchDevnet("soak", { blockTime: Option.some(BLOCK_TIME) })
+/**
+ * How many past blocks' states anvil keeps: enough for the service's reads at a block it has just
+ * indexed. Left to anvil, a node mining every 0.5 s keeps 1,500 full copies of the state (about 30 MB
+ * each at 10,000 pools), the growth that stopped the first soaks; `--prune-history` bounds it only when
+ * anvil is not given `--block-time`, so the pace is kept from here.
+ */
+const KEPT_STATES = Number(process.env["SOAK_KEPT_STATES"] ?? 64)
+
+const devnet = await benchDevnet("soak", { blockTime: Option.none(), keptStates: Option.some(KEPT_STATES) })
 const service = serviceProcess(devnet, work)
 
 /**
- * The pools are built with automine (a block per transaction, as fast as anvil takes them): at 0.5 s
- * intervals the 100 build transactions wait on the timer and anvil grew to 18 GB. The service still
- * indexes every build block from its subscription, as it would a live chain's. Anvil's
- * `evm_setIntervalMining` takes whole seconds only, so the 0.5 s pace afterwards is kept from here,
- * one `evm_mine` per BLOCK_TIME, never two at once.
+ * The chain's pace, kept from here: one `evm_mine` per BLOCK_TIME, never two at once (anvil's
+ * `evm_setIntervalMining` takes whole seconds only). The pools are built between two paced stretches
+ * with automine instead, a block per transaction as fast as anvil takes them; the service still indexes
+ * every build block from its subscription, as it would a live chain's. `mined` counts the paced blocks
+ * and their time, for the rows: at 10,000 pools anvil takes longer than 0.5 s to mine one.
  */
 const node = createTestClient({ mode: "anvil", transport: http(devnet.manifest.rpcUrl) })
-const fastBuild = async () => {
-  await node.setIntervalMining({ interval: 0 })
-  await node.setAutomine(true)
-}
-const arcPace = async () => {
+const mined = { blocks: 0, ms: 0 }
+let mining: Promise<void> | undefined
+let pace: ReturnType<typeof setInterval> | undefined
+const paced = async () => {
   await node.setAutomine(false)
-  let mining = false
-  return setInterval(() => {
-    if (mining) return
-    mining = true
-    node.mine({ blocks: 1 }).catch((error) => console.error(`soak: evm_mine failed: ${error}`))
-      .finally(() => (mining = false))
+  pace = setInterval(() => {
+    if (mining !== undefined) return
+    const started = performance.now()
+    mining = node.mine({ blocks: 1 })
+      .then(() => {
+        mined.blocks++
+        mined.ms += performance.now() - started
+      })
+      .catch((error) => console.error(`soak: evm_mine failed: ${error}`))
+      .finally(() => (mining = undefined))
   }, BLOCK_TIME * 1000)
+}
+const automined = async () => {
+  clearInterval(pace)
+  await mining
+  await node.setAutomine(true)
 }
 
 const health = async () =>
@@ -108,8 +124,16 @@ interface Minute {
   readonly loadedCpu: number
   readonly idleCpu: number
   readonly rssMb: number
+  readonly anvilMb: number
+  /** Paced blocks mined in the minute, and the mean time anvil took for one. */
+  readonly blocks: number
+  readonly blockMs: number
 }
 
+/** Anvil's pid: the child of its guard (devnet/childGuard.ts) named `anvil`. */
+const anvilPid = () =>
+  readFileSync(`/proc/${devnet.handle.anvil.pid}/task/${devnet.handle.anvil.pid}/children`, "utf8").trim().split(/\s+/)
+    .map(Number).find((pid) => readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "anvil")!
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
 
 /** Paid calls back to back for `loadSec`, quote and search in turn, each payer in turn; then idle. */
@@ -118,6 +142,7 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
   const took: Record<Call, Array<number>> = { quote: [], search: [] }
   const refused = new Map<string, number>()
   const cpuBefore = cpuSeconds(pid)
+  const minedBefore = { ...mined }
   const until = performance.now() + loadSec * 1000
   for (let i = 0; performance.now() < until; i++) {
     const call: Call = i % 2 === 0 ? "quote" : "search"
@@ -135,7 +160,18 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
   const idleBefore = cpuSeconds(pid)
   await new Promise((done) => setTimeout(done, idleSec * 1000))
   const idleCpu = (cpuSeconds(pid) - idleBefore) / idleSec
-  return { took, refused, loadedCpu, idleCpu, rssMb: rssMb(pid) } satisfies Minute
+  const blocks = mined.blocks - minedBefore.blocks
+  const blockMs = blocks === 0 ? 0 : (mined.ms - minedBefore.ms) / blocks
+  return {
+    took,
+    refused,
+    loadedCpu,
+    idleCpu,
+    rssMb: rssMb(pid),
+    anvilMb: rssMb(anvilPid()),
+    blocks,
+    blockMs
+  } satisfies Minute
 }
 
 const p = (samples: ReadonlyArray<number>, q: number) =>
@@ -148,21 +184,25 @@ const row = (label: string, m: Minute) =>
       `  calls ${String(m.took.quote.length + m.took.search.length).padStart(5)}` +
       `  RSS ${m.rssMb.toFixed(0).padStart(4)} MB  CPU loaded ${(100 * m.loadedCpu).toFixed(0).padStart(3)} %` +
       `  idle ${(100 * m.idleCpu).toFixed(1).padStart(5)} %` +
+      `  anvil ${m.anvilMb.toFixed(0).padStart(5)} MB, ${String(m.blocks).padStart(3)} blocks of ${ms(m.blockMs)}` +
       (m.refused.size === 0 ? "" : `  NOT 200: ${JSON.stringify(Object.fromEntries(m.refused))}`)
   )
 
-let pace: ReturnType<typeof setInterval> | undefined
 try {
   await waitFor(service, async (answer) => ((await answer.json()) as { status: string }).status === "ok")
   const offer = await offers()
-  console.log(`   paid quote USDC→WETH 250 and paid search, p50 / p99; ${BLOCK_TIME} s blocks, broadcast`)
+  await paced()
+  console.log(
+    `   paid quote USDC→WETH 250 and paid search, p50 / p99; a block every ${BLOCK_TIME} s (evm_mine, one at a` +
+      ` time), anvil keeping ${KEPT_STATES} states; broadcast`
+  )
   row("devnet market", await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
   const t0 = performance.now()
-  await fastBuild()
+  await automined()
   const market = await devnetMarket(devnet.manifest, POOLS)
   const last = await market.build(0, POOLS)
   const built = performance.now()
-  pace = await arcPace()
+  await paced()
   await indexedPast(last)
   console.log(
     `   grew by ${POOLS} pools in ${((built - t0) / 1000).toFixed(0)} s (automine), all indexed live after` +
@@ -171,6 +211,7 @@ try {
   for (let m = 1; m <= MINUTES; m++) row(`minute ${m}`, await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
 } finally {
   clearInterval(pace)
+  await mining
   await stop(service)
   await devnet.stop()
   rmSync(work, { recursive: true, force: true })

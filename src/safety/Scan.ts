@@ -9,7 +9,8 @@
  *   latest snapshot (a busy chain is sampled, not queued), and diffed against the last one looked at.
  * - `SAFETY_SCAN_CONCURRENCY` workers take the most urgent waiting token (asked about by an agent, then
  *   never measured, then changed; the most liquid first) and measure it at the index's current block;
- *   the waiting list is bounded (./Pending.ts). Searches ask through the `VerdictBook`.
+ *   the waiting list is bounded (./Pending.ts). Searches ask through the `VerdictBook`. Its simulations
+ *   run in the simulator's background lane, behind any request's (layers/Simulator.ts).
  * - A simulation the node did not answer is not a verdict: the token is measured again (a few times,
  *   backing off), and meanwhile keeps what it had; still unanswered, it waits its turn again after a
  *   longer backoff, never dropped for want of a retry.
@@ -17,6 +18,7 @@
 import { Data, Effect, HashMap, Option, Queue, Ref, Schedule, Stream } from "effect"
 import { AppConfig } from "../../layers/AppConfig.js"
 import { Deployment, usdcOf } from "../../layers/Deployment.js"
+import { Simulator } from "../../layers/Simulator.js"
 import { type Hex } from "../../schema/Chain.js"
 import { ChainIndex, type IndexSnapshot } from "../indexer/ChainIndex.js"
 import type { IndexState } from "../indexer/State.js"
@@ -62,7 +64,8 @@ export class SafetyScan extends Effect.Service<SafetyScan>()("SafetyScan", {
         pending.push(token, Urgency.fresh)
         return
       }
-      const measured = yield* tokens.measure(token, snapshot)
+      // The scan's simulations give way to a request's (layers/Simulator.ts).
+      const measured = yield* Simulator.inBackground(tokens.measure(token, snapshot))
       switch (measured._tag) {
         case "Unanswered":
           return yield* new Unanswered({ token, reason: measured.reason })

@@ -111,7 +111,8 @@ describe("a chain that dies and comes back", () => {
           hardfork: devnetDefaults.hardfork,
           blockTime: Option.none(),
           loadState: Option.some(stateFile),
-          genesisTimestamp: Option.none()
+          genesisTimestamp: Option.none(),
+          keptStates: Option.none()
         }).pipe(Scope.extend(revived))
       )
       await healthSays(server, "ok")

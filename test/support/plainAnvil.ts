@@ -12,6 +12,7 @@ export const startPlainAnvil = (scope: Scope.CloseableScope) =>
       hardfork: devnetDefaults.hardfork,
       blockTime: Option.none(),
       loadState: Option.none(),
-      genesisTimestamp: Option.none()
+      genesisTimestamp: Option.none(),
+      keptStates: Option.none()
     }).pipe(Scope.extend(scope), Effect.onError(() => Scope.close(scope, Exit.void)))
   )
