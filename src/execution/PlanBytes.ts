@@ -85,7 +85,12 @@ const linkStep = (plan: RouterPlan, above: RouterStep, step: RouterStep, i: numb
     throw new Error(`plan step ${i}: a chain's last link spends the sell token`)
   }
   const kind = keyKind(step)
-  return [...stepHead(step, kind), ...(step.flags === LINK ? [step.tokenIn] : []), ...key(step, kind), amount(step.limit, "limit")]
+  return [
+    ...stepHead(step, kind),
+    ...(step.flags === LINK ? [step.tokenIn] : []),
+    ...key(step, kind),
+    amount(step.limit, "limit")
+  ]
 }
 
 const isHead = (step: RouterStep) => (step.flags & EXACT_OUT) !== 0 && (step.flags & FROM_ROUTER) !== 0
@@ -189,14 +194,32 @@ export const decodePlan = (data: Hex): RouterPlan => {
     if (above !== undefined) {
       if (flags !== LINK && flags !== LAST_LINK) throw new Error(`plan step ${i}: a chain's link expected`)
       const tokenIn = flags === LINK ? reader.address() : sellToken
-      const step = { venue, flags, pool, tokenIn, tokenOut: above.tokenIn, ...readKey(reader, kind), amount: 0n, limit: reader.amount() }
+      const step = {
+        venue,
+        flags,
+        pool,
+        tokenIn,
+        tokenOut: above.tokenIn,
+        ...readKey(reader, kind),
+        amount: 0n,
+        limit: reader.amount()
+      }
       steps.push(step)
       above = flags === LINK ? step : undefined
       continue
     }
     const tokenIn = flags & FROM_ROUTER ? reader.address() : sellToken
     const tokenOut = flags & TO_ROUTER ? reader.address() : buyToken
-    const step = { venue, flags, pool, tokenIn, tokenOut, ...readKey(reader, kind), amount: reader.amount(), limit: reader.amount() }
+    const step = {
+      venue,
+      flags,
+      pool,
+      tokenIn,
+      tokenOut,
+      ...readKey(reader, kind),
+      amount: reader.amount(),
+      limit: reader.amount()
+    }
     steps.push(step)
     above = isHead(step) ? step : undefined
   }

@@ -20,8 +20,8 @@ import {
 import { decodePlan, encodePlan, HASHED_FROM } from "./PlanBytes.js"
 import { Funding, NATIVE_PER_USDC_UNIT, type PermitSingle, routerAbi, type RouterPlan } from "./RouterAbi.js"
 
-export * from "./RouterAbi.js"
 export { decodePlan, encodePlan } from "./PlanBytes.js"
+export * from "./RouterAbi.js"
 
 /** The tag a quote's fills carry in `PlanExecuted`: keccak256 of the quote id's UTF-8 bytes. */
 export const quoteTag = (quoteId: string): Hex => keccak256(stringToBytes(quoteId))

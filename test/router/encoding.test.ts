@@ -121,7 +121,12 @@ const v3Step = (tokenIn: typeof a, tokenOut: typeof a, flags: number, amount: bi
 const shapes: ReadonlyArray<RouterPlan> = [
   plan,
   { ...plan, exactOut: false, amountIn: WHOLE_BALANCE, steps: [v2Step(a, b, 0, WHOLE_BALANCE), v3Step(a, b, 0, 5n)] },
-  { ...plan, exactOut: false, minAmountOut: 0n, steps: [v2Step(a, c, StepFlag.toRouter, 9n), v3Step(c, b, StepFlag.fromRouter, SHARE_ALL)] },
+  {
+    ...plan,
+    exactOut: false,
+    minAmountOut: 0n,
+    steps: [v2Step(a, c, StepFlag.toRouter, 9n), v3Step(c, b, StepFlag.fromRouter, SHARE_ALL)]
+  },
   {
     ...plan,
     steps: [
@@ -149,15 +154,20 @@ describe("the plan's bytes", () => {
       99 + amount(123_456_789n) + amount(0n) + 1 + (22 + 20 + amount(9n) + amount(7n)) +
         (22 + 20 + 3 + amount(SHARE_ALL) + amount(7n))
     )
-    const at = (value: bigint) => encodePlan({ ...plan, amountIn: value }).slice(2 + 2 * 99, 2 + 2 * 99 + 2 * amount(value))
+    const at = (value: bigint) =>
+      encodePlan({ ...plan, amountIn: value }).slice(2 + 2 * 99, 2 + 2 * 99 + 2 * amount(value))
     expect([at(0n), at(255n), at(256n), at(WHOLE_BALANCE)]).toEqual(["00", "01ff", "020100", `20${"ff".repeat(32)}`])
     // The head byte: funding in bits 0-1, exactOut in bit 2.
     expect(slice(encodePlan(plan), 32, 33)).toBe("0x05")
   })
 
   it("cannot say a step that takes another token from the taker or pays the recipient in another, nor a wrong link", () => {
-    expect(() => encodePlan({ ...plan, steps: [v2Step(c, b, 0, 1n)] })).toThrow("a taker-paid step spends the sell token")
-    expect(() => encodePlan({ ...plan, steps: [v2Step(a, c, 0, 1n)] })).toThrow("a step paying the recipient makes the buy token")
+    expect(() => encodePlan({ ...plan, steps: [v2Step(c, b, 0, 1n)] })).toThrow(
+      "a taker-paid step spends the sell token"
+    )
+    expect(() => encodePlan({ ...plan, steps: [v2Step(a, c, 0, 1n)] })).toThrow(
+      "a step paying the recipient makes the buy token"
+    )
     const chain = shapes[3]!.steps
     expect(() => encodePlan({ ...plan, steps: [chain[0]!, { ...chain[1]!, tokenOut: a }, chain[2]!] }))
       .toThrow("a link makes the input of the step above")
@@ -176,7 +186,8 @@ describe("the plan's bytes", () => {
     const padded = concat([slice(bytes, 0, 99), toHex(length + 1, { size: 1 }), "0x00", slice(bytes, 100)])
     expect(() => decodePlan(padded)).toThrow("leading zero byte")
     expect(() => decodePlan(concat([slice(bytes, 0, 99), "0x21", slice(bytes, 99)]))).toThrow("is 33 bytes")
-    const withByte = (at: number, value: number): Hex => concat([slice(bytes, 0, at), toHex(value, { size: 1 }), slice(bytes, at + 1)])
+    const withByte = (at: number, value: number): Hex =>
+      concat([slice(bytes, 0, at), toHex(value, { size: 1 }), slice(bytes, at + 1)])
     expect(() => decodePlan(withByte(32, 0x0d))).toThrow("bits above its fields")
     const stepAt = size(encodePlan({ ...shapes[3]!, steps: [] }))
     expect(() => decodePlan(withByte(stepAt + 1, 0x3b))).toThrow("bits above the key kind")

@@ -7,14 +7,20 @@
  * One file, a little over the usual size, because the cases share one private devnet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, concat, encodeFunctionData, getAddress, type Hex, maxUint256, parseAbi, parseUnits, size, slice, toHex } from "viem"
 import {
-  encodePlan,
-  Funding,
-  routerAbi,
-  type RouterPlan,
-  StepFlag
-} from "../../src/execution/RouterPlan.js"
+  type Address,
+  concat,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  maxUint256,
+  parseAbi,
+  parseUnits,
+  size,
+  slice,
+  toHex
+} from "viem"
+import { encodePlan, Funding, routerAbi, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
