@@ -82,8 +82,9 @@ abstract contract PlanRules is RouterBase {
         return head & 4 != 0;
     }
 
-    /// @notice What `PlanExecuted.planHash` carries: keccak256 of the plan's bytes after its deadline, i.e.
-    /// the sell and buy token, the recipient, the amounts and every step exactly as sent, so the event need
+    /// @notice What `PlanExecuted.planHash` carries: keccak256 of one byte `exactOut` (0 or 1) and the plan's
+    /// bytes after its deadline, i.e. the sell and buy token, the recipient, the amounts and every step
+    /// exactly as sent, so the event need
     /// not repeat the tokens or the recipient. The quote tag, funding and deadline are left out: they are
     /// how and when a plan is sent, not what it trades (`swap/tx` changes the deadline of a plan `swap`
     /// built). Hashing the bytes is hashing the plan because a plan has one encoding (above), and the hash
@@ -91,10 +92,13 @@ abstract contract PlanRules is RouterBase {
     function _planHash(Fields memory f) internal pure returns (bytes32 hash) {
         uint256 from = f.start + HASHED_FROM;
         uint256 size = f.end - from;
+        // `exactOut` lives in the head byte, outside the hashed bytes: one byte of it first.
+        uint256 isExactOut = f.head >> 2 & 1;
         assembly ("memory-safe") {
             let m := mload(0x40)
-            calldatacopy(m, from, size)
-            hash := keccak256(m, size)
+            mstore8(m, isExactOut)
+            calldatacopy(add(m, 1), from, size)
+            hash := keccak256(m, add(size, 1))
         }
     }
 

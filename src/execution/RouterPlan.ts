@@ -5,6 +5,7 @@
  */
 import {
   type Address,
+  concat,
   decodeAbiParameters,
   decodeErrorResult,
   decodeFunctionData,
@@ -81,10 +82,11 @@ const planExecutedData = parseAbiParameters("uint256 amounts, bytes32 planHash")
 const AMOUNT_BITS = 128n
 const AMOUNT_MASK = (1n << AMOUNT_BITS) - 1n
 
-/** What the router's `PlanExecuted.planHash` carries for `plan`: keccak256 of its bytes after the deadline,
- * i.e. its tokens, recipient, amounts and steps as sent (not its tag, funding or deadline, which say how
- * and when it is sent, not what it trades). */
-export const planHashOf = (plan: RouterPlan): Hex => keccak256(slice(encodePlan(plan), HASHED_FROM))
+/** What the router's `PlanExecuted.planHash` carries for `plan`: keccak256 of one byte `exactOut` and its
+ * bytes after the deadline, i.e. whether it is exact out, its tokens, recipient, amounts and steps as sent
+ * (not its tag, funding or deadline, which say how and when it is sent, not what it trades). */
+export const planHashOf = (plan: RouterPlan): Hex =>
+  keccak256(concat([plan.exactOut ? "0x01" : "0x00", slice(encodePlan(plan), HASHED_FROM)]))
 
 /** A router log as `PlanExecuted` (the router emits no other event); throws on another shape. Anonymous
  * events are decoded by hand: viem's event decoder finds an event by its signature topic. */

@@ -138,10 +138,14 @@ const shapes: ReadonlyArray<RouterPlan> = [
 ]
 
 describe("the plan's bytes", () => {
-  it("round-trip every shape, and planHash is the hash of the bytes after the deadline", () => {
+  it("round-trip every shape, and planHash is the hash of exactOut and the bytes after the deadline", () => {
     for (const shape of shapes) {
       expect(decodePlan(encodePlan(shape))).toEqual(shape)
-      expect(planHashOf(shape)).toBe(keccak256(slice(encodePlan(shape), 39)))
+      expect(planHashOf(shape)).toBe(
+        keccak256(concat([shape.exactOut ? "0x01" : "0x00", slice(encodePlan(shape), 39)]))
+      )
+      // Bound: exactOut (in the head byte, outside the hashed slice) changes it.
+      expect(planHashOf({ ...shape, exactOut: !shape.exactOut })).not.toBe(planHashOf(shape))
     }
   })
 

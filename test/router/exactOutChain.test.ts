@@ -185,7 +185,7 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: tightHead }))).toBe("StepInputTooHigh")
     // No link at all, or a step after the head that is no link: refused before any pool is called.
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: [steps[0]!] }))).toBe("InvalidStep")
-    const notLink = [steps[0]!, { ...steps[1]!, flags: StepFlag.exactOut }]
+    const notLink = [steps[0]!, { ...steps[1]!, flags: StepFlag.fromRouter | StepFlag.toRouter }]
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: notLink }))).toBe("InvalidStep")
     // A link's amount and output are implied (what the head owes, of its input): the bytes cannot say others.
     expect(() => encodePlan(makePlan({ ...base, steps: [steps[0]!, { ...steps[1]!, amount: 1n }] })))
