@@ -2,205 +2,275 @@
 pragma solidity ^0.8.28;
 
 import {Holdings} from "./Holdings.sol";
-import {ITradeRouter} from "./ITradeRouter.sol";
 import {RouterBase} from "./RouterBase.sol";
 
-/// @notice The checks a plan passes before anything moves, each step turned into the leg it executes,
-/// and the hash that binds a fill to its plan. Pure rules, apart from reading what the plan holds.
-library PlanRules {
-    uint8 internal constant EXACT_OUT = 1;
-    uint8 internal constant FROM_ROUTER = 2;
-    uint8 internal constant TO_ROUTER = 4;
-    uint8 internal constant LINK = EXACT_OUT | FROM_ROUTER | TO_ROUTER;
-    uint8 internal constant LAST_LINK = EXACT_OUT | TO_ROUTER;
-    uint256 internal constant SHARE_ONE = 1e18;
-    uint256 internal constant WHOLE_BALANCE = type(uint256).max;
+/// @notice The plan's decoder and the checks a plan passes before anything moves: the plan is `bytes`
+/// (ITradeRouter.sol has the layout), read by offset straight from calldata, every read checked against
+/// the plan's end first, so a truncated plan, an amount of more than a word or with a leading zero byte,
+/// and bytes after the last step all revert `MalformedPlan(offset)`. With the head's spare bits, the flags'
+/// spare bits and the key kind checked against the venue's family, every plan has exactly one encoding,
+/// which is what lets `planHash` hash its bytes as sent.
+abstract contract PlanRules is RouterBase {
+    uint256 internal constant LINK = EXACT_OUT | FROM_ROUTER | TO_ROUTER;
+    uint256 internal constant LAST_LINK = EXACT_OUT | TO_ROUTER;
+    /// @dev A step's flags bits 3-4: which pool key fields follow (none, a fee, or fee, tick spacing, hooks).
+    uint256 private constant KEY_FEE = 1;
+    uint256 private constant KEY_V4 = 2;
+    /// @dev quoteTag (32), head (1), deadline (6), sellToken, buyToken, recipient (20 each).
+    uint256 private constant HEADER = 99;
+    /// @dev Where the bytes `planHash` covers begin: after the quote tag, head and deadline.
+    uint256 private constant HASHED_FROM = 39;
 
-    /// @notice A plan's own fields, read from calldata once: every read of a calldata struct's field is
-    /// a call that re-checks it, and `_run` needs most of them several times. `head` is kept whole for
-    /// `check`; `funding`, `exactOut` and `deadline` are its fields (ITradeRouter.sol has the layout).
+    /// @notice A plan's own fields, read from calldata once, and where its steps are. `start` and `end`
+    /// are the plan's first byte and its end in calldata; `steps` the first step's offset.
     struct Fields {
         bytes32 quoteTag;
         address sellToken;
         address buyToken;
         address recipient;
         uint256 head;
+        uint256 deadline;
         uint256 amountIn;
         uint256 minAmountOut;
+        uint256 stepCount;
+        uint256 start;
+        uint256 end;
+        uint256 steps;
     }
 
-    function read(ITradeRouter.Plan calldata plan) internal pure returns (Fields memory f) {
-        f.quoteTag = plan.quoteTag;
-        f.sellToken = plan.sellToken;
-        f.buyToken = plan.buyToken;
-        f.recipient = plan.recipient;
-        f.head = plan.head;
-        f.amountIn = plan.amountIn;
-        f.minAmountOut = plan.minAmountOut;
+    function _read(bytes calldata plan) internal pure returns (Fields memory f) {
+        uint256 start;
+        uint256 end;
+        assembly ("memory-safe") {
+            start := plan.offset
+            end := add(start, plan.length)
+        }
+        if (plan.length < HEADER) revert MalformedPlan(HEADER);
+        bytes32 tag;
+        uint256 word;
+        address sellToken;
+        address buyToken;
+        address recipient;
+        assembly ("memory-safe") {
+            tag := calldataload(start)
+            word := calldataload(add(start, 32))
+            sellToken := shr(96, calldataload(add(start, 39)))
+            buyToken := shr(96, calldataload(add(start, 59)))
+            recipient := shr(96, calldataload(add(start, 79)))
+        }
+        (f.quoteTag, f.sellToken, f.buyToken, f.recipient) = (tag, sellToken, buyToken, recipient);
+        f.head = word >> 248;
+        f.deadline = uint48(word >> 200);
+        (f.start, f.end) = (start, end);
+        uint256 p;
+        (f.amountIn, p) = _amount(start + HEADER, end, start);
+        (f.minAmountOut, p) = _amount(p, end, start);
+        if (p + 1 > end) revert MalformedPlan(p + 1 - start);
+        uint256 count;
+        assembly ("memory-safe") {
+            count := byte(0, calldataload(p))
+        }
+        (f.stepCount, f.steps) = (count, p + 1);
     }
 
-    /// @notice `Plan.head`'s fields, each cut to its width; `check` refuses a head with bits above them.
-    function funding(uint256 head) internal pure returns (uint8) {
-        return uint8(head);
+    /// @notice The head byte's fields: `funding` in bits 0-1, `exactOut` in bit 2 (`_check` refuses the rest).
+    function _funding(uint256 head) internal pure returns (uint8) {
+        return uint8(head & 3);
     }
 
-    function exactOut(uint256 head) internal pure returns (bool) {
-        return uint8(head >> 8) != 0;
+    function _exactOut(uint256 head) internal pure returns (bool) {
+        return head & 4 != 0;
     }
 
-    function deadline(uint256 head) internal pure returns (uint256) {
-        return uint48(head >> 16);
-    }
-
-    /// @notice What `PlanExecuted.planHash` carries: the sell and buy token, the recipient, the amounts and
-    /// every step, so the event need not repeat the tokens or the recipient. The quote tag, funding and
-    /// deadline are left out: they are how and when a plan is sent, not what it trades (`swap/tx` changes
-    /// the deadline of a plan `swap` built).
-    /// It is `keccak256(abi.encode(sellToken, buyToken, recipient, exactOut, amountIn, minAmountOut,
-    /// steps))`, built without abi.encode's copy: `Step` is all static fields, so the encoded `steps`
-    /// (length, then 6 words per step, the pool word packed as it is in calldata) is exactly their
-    /// calldata, copied as it is. The copy is clean because every step has already been read field by
-    /// field, with Solidity's range checks and `_fill`'s check of the pool word's spare bits, as the
-    /// plan's leg or chain link before this hash is taken (a dirty field reverts there).
-    function planHash(Fields memory f, ITradeRouter.Step[] calldata steps) internal pure returns (bytes32 hash) {
-        (address sellToken, address buyToken, address recipient) = (f.sellToken, f.buyToken, f.recipient);
-        (bool isExactOut, uint256 amountIn, uint256 minAmountOut) = (exactOut(f.head), f.amountIn, f.minAmountOut);
+    /// @notice What `PlanExecuted.planHash` carries: keccak256 of one byte `exactOut` (0 or 1) and the plan's
+    /// bytes after its deadline, i.e. the sell and buy token, the recipient, the amounts and every step
+    /// exactly as sent, so the event need
+    /// not repeat the tokens or the recipient. The quote tag, funding and deadline are left out: they are
+    /// how and when a plan is sent, not what it trades (`swap/tx` changes the deadline of a plan `swap`
+    /// built). Hashing the bytes is hashing the plan because a plan has one encoding (above), and the hash
+    /// is taken only after the plan loop has read every step and found the plan ending exactly there.
+    function _planHash(Fields memory f) internal pure returns (bytes32 hash) {
+        uint256 from = f.start + HASHED_FROM;
+        uint256 size = f.end - from;
+        // `exactOut` lives in the head byte, outside the hashed bytes: one byte of it first.
+        uint256 isExactOut = f.head >> 2 & 1;
         assembly ("memory-safe") {
             let m := mload(0x40)
-            mstore(m, sellToken)
-            mstore(add(m, 0x20), buyToken)
-            mstore(add(m, 0x40), recipient)
-            mstore(add(m, 0x60), isExactOut)
-            mstore(add(m, 0x80), amountIn)
-            mstore(add(m, 0xa0), minAmountOut)
-            mstore(add(m, 0xc0), 0xe0)
-            mstore(add(m, 0xe0), steps.length)
-            let size := mul(steps.length, 0xc0)
-            calldatacopy(add(m, 0x100), steps.offset, size)
-            hash := keccak256(m, add(0x100, size))
+            mstore8(m, isExactOut)
+            calldatacopy(add(m, 1), from, size)
+            hash := keccak256(m, add(size, 1))
         }
     }
 
     /// @notice Refuses a plan whose recipient is zero, the router (`self`) or `permit2`, or that has no
-    /// steps, or whose tokens are missing or equal, or whose `head` has bits beyond its fields or an
-    /// `exactOut` other than 0 or 1 (so every plan has one encoding; `funding` is checked when it is used).
-    function check(Fields memory f, uint256 stepCount, address self, address permit2) internal pure {
-        if (f.head >> 64 != 0 || uint8(f.head >> 8) > 1) revert ITradeRouter.InvalidPlan();
+    /// steps, or whose tokens are missing or equal, or whose head has bits beyond its fields (`funding`
+    /// is checked when it is used).
+    function _check(Fields memory f, address self, address permit2_) internal pure {
+        if (f.head >> 3 != 0) revert InvalidPlan();
         address recipient = f.recipient;
-        if (recipient == address(0) || recipient == self || recipient == permit2) {
-            revert ITradeRouter.InvalidRecipient(recipient);
+        if (recipient == address(0) || recipient == self || recipient == permit2_) {
+            revert InvalidRecipient(recipient);
         }
-        if (stepCount == 0) revert ITradeRouter.EmptyPlan();
+        if (f.stepCount == 0) revert EmptyPlan();
         if (f.sellToken == f.buyToken || f.sellToken == address(0) || f.buyToken == address(0)) {
-            revert ITradeRouter.InvalidPlan();
+            revert InvalidPlan();
         }
     }
 
-    /// @notice Writes step `i` into `step` as a leg, every field of it, and returns the index of the next
-    /// step the plan loop runs. The loop reuses one `Leg` for all its steps (a leg is done with when its
-    /// `_exec` returns: callbacks get copies), so only the first costs an allocation. An exact-out step
-    /// from the router heads a chain: the steps after it, each exact-out into the router and making the
-    /// input of the one before, down to one the taker pays, run nested inside it, each for exactly what
-    /// the step above owes, so every step keeps its own limit however the pools moved.
+    /// @notice Reads step `i` at calldata offset `p` into `step`, every field of it, and returns the index
+    /// and offset of the next step the plan loop runs. The loop reuses one `Leg` for all its steps (a leg is
+    /// done with when its `_exec` returns: callbacks carry what they need), so only the first costs an
+    /// allocation. A taker-paid step's input is the sell token and a step paying the recipient makes the
+    /// buy token: the plan does not encode them, so no step can name another. An exact-out step from the
+    /// router heads a chain: the links after it, each exact-out into the router and making the input of the
+    /// one above, down to one the taker pays, run nested inside it (`_link`), each for exactly what the step
+    /// above owes, so every step keeps its own limit however the pools moved.
     /// @param maxIn the plan's resolved `amountIn`
-    function leg(
-        RouterBase.Leg memory step,
-        ITradeRouter.Step[] calldata steps,
-        uint256 i,
-        Fields memory f,
-        uint256 maxIn
-    ) internal view returns (uint256 next) {
-        ITradeRouter.Step calldata s = steps[i];
-        // Field by field from calldata (each address read is checked clean), not copied to memory first.
-        _fill(step, i, f.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
-        if (!step.fromRouter && step.tokenIn != f.sellToken) revert ITradeRouter.PayerTokenMismatch(i);
-        if (step.to != address(this) && step.tokenOut != f.buyToken) revert ITradeRouter.OutputTokenMismatch(i);
-        next = i + 1;
-        // `_fill` writes the step's own fields; the chain fields are the loop's, reset here for a reused leg.
-        ITradeRouter.Step[] memory none;
-        step.chain = none;
-        step.link = 0;
+    function _leg(Leg memory step, Fields memory f, uint256 p, uint256 i, uint256 maxIn)
+        internal
+        view
+        returns (uint256 nextIndex, uint256 next)
+    {
+        (uint256 start, uint256 end) = (f.start, f.end);
+        uint256 word;
+        assembly ("memory-safe") {
+            word := calldataload(p)
+        }
+        p += 22;
+        if (p > end) revert MalformedPlan(p - start);
+        uint256 flags = word >> 240 & 0xff;
+        step.venue = uint8(word >> 248);
+        step.pool = address(uint160(word >> 80));
+        _keyKindIs(i, word >> 248, flags);
+        (step.tokenIn, step.tokenOut) = (f.sellToken, f.buyToken);
+        if (flags & FROM_ROUTER != 0) (step.tokenIn, p) = (_address(p), p + 20);
+        if (flags & TO_ROUTER != 0) (step.tokenOut, p) = (_address(p), p + 20);
+        p = _key(step, p, flags);
+        if (p > end) revert MalformedPlan(p - start);
+        (step.amount, p) = _amount(p, end, start);
+        (step.limit, p) = _amount(p, end, start);
+        _fill(step, i, flags, f.recipient);
+        step.sellToken = f.sellToken;
+        (step.links, step.linksEnd) = (0, 0);
+        (nextIndex, next) = (i + 1, p);
         if (step.exactOut && step.fromRouter) {
-            step.chain = _chain(steps, i, f.sellToken);
-            next = i + step.chain.length;
+            (step.links, step.linksEnd) = (p, 0);
+            (nextIndex, next) = _chainEnd(f, p, i);
+            step.linksEnd = next;
         } else if (!step.fromRouter && !step.exactOut && step.amount == WHOLE_BALANCE) {
             step.amount = maxIn;
         } else if (step.fromRouter) {
-            if (step.amount > SHARE_ONE) revert ITradeRouter.ShareTooLarge(i);
+            if (step.amount > SHARE_ONE) revert ShareTooLarge(i);
             step.amount = Holdings.amountOf(step.tokenIn) * step.amount / SHARE_ONE;
         }
-        if (step.amount == 0) revert ITradeRouter.InvalidStep(i);
+        if (step.amount == 0) revert InvalidStep(i);
     }
 
-    /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes).
-    function link(RouterBase.Leg memory above, uint256 amount) internal view returns (RouterBase.Leg memory step) {
-        uint256 position = above.link + 1;
-        ITradeRouter.Step memory s = above.chain[position];
-        _fill(step, above.index + 1, above.recipient, s.pool, s.tokenIn, s.tokenOut, s.hooks, s.amount, s.limit);
+    /// @notice The chain's next link below `above`, asked for exactly `amount` (what `above` owes), read
+    /// from `above.links` in the calldata of the frame running `above`. A link's output is the input of the
+    /// step above and its amount is what that step owes, so the plan encodes neither; the last link's input
+    /// is the sell token. `_chainEnd` checked the links' shape and bounds when the chain's head was read;
+    /// they are read again here field by field, with their venue's family, before they run.
+    function _link(Leg memory above, uint256 amount) internal view returns (Leg memory step) {
+        (uint256 p, uint256 end, uint256 i) = (above.links, above.linksEnd, above.index + 1);
+        uint256 word;
+        assembly ("memory-safe") {
+            word := calldataload(p)
+        }
+        p += 22;
+        uint256 flags = word >> 240 & 0xff;
+        step.venue = uint8(word >> 248);
+        step.pool = address(uint160(word >> 80));
+        _keyKindIs(i, word >> 248, flags);
+        (step.tokenIn, step.tokenOut) = (above.sellToken, above.tokenIn);
+        if (flags & 7 == LINK) (step.tokenIn, p) = (_address(p), p + 20);
+        else if (flags & 7 != LAST_LINK) revert InvalidStep(i);
+        p = _key(step, p, flags);
+        if (p > end) revert InvalidStep(i);
+        (step.limit, p) = _amount(p, end, 0);
         step.amount = amount;
-        step.chain = above.chain;
-        step.link = position;
+        _fill(step, i, flags, above.recipient);
+        step.sellToken = above.sellToken;
+        (step.links, step.linksEnd) = flags & 7 == LINK ? (p, end) : (0, 0);
     }
 
-    /// @dev Steps i.. of the chain headed by step i, checked link by link: each exact-out into the router
-    /// with no amount of its own, making the token the step above spends; the last one paid by the taker.
-    function _chain(ITradeRouter.Step[] calldata steps, uint256 i, address sellToken)
-        private
-        pure
-        returns (ITradeRouter.Step[] memory chain)
-    {
-        uint256 end = i + 1;
-        uint256 count = steps.length;
-        while (end < count && _flags(steps[end].pool) == LINK) ++end;
-        if (end == count || _flags(steps[end].pool) != LAST_LINK) revert ITradeRouter.InvalidStep(end);
-        if (steps[end].tokenIn != sellToken) revert ITradeRouter.PayerTokenMismatch(end);
-        chain = new ITradeRouter.Step[](end - i + 1);
-        for (uint256 k; k < chain.length; ++k) {
-            chain[k] = steps[i + k];
-            if (k == 0) continue;
-            if (chain[k].amount != 0 || chain[k].tokenOut != chain[k - 1].tokenIn) {
-                revert ITradeRouter.InvalidStep(i + k);
+    /// @dev The end (index and offset) of the chain whose head is step `i`, its links starting at `p`:
+    /// links (EXACT_OUT|FROM_ROUTER|TO_ROUTER) down to the last one (EXACT_OUT|TO_ROUTER), each a venue,
+    /// flags, pool, its input if it is not the last, its pool key and its limit. Checks every link's shape
+    /// and bounds now, so the links that run later inside a pool's callback are the plan's own bytes.
+    function _chainEnd(Fields memory f, uint256 p, uint256 i) private pure returns (uint256, uint256) {
+        (uint256 start, uint256 end, uint256 count) = (f.start, f.end, f.stepCount);
+        uint256 role;
+        do {
+            ++i;
+            if (i >= count) revert InvalidStep(i);
+            uint256 flags;
+            assembly ("memory-safe") {
+                flags := byte(1, calldataload(p))
             }
-        }
+            uint256 kind = flags >> 3;
+            role = flags & 7;
+            if (kind > KEY_V4 || (role != LINK && role != LAST_LINK)) revert InvalidStep(i);
+            p += 22 + (role == LINK ? 20 : 0) + (kind == KEY_V4 ? 26 : kind * 3);
+            if (p > end) revert MalformedPlan(p - start);
+            (, p) = _amount(p, end, start);
+        } while (role == LINK);
+        return (i + 1, p);
     }
 
-    /// @dev `Step.pool`'s flags byte (ITradeRouter.sol has the word's layout).
-    function _flags(uint256 poolWord) private pure returns (uint8) {
-        return uint8(poolWord >> 168);
+    /// @dev The key kind in `flags` (bits 3-4, and bits 5-7 zero) must be what venue `venue`'s family has.
+    function _keyKindIs(uint256 i, uint256 venue, uint256 flags) private view {
+        uint256 family = _familyAt(i, venue);
+        uint256 kind = family == FAMILY_V3 ? KEY_FEE : family == FAMILY_V4 ? KEY_V4 : 0;
+        if (flags >> 3 != kind) revert InvalidStep(i);
     }
 
-    /// @dev Writes a step's fields (`Step`'s, in order from `word`, its pool word) into `step`, the
-    /// caller's (already allocated) return value, so that building a leg allocates one `Leg`, not two.
-    /// Unpacks the pool word, refusing bits above its fields.
-    function _fill(
-        RouterBase.Leg memory step,
-        uint256 index,
-        address recipient,
-        uint256 word,
-        address tokenIn,
-        address tokenOut,
-        address hooks,
-        uint256 amount,
-        uint256 limit
-    ) private view {
-        uint8 flags = _flags(word);
-        if (word >> 224 != 0 || flags > LINK) revert ITradeRouter.InvalidStep(index);
-        if (tokenIn == tokenOut || tokenIn == address(0) || tokenOut == address(0)) {
-            revert ITradeRouter.InvalidStep(index);
+    /// @dev The pool key fields at `p` that the flags' key kind says follow; zero where there are none.
+    function _key(Leg memory step, uint256 p, uint256 flags) private pure returns (uint256) {
+        uint256 kind = flags >> 3;
+        (step.fee, step.tickSpacing, step.hooks) = (0, 0, address(0));
+        if (kind == 0) return p;
+        uint256 word;
+        assembly ("memory-safe") {
+            word := calldataload(p)
         }
+        step.fee = uint24(word >> 232);
+        if (kind == KEY_FEE) return p + 3;
+        step.tickSpacing = int24(uint24(word >> 208));
+        step.hooks = _address(p + 6);
+        return p + 26;
+    }
+
+    /// @dev The rest of a step's fields into `step`, the caller's (already allocated) leg, whose tokens are
+    /// set: a step swaps two distinct tokens, neither the zero address.
+    function _fill(Leg memory step, uint256 index, uint256 flags, address recipient) private view {
+        (address tokenIn, address tokenOut) = (step.tokenIn, step.tokenOut);
+        if (tokenIn == tokenOut || tokenIn == address(0) || tokenOut == address(0)) revert InvalidStep(index);
         step.index = index;
-        step.venue = uint8(word >> 160);
-        step.pool = address(uint160(word));
-        step.fee = uint24(word >> 176);
-        step.tickSpacing = int24(uint24(word >> 200));
-        step.hooks = hooks;
-        step.tokenIn = tokenIn;
-        step.tokenOut = tokenOut;
         step.to = flags & TO_ROUTER != 0 ? address(this) : recipient;
         step.recipient = recipient;
         step.fromRouter = flags & FROM_ROUTER != 0;
         step.exactOut = flags & EXACT_OUT != 0;
-        step.amount = amount;
-        step.limit = limit;
+    }
+
+    function _address(uint256 p) private pure returns (address account) {
+        assembly ("memory-safe") {
+            account := shr(96, calldataload(p))
+        }
+    }
+
+    /// @dev An amount at `p`: a length byte (at most 32) and that many big-endian bytes, the first non-zero,
+    /// all before `end`; else `MalformedPlan` at the length byte's offset from `start`.
+    function _amount(uint256 p, uint256 end, uint256 start) private pure returns (uint256 value, uint256 next) {
+        uint256 length;
+        assembly ("memory-safe") {
+            length := byte(0, calldataload(p))
+            next := add(add(p, 1), length)
+            // A shift of 256 (length 0) gives 0; a length above 32 is refused below whatever this reads.
+            value := shr(shl(3, sub(32, length)), calldataload(add(p, 1)))
+        }
+        if (length > 32 || next > end || (length != 0 && value >> ((length - 1) << 3) == 0)) {
+            revert MalformedPlan(p - start);
+        }
     }
 }

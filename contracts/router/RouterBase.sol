@@ -17,13 +17,14 @@ abstract contract RouterBase is ITradeRouter {
     uint8 public constant FAMILY_V4 = 2;
     uint8 public constant FAMILY_LAUNCHPAD = 3;
 
-    /// @notice The plan encoding and `PlanExecuted` this router speaks: 4 is the packed `Step` and `Plan.head`
-    /// words and the anonymous event with both amounts in one word (3 emitted them as two words, so the
-    /// service would misread 3's fills, and 3 would misread 4's; 2 emitted the event with its signature as
-    /// topic 0). Routers of the first encoding
-    /// (ABI words, the eight-field event) have no such getter; the service refuses to start with any router whose answer is not its own
-    /// (src/execution/RouterCheck.ts), since it would send calldata that router cannot read.
-    uint8 public constant PLAN_ENCODING = 4;
+    /// @notice The plan encoding and `PlanExecuted` this router speaks: 5 is the plan as `bytes`, every field
+    /// at its own width and read by offset (ITradeRouter.sol has the layout), with the anonymous event and
+    /// both amounts in one word. 4 took the plan as ABI words (packed `Step` and `Plan.head` words) with the
+    /// same event; 3 emitted the amounts as two words; 2 emitted the event with its signature as topic 0.
+    /// Routers of the first encoding (ABI words, the eight-field event) have no such getter; the service
+    /// refuses to start with any router whose answer is not its own (src/execution/RouterCheck.ts), since
+    /// it would send calldata that router cannot read.
+    uint8 public constant PLAN_ENCODING = 5;
 
     /// @dev A fixed v2 fee is in hundredths of a basis point (Uniswap v3's unit: 3000 = 0.3 %).
     uint256 internal constant FEE_PIPS = 1e6;
@@ -57,7 +58,7 @@ abstract contract RouterBase is ITradeRouter {
     uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
 
     /// @notice One venue the router executes on (a fork of a known family with its own contracts). Its
-    /// index in the table is `Step.venue`.
+    /// index in the table is a step's `venue` byte.
     /// `registry`: the v2/v3 factory, the v4 PoolManager or the launchpad. `deployer`, `initCodeHash`
     /// (v2, v3): the CREATE2 deployer of the venue's pools (the factory, or a v3 fork's pool deployer) and
     /// its pool init code hash; every pool a step names must be the address they give for its tokens.
@@ -137,7 +138,7 @@ abstract contract RouterBase is ITradeRouter {
     struct Leg {
         uint256 index;
         uint8 venue;
-        /// @dev the step's pool fields, as in `Step`
+        /// @dev the step's pool fields, as the plan gives them (zero where its family has none)
         address pool;
         uint24 fee;
         int24 tickSpacing;
@@ -148,17 +149,20 @@ abstract contract RouterBase is ITradeRouter {
         address to;
         address recipient;
         /// @dev exact-in: the input is a share of what the plan holds; exact-out: the input is made by
-        /// the next link of `chain`, run for exactly what this step owes
+        /// the chain's next link, run for exactly what this step owes
         bool fromRouter;
         bool exactOut;
         /// @dev exact-in: input in base units; exact-out: the wanted output
         uint256 amount;
         /// @dev exact-in: least output; exact-out: most input
         uint256 limit;
-        /// @dev an exact-out chain (its head first, down to the taker-paid step); this leg is chain[link].
-        /// Empty outside chains.
-        Step[] chain;
-        uint256 link;
+        /// @dev the plan's sell token: the input of a chain's last link, which the plan does not repeat
+        address sellToken;
+        /// @dev the chain links still below this step, as the plan encodes them: their first byte and
+        /// their end in the calldata of the frame holding this leg (the plan's, or a pool callback's
+        /// data, which carries them on); zero when nothing runs below it
+        uint256 links;
+        uint256 linksEnd;
     }
 
     constructor(Config memory config) {
@@ -208,6 +212,10 @@ abstract contract RouterBase is ITradeRouter {
 
     /// @notice Makes `amount` of `leg.tokenIn` held by the plan when `leg` is a chained exact-out step.
     function _provide(Leg memory leg, uint256 amount) internal virtual;
+
+    /// @notice The family of table entry `venue` (`UnknownVenue(index, venue)` past the table), for reading
+    /// step `index`: its pool key's fields depend on it.
+    function _familyAt(uint256 index, uint256 venue) internal view virtual returns (uint256);
 
     /// @notice Whether `name` is the selector of one of the router's own external functions.
     function _isOwnSelector(bytes4 name) internal pure virtual returns (bool);

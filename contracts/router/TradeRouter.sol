@@ -29,72 +29,74 @@ import {VenueTable} from "./VenueTable.sol";
 ///   the launchpad) is exact and reset. Only what the plan itself brought in counts: tokens sent to the
 ///   router outside a plan change no plan's amounts and are never paid out (`Holdings`).
 /// - An exact-out path runs backwards, nested: each step asks the step before it for exactly its input,
-///   so every step keeps its own limit (`PlanRules.leg`).
-contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
+///   so every step keeps its own limit (`PlanRules._leg`, `_link`).
+/// - The plan is `bytes` read by offset with every read bounds-checked, in one encoding only (`PlanRules`).
+contract TradeRouter is PlanRules, V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
     constructor(Config memory config) RouterBase(config) VenueTable(config.venues) {}
 
-    function execute(Plan calldata plan) external payable returns (uint256 amountIn, uint256 amountOut) {
-        return _run(plan);
+    /// @param plan the plan's bytes (ITradeRouter.sol has the layout)
+    function execute(bytes calldata plan) external payable returns (uint256 amountIn, uint256 amountOut) {
+        return _run(_read(plan));
     }
 
     /// @notice Sets the taker's Permit2 allowance from its signed PermitSingle, then executes with it.
-    function executeWithPermit(Plan calldata plan, PermitSingle calldata permit, bytes calldata signature)
+    function executeWithPermit(bytes calldata plan, PermitSingle calldata permit, bytes calldata signature)
         external
         returns (uint256 amountIn, uint256 amountOut)
     {
-        if (PlanRules.funding(plan.head) != FUNDING_PERMIT2 || permit.details.token != plan.sellToken || permit.spender != address(this))
-        {
+        Fields memory f = _read(plan);
+        if (_funding(f.head) != FUNDING_PERMIT2 || permit.details.token != f.sellToken || permit.spender != address(this)) {
             revert PermitMismatch();
         }
         if (tExecution != 0) revert Reentrancy();
         // A signature seen in the mempool can be submitted by anyone first; it sets the same allowance for
         // the same owner, so a failed permit is no reason to fail: Permit2's transferFrom decides.
         try IPermit2Allowance(permit2).permit(msg.sender, permit, signature) {} catch {}
-        return _run(plan);
+        return _run(f);
     }
 
-    function _run(Plan calldata plan) private returns (uint256 amountIn, uint256 amountOut) {
+    function _run(Fields memory f) private returns (uint256 amountIn, uint256 amountOut) {
         if (tExecution != 0) revert Reentrancy();
-        PlanRules.Fields memory f = PlanRules.read(plan);
-        Step[] calldata steps = plan.steps;
-        uint256 maxIn = _begin(f, steps.length);
+        uint256 maxIn = _begin(f);
         uint256 before = TokenCalls.balanceOf(f.buyToken, f.recipient);
-        uint256 count = steps.length;
-        // One leg for every step of the loop: `PlanRules.leg` rewrites all of its fields.
+        (uint256 count, uint256 p) = (f.stepCount, f.steps);
+        // One leg for every step of the loop: `_leg` rewrites all of its fields.
         Leg memory leg;
         for (uint256 i; i < count;) {
-            i = PlanRules.leg(leg, steps, i, f, maxIn);
+            (i, p) = _leg(leg, f, p, i, maxIn);
             _exec(leg);
         }
+        // The plan ends with its last step: trailing bytes would be a second encoding of it.
+        if (p != f.end) revert MalformedPlan(p - f.start);
         // Only what this plan holds goes back: tokens that reached the router otherwise stay untouched.
         uint256 refunded = Holdings.sweep(msg.sender, f.sellToken);
         // What the taker actually spent: what left its funds (the whole native deposit, or what approval and
         // Permit2 moved) less the sell token the sweep just returned to it.
-        amountIn = (PlanRules.funding(f.head) == FUNDING_NATIVE ? f.amountIn : maxIn - tRemaining) - refunded;
+        amountIn = (_funding(f.head) == FUNDING_NATIVE ? f.amountIn : maxIn - tRemaining) - refunded;
         // maxIn is the plan's amountIn, resolved when it was WHOLE_BALANCE.
-        if (!PlanRules.exactOut(f.head) && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
+        if (!_exactOut(f.head) && amountIn != maxIn) revert InputNotSpent(amountIn, maxIn);
         uint256 balance = TokenCalls.balanceOf(f.buyToken, f.recipient);
         amountOut = balance > before ? balance - before : 0;
         if (amountOut < f.minAmountOut) revert InsufficientOutput(amountOut, f.minAmountOut);
         // Both amounts in one event word: a plan that moved more than 128 bits of either is refused.
         if (amountIn > type(uint128).max) revert AmountTooLarge(amountIn);
         if (amountOut > type(uint128).max) revert AmountTooLarge(amountOut);
-        emit PlanExecuted(f.quoteTag, msg.sender, amountIn << 128 | amountOut, PlanRules.planHash(f, steps));
+        emit PlanExecuted(f.quoteTag, msg.sender, amountIn << 128 | amountOut, _planHash(f));
         tExecution = 0;
     }
 
     /// @return amountIn the plan's `amountIn`, resolved when it is `WHOLE_BALANCE`
-    function _begin(PlanRules.Fields memory f, uint256 stepCount) private returns (uint256 amountIn) {
-        uint256 deadline = PlanRules.deadline(f.head);
+    function _begin(Fields memory f) private returns (uint256 amountIn) {
+        uint256 deadline = f.deadline;
         if (block.timestamp > deadline) revert DeadlineExpired(deadline, block.timestamp);
-        PlanRules.check(f, stepCount, address(this), permit2);
+        _check(f, address(this), permit2);
         _refuseVenueRecipient(f.recipient);
-        uint8 funding = PlanRules.funding(f.head);
+        uint8 funding = _funding(f.head);
         if (funding > FUNDING_NATIVE) revert UnknownFunding(funding);
         tExecution = uint256(uint160(msg.sender)) | (uint256(funding) << 160);
         amountIn = f.amountIn;
         if (amountIn == WHOLE_BALANCE) {
-            if (PlanRules.exactOut(f.head) || funding == FUNDING_NATIVE) revert InvalidPlan();
+            if (_exactOut(f.head) || funding == FUNDING_NATIVE) revert InvalidPlan();
             amountIn = TokenCalls.balanceOf(f.sellToken, msg.sender);
             if (amountIn == 0 || amountIn == WHOLE_BALANCE) revert InvalidPlan();
         }
@@ -162,6 +164,6 @@ contract TradeRouter is V2Venue, V3Venue, V4Venue, CurveVenue, VenueTable {
 
     /// @notice A chained exact-out step's input: its next link, run for exactly `amount` into the router.
     function _provide(Leg memory leg, uint256 amount) internal override {
-        if (leg.exactOut && leg.fromRouter) _exec(PlanRules.link(leg, amount));
+        if (leg.links != 0) _exec(_link(leg, amount));
     }
 }

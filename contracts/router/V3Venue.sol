@@ -33,34 +33,46 @@ abstract contract V3Venue is RouterBase {
     }
 
     /// @notice `pool.swap(to, zeroForOne, amountSpecified, sqrtPriceLimitX96, data)`, written in scratch
-    /// memory past the free memory pointer (as the ERC-20 and v2 pair calls are: no second copy of `data`,
-    /// no ABI encoder); a revert is passed on, an answer short of two words reverts (an address without
-    /// code answers nothing, as the high-level call's decoder required).
+    /// memory past the free memory pointer (as the ERC-20 and v2 pair calls are: no ABI encoder); a revert
+    /// is passed on, an answer short of two words reverts (an address without code answers nothing, as the
+    /// high-level call's decoder required). `data` is what the callback pays with: one word (the input token,
+    /// bit 160 set when it comes from the plan's holding, the step's index above), and for a step with chain
+    /// links below it two more (the recipient, the sell token) and the links' plan bytes, copied from this
+    /// frame's calldata, so the callback can run the next link (`_link`) from its own calldata.
     /// @return deltaIn deltaOut the pool's balance changes in the input and output token
     function _callPool(address pool, bool zeroForOne, Leg memory leg)
         private
         returns (int256 deltaIn, int256 deltaOut)
     {
-        // Only a chained step needs itself back in the callback; any other, its input token and source.
-        bytes memory data = leg.chain.length == 0 ? abi.encode(leg.tokenIn, leg.fromRouter) : abi.encode(leg);
         (address to, int256 amountSpecified) = (leg.to, leg.exactOut ? -int256(leg.amount) : int256(leg.amount));
         uint160 priceLimit = zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT;
+        uint256 head = uint256(uint160(leg.tokenIn)) | (leg.fromRouter ? 1 << 160 : 0) | leg.index << 168;
+        (uint256 links, uint256 linksEnd, address recipient, address sellToken) =
+            (leg.links, leg.linksEnd, leg.recipient, leg.sellToken);
         tCallback = pool;
         int256 amount0;
         int256 amount1;
         assembly ("memory-safe") {
             let m := mload(0x40)
-            let length := mload(data)
             mstore(m, shl(224, 0x128acb08))
             mstore(add(m, 0x04), to)
             mstore(add(m, 0x24), zeroForOne)
             mstore(add(m, 0x44), amountSpecified)
             mstore(add(m, 0x64), priceLimit)
             mstore(add(m, 0x84), 0xa0)
+            mstore(add(m, 0xc4), head)
+            let length := 0x20
+            if links {
+                let size := sub(linksEnd, links)
+                mstore(add(m, 0xe4), recipient)
+                mstore(add(m, 0x104), sellToken)
+                calldatacopy(add(m, 0x124), links, size)
+                length := add(0x60, size)
+                // ABI bytes are zero-padded to a whole word.
+                mstore(add(add(m, 0xc4), length), 0)
+            }
             mstore(add(m, 0xa4), length)
-            // abi.encode's output is whole words, so it needs no padding.
-            mcopy(add(m, 0xc4), add(data, 0x20), length)
-            if iszero(call(gas(), pool, 0, m, add(0xc4, length), 0x00, 0x40)) {
+            if iszero(call(gas(), pool, 0, m, add(0xc4, and(add(length, 31), not(31))), 0x00, 0x40)) {
                 returndatacopy(m, 0, returndatasize())
                 revert(m, returndatasize())
             }
@@ -89,16 +101,34 @@ abstract contract V3Venue is RouterBase {
         _paidV3(amount0Delta, amount1Delta, msg.data[offset + 32:offset + 32 + length]);
     }
 
+    /// @dev `data` is what `_callPool` wrote, handed back by the pool `tCallback` names (only that pool
+    /// gets here, once), so its shape is the router's own.
     function _paidV3(int256 amount0Delta, int256 amount1Delta, bytes calldata data) private {
         if (msg.sender != tCallback) revert UnexpectedCallback(msg.sender);
         tCallback = address(0);
         int256 owed = amount0Delta > 0 ? amount0Delta : amount1Delta;
         if (owed <= 0) return;
-        if (data.length == 64) {
-            (address tokenIn, bool fromRouter) = abi.decode(data, (address, bool));
-            _pay(tokenIn, msg.sender, uint256(owed), fromRouter);
-        } else {
-            _payLeg(abi.decode(data, (Leg)), msg.sender, uint256(owed));
+        uint256 head;
+        assembly ("memory-safe") {
+            head := calldataload(data.offset)
         }
+        address tokenIn = address(uint160(head));
+        bool fromRouter = head >> 160 & 1 != 0;
+        if (data.length == 0x20) return _pay(tokenIn, msg.sender, uint256(owed), fromRouter);
+        if (data.length <= 0x60) revert UnexpectedCallback(msg.sender);
+        Leg memory leg;
+        (leg.index, leg.tokenIn, leg.fromRouter) = (head >> 168, tokenIn, fromRouter);
+        address recipient;
+        address sellToken;
+        uint256 links;
+        uint256 linksEnd;
+        assembly ("memory-safe") {
+            recipient := calldataload(add(data.offset, 0x20))
+            sellToken := calldataload(add(data.offset, 0x40))
+            links := add(data.offset, 0x60)
+            linksEnd := add(data.offset, data.length)
+        }
+        (leg.recipient, leg.sellToken, leg.links, leg.linksEnd) = (recipient, sellToken, links, linksEnd);
+        _payLeg(leg, msg.sender, uint256(owed));
     }
 }

@@ -20,6 +20,8 @@ import {RouterBase} from "./RouterBase.sol";
 abstract contract V4Venue is RouterBase, IUnlockCallback {
     /// @dev The PoolManager unlocked for one of our steps right now, if any.
     address internal transient tUnlocked;
+    /// @dev `abi.encode(leg)`: a `Leg` is 17 static fields.
+    uint256 private constant LEG_SIZE = 17 * 32;
 
     /// @param manager the venue's PoolManager (its table registry)
     function _swapV4(Leg memory leg, address manager) internal returns (uint256 paidIn, uint256 out) {
@@ -29,7 +31,12 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
             (paidIn, out) = _swapUnlocked(leg);
         } else {
             tCallback = manager;
-            bytes memory result = IPoolManager(manager).unlock(abi.encode(leg));
+            // The leg, then the chain links below it (if any) from this frame's calldata: the callback
+            // reads them from its own.
+            bytes memory data = leg.links == 0
+                ? abi.encode(leg)
+                : bytes.concat(abi.encode(leg), msg.data[leg.links:leg.linksEnd]);
+            bytes memory result = IPoolManager(manager).unlock(data);
             tCallback = address(0);
             (paidIn, out) = abi.decode(result, (uint256, uint256));
         }
@@ -43,7 +50,17 @@ abstract contract V4Venue is RouterBase, IUnlockCallback {
         tCallback = address(0);
         address outer = tUnlocked;
         tUnlocked = msg.sender;
-        (uint256 paidIn, uint256 out) = _swapUnlocked(abi.decode(data, (Leg)));
+        Leg memory leg = abi.decode(data[:LEG_SIZE], (Leg));
+        // The links' offsets `_swapV4` encoded were its frame's; here they are this call's data.
+        (uint256 links, uint256 linksEnd) = (0, 0);
+        if (data.length > LEG_SIZE) {
+            assembly ("memory-safe") {
+                links := add(data.offset, LEG_SIZE)
+                linksEnd := add(data.offset, data.length)
+            }
+        }
+        (leg.links, leg.linksEnd) = (links, linksEnd);
+        (uint256 paidIn, uint256 out) = _swapUnlocked(leg);
         tUnlocked = outer;
         return abi.encode(paidIn, out);
     }

@@ -49,6 +49,10 @@ abstract contract VenueTable is RouterBase {
     /// @dev Bit `b` set: some PoolManager or launchpad of the table has an address whose low byte is `b`.
     /// A recipient whose bit is clear is none of them, so most plans skip reading the table for that check.
     uint256 private immutable _sinkBits;
+    /// @dev Each entry's family in 2 bits, entries 0-127 in the first word and 128-254 in the second: a
+    /// step's pool key is read by its family (PlanRules), before its table words are.
+    uint256 private immutable _families0;
+    uint256 private immutable _families1;
 
     constructor(VenueConfig[] memory venues) {
         uint256 count = venues.length;
@@ -57,10 +61,12 @@ abstract contract VenueTable is RouterBase {
         // One STOP byte first, so calling the data contract does nothing.
         bytes memory code = new bytes(count > INLINE ? 1 + (count - INLINE) * RECORD : 0);
         uint256 sinkBits;
+        uint256[2] memory families;
         for (uint256 i; i < count; ++i) {
             VenueConfig memory venue = venues[i];
             if (!_validVenue(venue)) revert InvalidVenueTable(i);
             if (venue.family >= FAMILY_V4) sinkBits |= 1 << _lowByte(venue.registry);
+            families[i >> 7] |= uint256(venue.family) << ((i & 127) << 1);
             uint256 head = uint256(venue.family) << 248 | uint256(uint160(venue.registry)) << 88
                 | uint256(venue.fee) << 64 | uint256(uint32(venue.feeGetter)) << 32 | venue.feeDenominator;
             uint256 deployer = uint256(uint32(venue.swapCallback)) << 160 | uint256(uint160(venue.deployer));
@@ -95,6 +101,7 @@ abstract contract VenueTable is RouterBase {
         _table = table;
         _count = count;
         _sinkBits = sinkBits;
+        (_families0, _families1) = (families[0], families[1]);
     }
 
     function _lowByte(address account) private pure returns (uint256) {
@@ -124,6 +131,11 @@ abstract contract VenueTable is RouterBase {
     function venueAt(uint8 index) external view returns (VenueConfig memory venue) {
         if (index >= _count) revert UnknownVenue(0, index);
         return _record(index);
+    }
+
+    function _familyAt(uint256 index, uint256 venue) internal view override returns (uint256) {
+        if (venue >= _count) revert UnknownVenue(index, uint8(venue));
+        return (venue < 128 ? _families0 : _families1) >> ((venue & 127) << 1) & 3;
     }
 
     /// @notice The venue a step names, or `UnknownVenue` for an index outside the table.

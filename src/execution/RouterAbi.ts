@@ -1,8 +1,8 @@
 /**
  * The router's ABI and plan shapes, defined once for TypeScript: it mirrors contracts/router/ITradeRouter.sol
  * and the venue table's views in VenueTable.sol (test/router/encoding.test.ts holds the two ABIs equal).
- * ./RouterPlan.ts encodes and decodes with it; `RouterPlan` is the plan unpacked, ./PlanPacking.ts its
- * calldata shape.
+ * ./RouterPlan.ts encodes and decodes with it; `RouterPlan` is the plan as fields, ./PlanBytes.ts its
+ * calldata bytes.
  */
 import { type Address, type Hex, parseAbi } from "viem"
 
@@ -23,12 +23,10 @@ const planExecutedEvent = {
 
 export const routerAbi = [
   ...parseAbi([
-    "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }",
-    "struct Plan { bytes32 quoteTag; address sellToken; address buyToken; address recipient; uint256 head; uint256 amountIn; uint256 minAmountOut; Step[] steps; }",
     "struct PermitDetails { address token; uint160 amount; uint48 expiration; uint48 nonce; }",
     "struct PermitSingle { PermitDetails details; address spender; uint256 sigDeadline; }",
-    "function execute(Plan plan) payable returns (uint256 amountIn, uint256 amountOut)",
-    "function executeWithPermit(Plan plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
+    "function execute(bytes plan) payable returns (uint256 amountIn, uint256 amountOut)",
+    "function executeWithPermit(bytes plan, PermitSingle permit, bytes signature) returns (uint256 amountIn, uint256 amountOut)",
     "struct VenueConfig { uint8 family; address registry; address deployer; uint24 fee; bytes4 feeGetter; uint32 feeDenominator; bytes32 initCodeHash; bytes4 swapCallback; }",
     "function venueCount() view returns (uint256 count)",
     "function venueAt(uint8 index) view returns (VenueConfig venue)",
@@ -40,13 +38,12 @@ export const routerAbi = [
     "error RecipientIsPool(address pool)",
     "error EmptyPlan()",
     "error InvalidPlan()",
+    "error MalformedPlan(uint256 offset)",
     "error InvalidStep(uint256 index)",
     "error UnknownVenue(uint256 index, uint8 venue)",
     "error InvalidVenueTable(uint256 index)",
     "error BadPairFee(uint256 index, uint256 fee)",
     "error ForgedPool(uint256 index, address pool, address expected)",
-    "error PayerTokenMismatch(uint256 index)",
-    "error OutputTokenMismatch(uint256 index)",
     "error ShareTooLarge(uint256 index)",
     "error StepOutputTooLow(uint256 index, uint256 amountOut, uint256 limit)",
     "error StepInputTooHigh(uint256 index, uint256 amountIn, uint256 limit)",
@@ -70,7 +67,7 @@ export const routerAbi = [
 
 /** The router's `PLAN_ENCODING` this service's calldata and event decoding are for (routers of the first
  * encoding have no such getter). */
-export const PLAN_ENCODING = 4
+export const PLAN_ENCODING = 5
 
 /** `Step.flags`, or-ed together. */
 export const StepFlag = {

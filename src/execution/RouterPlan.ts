@@ -5,21 +5,23 @@
  */
 import {
   type Address,
+  concat,
   decodeAbiParameters,
   decodeErrorResult,
   decodeFunctionData,
-  encodeAbiParameters,
   encodeFunctionData,
   type Hex,
   keccak256,
   pad,
   parseAbiParameters,
   size,
+  slice,
   stringToBytes
 } from "viem"
-import { packPlan, packStep, unpackPlan } from "./PlanPacking.js"
+import { decodePlan, encodePlan, HASHED_FROM } from "./PlanBytes.js"
 import { Funding, NATIVE_PER_USDC_UNIT, type PermitSingle, routerAbi, type RouterPlan } from "./RouterAbi.js"
 
+export { decodePlan, encodePlan } from "./PlanBytes.js"
 export * from "./RouterAbi.js"
 
 /** The tag a quote's fills carry in `PlanExecuted`: keccak256 of the quote id's UTF-8 bytes. */
@@ -27,13 +29,13 @@ export const quoteTag = (quoteId: string): Hex => keccak256(stringToBytes(quoteI
 
 /** Calldata of `execute(plan)`; send `value` = amountIn × 10¹² when `funding` is native. */
 export const encodeExecute = (plan: RouterPlan): Hex =>
-  encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [packPlan(plan)] })
+  encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [encodePlan(plan)] })
 
 export const encodeExecuteWithPermit = (plan: RouterPlan, permit: PermitSingle, signature: Hex): Hex =>
   encodeFunctionData({
     abi: routerAbi,
     functionName: "executeWithPermit",
-    args: [packPlan(plan), permit, signature]
+    args: [encodePlan(plan), permit, signature]
   })
 
 /** The native value a plan's transaction must carry. */
@@ -53,11 +55,11 @@ export type DecodedRouterCall =
 export const decodeRouterCall = (data: Hex): DecodedRouterCall => {
   const decoded = decodeFunctionData({ abi: routerAbi, data })
   if (decoded.functionName === "execute") {
-    return { functionName: "execute", plan: unpackPlan(decoded.args[0]) }
+    return { functionName: "execute", plan: decodePlan(decoded.args[0]) }
   }
   if (decoded.functionName !== "executeWithPermit") throw new Error(`not a plan: ${decoded.functionName}`)
   const [plan, permit, signature] = decoded.args
-  return { functionName: "executeWithPermit", plan: unpackPlan(plan), permit, signature }
+  return { functionName: "executeWithPermit", plan: decodePlan(plan), permit, signature }
 }
 
 export interface PlanExecuted {
@@ -80,26 +82,11 @@ const planExecutedData = parseAbiParameters("uint256 amounts, bytes32 planHash")
 const AMOUNT_BITS = 128n
 const AMOUNT_MASK = (1n << AMOUNT_BITS) - 1n
 
-const planHashParameters = parseAbiParameters([
-  "address sellToken, address buyToken, address recipient, bool exactOut, uint256 amountIn, uint256 minAmountOut, Step[] steps",
-  "struct Step { uint256 pool; address tokenIn; address tokenOut; address hooks; uint256 amount; uint256 limit; }"
-])
-
-/** What the router's `PlanExecuted.planHash` carries for `plan`: its tokens, recipient, amounts and steps
- * (not its tag, funding or deadline, which say how and when it is sent, not what it trades), the steps
- * packed as in calldata. */
+/** What the router's `PlanExecuted.planHash` carries for `plan`: keccak256 of one byte `exactOut` and its
+ * bytes after the deadline, i.e. whether it is exact out, its tokens, recipient, amounts and steps as sent
+ * (not its tag, funding or deadline, which say how and when it is sent, not what it trades). */
 export const planHashOf = (plan: RouterPlan): Hex =>
-  keccak256(
-    encodeAbiParameters(planHashParameters, [
-      plan.sellToken,
-      plan.buyToken,
-      plan.recipient,
-      plan.exactOut,
-      plan.amountIn,
-      plan.minAmountOut,
-      plan.steps.map(packStep)
-    ])
-  )
+  keccak256(concat([plan.exactOut ? "0x01" : "0x00", slice(encodePlan(plan), HASHED_FROM)]))
 
 /** A router log as `PlanExecuted` (the router emits no other event); throws on another shape. Anonymous
  * events are decoded by hand: viem's event decoder finds an event by its signature topic. */

@@ -7,7 +7,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { type Address, type Hex, parseUnits } from "viem"
-import { Funding, planHashOf, type RouterPlan, type RouterStep, StepFlag } from "../../src/execution/RouterPlan.js"
+import {
+  encodePlan,
+  Funding,
+  planHashOf,
+  type RouterPlan,
+  type RouterStep,
+  StepFlag
+} from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
@@ -176,9 +183,14 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     await trader.approve(USDC, env.router, maxIn)
     const tightHead = [{ ...steps[0]!, limit: 1n }, steps[1]!]
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: tightHead }))).toBe("StepInputTooHigh")
-    // No link at all, or a link that does not make the head's input: refused before any pool is called.
+    // No link at all, or a step after the head that is no link: refused before any pool is called.
     expect(await revertOf(trader, env.router, makePlan({ ...base, steps: [steps[0]!] }))).toBe("InvalidStep")
-    const wrongLink = [steps[0]!, { ...steps[1]!, amount: 1n }]
-    expect(await revertOf(trader, env.router, makePlan({ ...base, steps: wrongLink }))).toBe("InvalidStep")
+    const notLink = [steps[0]!, { ...steps[1]!, flags: StepFlag.fromRouter | StepFlag.toRouter }]
+    expect(await revertOf(trader, env.router, makePlan({ ...base, steps: notLink }))).toBe("InvalidStep")
+    // A link's amount and output are implied (what the head owes, of its input): the bytes cannot say others.
+    expect(() => encodePlan(makePlan({ ...base, steps: [steps[0]!, { ...steps[1]!, amount: 1n }] })))
+      .toThrow("a link's amount is what the step above owes")
+    expect(() => encodePlan(makePlan({ ...base, steps: [steps[0]!, { ...steps[1]!, tokenOut: USDC }] })))
+      .toThrow("a link makes the input of the step above")
   })
 })

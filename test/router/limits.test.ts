@@ -7,9 +7,20 @@
  * One file, a little over the usual size, because the cases share one private devnet.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, getAddress, type Hex, maxUint256, parseAbi, parseUnits, toHex } from "viem"
-import { packPlan, packStep } from "../../src/execution/PlanPacking.js"
-import { encodeExecute, Funding, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
+import {
+  type Address,
+  concat,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  maxUint256,
+  parseAbi,
+  parseUnits,
+  size,
+  slice,
+  toHex
+} from "viem"
+import { encodePlan, Funding, routerAbi, type RouterPlan, StepFlag } from "../../src/execution/RouterPlan.js"
 import { swap } from "../../src/math/ConcentratedSwap.js"
 import { getAmountIn, getAmountOut } from "../../src/math/ConstantProduct.js"
 import { v4SwapFeePips } from "../../src/math/V4Fees.js"
@@ -178,26 +189,69 @@ describe("limits that revert", () => {
     expect(await revertOf(trader, env.router, { ...plan, deadline: block.timestamp - 1n })).toBe("DeadlineExpired")
   })
 
-  // planHash copies the steps' calldata raw; it may, because a step with a dirty word never gets that far.
-  it("a step whose pool word has bits above its packed fields reverts, where the clean calldata executes", async () => {
+  it("a plan with no steps reverts EmptyPlan", async () => {
     const { trader, plan } = await directPlan(5)
-    const clean = encodeExecute(plan)
-    const word = toHex(packStep(plan.steps[0]!).pool, { size: 32 }).slice(2)
-    expect(clean.split(word).length).toBe(2)
-    const dirty = clean.replace(word, `01${word.slice(2)}`) as Hex
-    expect(await revertOf(trader, env.router, plan, { data: clean })).toBe("succeeded")
-    expect(await revertOf(trader, env.router, plan, { data: dirty })).toBe("InvalidStep")
+    expect(await revertOf(trader, env.router, { ...plan, steps: [] })).toBe("EmptyPlan")
+  })
+})
+
+// planHash hashes the plan's bytes as sent; it may, because a plan has one encoding and the router refuses
+// every other byte string: cut short anywhere, followed by anything, with an amount that is not minimal
+// or wider than a word, or with bits set beyond a field.
+describe("the plan's bytes", () => {
+  const execute = (bytes: Hex) => encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [bytes] })
+  const planOf = async (i: number) => {
+    const trader = env.trader(i)
+    const amountIn = usdc("1000")
+    await trader.approve(env.usdc, env.router, amountIn)
+    const { plan } = await wethOnV2(env, trader, amountIn)
+    return { trader, plan, bytes: encodePlan(plan), stepAt: size(encodePlan({ ...plan, steps: [] })) }
+  }
+  const byteAt = (bytes: Hex, at: number, value: number) =>
+    concat([slice(bytes, 0, at), toHex(value, { size: 1 }), slice(bytes, at + 1)])
+
+  it("the clean bytes execute; cut short at every length, or followed by a byte, they revert MalformedPlan", async () => {
+    const { trader, plan, bytes } = await planOf(5)
+    expect(await revertOf(trader, env.router, plan, { data: execute(bytes) })).toBe("succeeded")
+    for (let length = 0; length < size(bytes); length++) {
+      const cut = length === 0 ? "0x" : slice(bytes, 0, length)
+      expect([length, await revertOf(trader, env.router, plan, { data: execute(cut) })])
+        .toEqual([length, "MalformedPlan"])
+    }
+    for (const extra of ["0x00", "0x01", "0xffff"] as const) {
+      expect(await revertOf(trader, env.router, plan, { data: execute(concat([bytes, extra])) }))
+        .toBe("MalformedPlan")
+    }
   })
 
-  it("a plan whose head word has bits above its fields, or an exactOut other than 0 or 1, reverts", async () => {
-    const { trader, plan } = await directPlan(5)
-    const clean = encodeExecute(plan)
-    const word = toHex(packPlan(plan).head, { size: 32 }).slice(2)
-    expect(clean.split(word).length).toBe(2)
-    const above = clean.replace(word, `01${word.slice(2)}`) as Hex
-    const exactOut = clean.replace(word, `${word.slice(0, 60)}02${word.slice(62)}`) as Hex
-    expect(await revertOf(trader, env.router, plan, { data: above })).toBe("InvalidPlan")
-    expect(await revertOf(trader, env.router, plan, { data: exactOut })).toBe("InvalidPlan")
+  it("an amount with a leading zero byte or longer than 32 bytes reverts MalformedPlan", async () => {
+    const { trader, plan, bytes } = await planOf(5)
+    // amountIn is the first field after the 99 fixed bytes: its length byte, then the value.
+    const length = Number(slice(bytes, 99, 100))
+    const padded = concat([slice(bytes, 0, 99), toHex(length + 1, { size: 1 }), "0x00", slice(bytes, 100)])
+    expect(await revertOf(trader, env.router, plan, { data: execute(padded) })).toBe("MalformedPlan")
+    const wide = concat([slice(bytes, 0, 99), "0x21", toHex(plan.amountIn, { size: 33 }), slice(bytes, 100 + length)])
+    expect(await revertOf(trader, env.router, plan, { data: execute(wide) })).toBe("MalformedPlan")
+  })
+
+  it("a head byte with bits above funding and exactOut reverts InvalidPlan", async () => {
+    const { trader, plan, bytes } = await planOf(5)
+    for (const bit of [3, 7]) {
+      expect(await revertOf(trader, env.router, plan, { data: execute(byteAt(bytes, 32, 1 << bit)) }))
+        .toBe("InvalidPlan")
+    }
+  })
+
+  it("a step's flags with bits above the key kind, or a key kind not its venue family's, revert InvalidStep", async () => {
+    const { trader, plan, bytes, stepAt } = await planOf(5)
+    // The v2 step's flags byte is 0: set the v3 and v4 key kinds and the spare bits in turn.
+    for (const flags of [1 << 3, 2 << 3, 3 << 3, 1 << 5, 1 << 7]) {
+      expect(await revertOf(trader, env.router, plan, { data: execute(byteAt(bytes, stepAt + 1, flags)) }))
+        .toBe("InvalidStep")
+    }
+    // A venue index past the table.
+    expect(await revertOf(trader, env.router, plan, { data: execute(byteAt(bytes, stepAt, 0xff)) }))
+      .toBe("UnknownVenue")
   })
 })
 

@@ -10,11 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
   type Address,
-  encodeAbiParameters,
   encodeFunctionData,
   erc20Abi,
   getAddress,
   maxUint256,
+  pad,
   parseAbi,
   parseUnits,
   zeroAddress
@@ -139,7 +139,7 @@ describe("only pools that verify against their factory or manager", () => {
 
 describe("forged callbacks", () => {
   it("a contract posing as a pool cannot get paid through the v3 or v4 callback, outside or inside a plan", async () => {
-    const forgedData = encodeAbiParameters([{ type: "address" }, { type: "bool" }], [env.usdc, false])
+    const forgedData = pad(env.usdc)
     await expectVictimUntouched(async () => {
       await expect(attacker.write(hostile.fakePool, fakePoolAbi, "strike", [env.router])).rejects.toThrow()
       await expect(attacker.write(hostile.fakePool, fakePoolAbi, "strikeUnlock", [env.router, forgedData])).rejects
@@ -182,12 +182,18 @@ describe("never moves anyone's tokens but the caller's", () => {
   it("steps may take only the sell token from the taker, and deliver only the buy token to the recipient", async () => {
     const taker = env.trader(4)
     const amount = usdc("100")
+    // The plan's bytes have no field for either: a taker-paid step's input is the sell token and a step
+    // paying the recipient makes the buy token, by rule, so the encoder cannot write such a plan.
     const wethIn = poolStep(env.manifest, "v2:WETH/USDC", env.token("WETH"), amount)
-    expect(await revertOf(taker, env.router, directUsdcToWeth(amount, taker.address, { steps: [wethIn] })))
-      .toBe("PayerTokenMismatch")
+    expect(() => encodeExecute(directUsdcToWeth(amount, taker.address, { steps: [wethIn] })))
+      .toThrow("a taker-paid step spends the sell token")
     const toOther = poolStep(env.manifest, "v2:WBTC/USDC", env.usdc, amount)
-    expect(await revertOf(taker, env.router, directUsdcToWeth(amount, taker.address, { steps: [toOther] })))
-      .toBe("OutputTokenMismatch")
+    expect(() => encodeExecute(directUsdcToWeth(amount, taker.address, { steps: [toOther] })))
+      .toThrow("a step paying the recipient makes the buy token")
+    // The pair of another token named for the sell token's step is a pool of other tokens: forged.
+    const otherPair = { ...poolStep(env.manifest, "v2:WETH/USDC", env.usdc, amount), pool: toOther.pool }
+    expect(await revertOf(taker, env.router, directUsdcToWeth(amount, taker.address, { steps: [otherPair] })))
+      .toBe("ForgedPool")
     const greedyShare = {
       ...poolStep(env.manifest, "v2:WETH/USDC", env.usdc, SHARE_ALL + 1n),
       flags: StepFlag.fromRouter
@@ -314,7 +320,7 @@ describe("re-entry cannot double-spend or skip a check", () => {
     const forged = encodeFunctionData({
       abi: parseAbi(["function uniswapV3SwapCallback(int256, int256, bytes)"]),
       functionName: "uniswapV3SwapCallback",
-      args: [slack / 2n, slack / 2n, encodeAbiParameters([{ type: "address" }, { type: "bool" }], [USDC, false])]
+      args: [slack / 2n, slack / 2n, pad(USDC)]
     })
     await attacker.write(EVIL, reentrantAbi, "arm", [env.router, forged])
     const plan = makePlan({
@@ -363,7 +369,7 @@ describe("re-entry cannot double-spend or skip a check", () => {
       encodeFunctionData({
         abi: parseAbi(["function uniswapV3SwapCallback(int256, int256, bytes)"]),
         functionName: "uniswapV3SwapCallback",
-        args: [amountIn, amountIn, encodeAbiParameters([{ type: "address" }, { type: "bool" }], [USDC, false])]
+        args: [amountIn, amountIn, pad(USDC)]
       })
     ]
     for (const attack of attacks) {

@@ -19,13 +19,7 @@ import {
   type TransactionReceipt
 } from "viem"
 import { roles } from "../../../devnet/accounts.js"
-import {
-  encodeExecute,
-  Funding,
-  planExecutedIn,
-  routerAbi,
-  type RouterPlan
-} from "../../../src/execution/RouterPlan.js"
+import { Funding, planExecutedIn, routerAbi, type RouterPlan } from "../../../src/execution/RouterPlan.js"
 import { reentrantAbi } from "../fixtures.js"
 import { attackCalldata, generatePlan, type Random, seeded } from "./plans.js"
 import type { World } from "./world.js"
@@ -203,8 +197,7 @@ export const runFuzz = async (world: World, runs: number, seed: number): Promise
     }
     const before = await snapshot(world)
     const balances = new Map(world.tokens.map((token) => [token, before.balance(token, world.caller.address)]))
-    const { plan, value, corruption } = generatePlan(random, world, balances)
-    const data = encodeExecute(plan)
+    const { plan, data, value, corruption } = generatePlan(random, world, balances)
     try {
       await world.reader.call({ account: world.caller.address, to: world.env.router, data, value })
     } catch (error) {

@@ -2,14 +2,19 @@
  * Random plans over the fuzzed world, from a seeded generator so a failure replays: one or two paths of
  * one or two hops, split or not, every funding kind, exact in or out, sometimes an impossible minimum,
  * and sometimes one corruption (a forged pool, a bad recipient, a stolen share, a wrong token, an
- * expired deadline) that the router must refuse.
+ * expired deadline, or the plan's bytes cut short, followed by more, or with one byte changed) that the
+ * router must refuse. A corruption the encoding has no way to say (a taker-paid step naming another token
+ * than the sell token: the bytes carry no such field) becomes a byte corruption of the clean plan.
  */
-import { type Address, encodeAbiParameters, encodeFunctionData, parseAbi } from "viem"
+import { type Address, concat, encodeFunctionData, type Hex, pad, parseAbi, size, slice, toHex } from "viem"
 import { DevnetVenue } from "../../../devnet/router.js"
 import {
+  decodePlan,
   encodeExecute,
+  encodePlan,
   Funding,
   type FundingCode,
+  routerAbi,
   type RouterPlan,
   type RouterStep,
   SHARE_ALL,
@@ -53,7 +58,10 @@ const stepOf = (edge: Edge, tokenIn: Address, amount: bigint, flags: number): Ro
 })
 
 export interface Generated {
+  /** what `data` executes, read back from it; a plan whose bytes do not read back is sent as the one it
+   * was corrupted from (the router must refuse it) */
   readonly plan: RouterPlan
+  readonly data: Hex
   readonly value: bigint
   readonly corruption: string | undefined
 }
@@ -114,11 +122,50 @@ export const generatePlan = (random: Random, world: World, balances: ReadonlyMap
       ]
     plan = { ...plan, exactOut: true, minAmountOut: wanted, steps: chain }
   }
-  const corruption = random() < 0.2 ? pick(random, corruptions) : undefined
-  if (corruption !== undefined) plan = corrupt[corruption](random, world, plan)
   const value = plan.funding === Funding.native ? plan.amountIn * 10n ** 12n : 0n
-  return { plan, value, corruption }
+  if (random() >= 0.2) return { plan, data: encodeExecute(plan), value, corruption: undefined }
+  const kind = pick(random, corruptions)
+  if (kind in corruptBytes) return fromBytes(random, plan, value, kind as keyof typeof corruptBytes)
+  const corrupted = corrupt[kind as keyof typeof corrupt](random, world, plan)
+  try {
+    return { plan: corrupted, data: encodeExecute(corrupted), value, corruption: kind }
+  } catch {
+    // The encoding cannot say it (an implied token, a link's output): change the clean plan's bytes instead.
+    return fromBytes(random, plan, value, pick(random, byteCorruptions))
+  }
 }
+
+const fromBytes = (random: Random, clean: RouterPlan, value: bigint, kind: keyof typeof corruptBytes): Generated => {
+  const bytes = corruptBytes[kind](random, encodePlan(clean))
+  const data = encodeFunctionData({ abi: routerAbi, functionName: "execute", args: [bytes] })
+  let plan = clean
+  try {
+    plan = decodePlan(bytes)
+  } catch {
+    // not a plan: the router must refuse it, and a refused plan changes nothing
+  }
+  return { plan, data, value, corruption: kind }
+}
+
+const corruptBytes = {
+  truncated: (random: Random, bytes: Hex): Hex => {
+    const length = Math.floor(random() * size(bytes))
+    return length === 0 ? "0x" : slice(bytes, 0, length)
+  },
+  trailing: (random: Random, bytes: Hex): Hex => concat([bytes, toHex(Math.floor(random() * 256), { size: 1 })]),
+  // Not a byte of the recipient (offsets 79-98): the invariants watch the world's one recipient.
+  changedByte: (random: Random, bytes: Hex): Hex => {
+    const pickAt = Math.floor(random() * (size(bytes) - 20))
+    const at = pickAt < 79 ? pickAt : pickAt + 20
+    const byte = Math.floor(random() * 256)
+    return concat([
+      slice(bytes, 0, at),
+      toHex(byte, { size: 1 }),
+      ...(at + 1 < size(bytes) ? [slice(bytes, at + 1)] : [])
+    ])
+  }
+} as const
+const byteCorruptions = Object.keys(corruptBytes) as ReadonlyArray<keyof typeof corruptBytes>
 
 const withStep = (plan: RouterPlan, random: Random, change: (step: RouterStep) => RouterStep): RouterPlan => {
   const index = Math.floor(random() * plan.steps.length)
@@ -150,7 +197,7 @@ const corrupt = {
     withStep(plan, random, (step) => ({ ...step, fee: step.fee + 1 }))
 } as const
 
-const corruptions = Object.keys(corrupt) as ReadonlyArray<keyof typeof corrupt>
+const corruptions: ReadonlyArray<string> = [...Object.keys(corrupt), ...byteCorruptions]
 
 /** What a hostile token or hook tries when it gets control: re-enter to steal, or forge a callback. */
 export const attackCalldata = (random: Random, world: World) => {
@@ -164,7 +211,8 @@ export const attackCalldata = (random: Random, world: World) => {
     exactOut: true,
     steps: [stepOf(edge, token, SHARE_ALL, StepFlag.fromRouter)]
   })
-  const forgedData = encodeAbiParameters([{ type: "address" }, { type: "bool" }], [token, false])
+  // The router's own callback data for a taker-paid step: the input token in one word.
+  const forgedData = pad(token)
   return pick(random, [
     encodeExecute(theft),
     encodeFunctionData({
