@@ -52,7 +52,6 @@ export const runPath = (
   taxes: TransferTaxes,
   simulated: SimulatedHops = noSimulatedHops
 ): PathRun => {
-  ;(globalThis as any).__runs++
   if (amount <= 0n) return { _tag: "Unfillable", hop: null, reason: "zero_amount" }
   const pricing: HopPricing = { pools, taxes, simulated }
   if (side === "exactIn") return forward(path, amount, pricing)

@@ -54,7 +54,6 @@ export const overlay = (market: Market) => {
 
 /** Runs each path with its amount (input for exactIn, output for exactOut), in order, on one pool state. */
 export const execute = (
-
   market: Market,
   paths: ReadonlyArray<Path>,
   amounts: ReadonlyArray<bigint>,
