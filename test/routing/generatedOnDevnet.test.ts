@@ -56,10 +56,12 @@ describe("generated markets of 10–20 venues, traded through the service", () =
           const legs = quoted.best.legs
           const venues = new Set(legs.flatMap((leg) => leg.hops.map((hop) => hop.venue)))
           const pools = legs.flatMap((leg) => leg.hops.map((hop) => hop.poolId))
-          if (new Set(pools).size < pools.length) shared++
+          const sharing = new Set(pools).size < pools.length
+          if (sharing) shared++
           console.log(
             `seed ${market.seed}, ${8 + market.added} venues, ${request.side ?? "exactIn"} ${request.amount}: ` +
-              `${legs.length} legs over ${[...venues].join(", ")}; delivered ${delivered}`
+              `${legs.length} legs over ${[...venues].join(", ")}${sharing ? ", two through one pool" : ""}; ` +
+              `delivered ${delivered}`
           )
           // `trade` checked the receipt: `pass`, with `delivered` what the taker received.
           expect(delivered).toBe(BigInt(final.amountOutSimulated))
