@@ -40,7 +40,7 @@ export interface SubsetChoice {
   /**
    * An upper bound on its exact optimum, for paths that share no pool: λ·T + Σᵢ supₓ (fᵢ(x) − λx) − gas,
    * each sup bounded on every segment by concavity (fᵢ rises no faster than the segment before, and falls
-   * no slower than the one after), λ its last slope. The lines are exact at their points only; near a
+   * no slower than the one after), λ its last slope, or the search's λ where that gives less. The lines are exact at their points only; near a
    * position's range end (a kink) the bound is what tells that the exact optimum may be well above them.
    */
   readonly bound: number
