@@ -191,7 +191,13 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   }
   const order = paths.map((_, i) => i).sort((a, b) => psi[b]! - psi[a]!)
   // The visit goes in the order of ψ; the k largest lifts of what is left bound any extension's lift.
-  const liftsLeft = order.map((_, j) => order.slice(j).map((i) => lift[i]!).sort((a, b) => b - a).slice(0, k))
+  const liftsLeft: Array<ReadonlyArray<number>> = []
+  for (let j = order.length - 1, top: ReadonlyArray<number> = []; j >= 0; j--) {
+    const x = lift[order[j]!]!
+    const at = top.findIndex((y) => y < x)
+    top = (at < 0 ? [...top, x] : [...top.slice(0, at), x, ...top.slice(at)]).slice(0, k)
+    liftsLeft[j] = top
+  }
   const found: Array<Lines> = []
   const hopeful: Array<Lines> = []
   let priced = 0
