@@ -15,8 +15,12 @@ import { equaliseMarginals } from "./Split.js"
 import { objective } from "./SplitObjective.js"
 import { bestSubsets } from "./SubsetSearch.js"
 
-/** Subsets kept from the search on the lines, and at most how many of them are optimised exactly. */
-const KEPT = 4
+/**
+ * Subsets kept from the search on the lines, and at most how many of them are optimised exactly: the
+ * best on the lines, then the one whose bound is highest (the `REFINED` highest are kept whatever their
+ * rank on the lines).
+ */
+const KEPT = 2
 const REFINED = 2
 
 export const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, taxes: TransferTaxes): Plan | null => {
@@ -26,7 +30,8 @@ export const bestSplit = (request: RouteRequest, paths: ReadonlyArray<Path>, tax
     paths,
     maxSplits: request.maxSplits,
     gas: paths.map((path) => gasInToken(request.gas, pathGasUnits(request.gas, path))),
-    keep: KEPT
+    keep: KEPT,
+    keepByBound: REFINED
   })
   let best: Plan | null = null
   // The best on the lines first (most often the best), then any other whose bound can still beat it.

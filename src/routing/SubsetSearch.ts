@@ -18,6 +18,12 @@
  * and could crowd better subsets out. Its bound still takes each path alone, which overstates it where
  * the paths cross the shared pool the same way (always within two hops). The caller prices the
  * survivors exactly.
+ *
+ * The lines rank subsets only to within their error, which is largest where a concentrated position's
+ * range end lies between two points: a subset can then be best exactly yet rank below `keep` others on
+ * the lines. So the search also keeps the `keepByBound` subsets whose bound on their exact optimum is
+ * highest, each path's ψ taken on the curve that concavity allows between the points (`lift`) as well as
+ * on the lines: a branch is cut only when neither its value on the lines nor its bound can enter a list.
  */
 import type { Hex } from "../../schema/Chain.js"
 import { runPath } from "./Path.js"
@@ -34,7 +40,7 @@ export interface SubsetChoice {
   /**
    * An upper bound on its exact optimum, for paths that share no pool: λ·T + Σᵢ supₓ (fᵢ(x) − λx) − gas,
    * each sup bounded on every segment by concavity (fᵢ rises no faster than the segment before, and falls
-   * no slower than the one after), λ its last slope. The lines are exact at their points only; near a
+   * no slower than the one after), λ its last slope, or the search's λ where that gives less. The lines are exact at their points only; near a
    * position's range end (a kink) the bound is what tells that the exact optimum may be well above them.
    */
   readonly bound: number
@@ -43,8 +49,10 @@ export interface SubsetChoice {
 export interface SubsetSearch extends SplitProblem {
   /** Gas of each path in the objective's token. */
   readonly gas: ReadonlyArray<bigint>
-  /** How many of the best subsets to return. */
+  /** How many of the best subsets on the lines to return. */
   readonly keep: number
+  /** And how many of those with the highest bound on their exact optimum, if not among them. */
+  readonly keepByBound: number
 }
 
 /** Past this many subsets priced the search stops with what it has (a guard; bounds end it far sooner). */
@@ -158,10 +166,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     const alone = linked.reduce((sum, n) => sum + worth[n]! + gas[members[n]!]!, 0n)
     return { ...lines, value: lines.value - alone + valueOf(side, run) }
   }
-  const bounded = ({ marginal, worth: _, ...lines }: NonNullable<ReturnType<typeof allocate>>): SubsetChoice => ({
-    ...lines,
-    bound: lines.members.reduce((sum, i) => sum + supBound(i, marginal) - Number(gas[i]!), marginal * Number(total))
-  })
+  type Lines = NonNullable<ReturnType<typeof allocate>> & { readonly bound: number }
   const all = allocate(paths.map((_, i) => i))
   if (all === null) return []
   // A first subset: the paths the unconstrained optimum gives most; its last slope prices the bound.
@@ -173,8 +178,28 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     const surplus = Number(F(i, j)!) - lambda * Number(points[j]!) - Number(gas[i]!)
     return surplus > 0 ? surplus : 0
   })
+  /** As ψ, on the curve that concavity allows between the points rather than on the lines. */
+  const lift = paths.map((_, i) => Math.max(psi[i]!, supBound(i, lambda) - Number(gas[i]!)))
+  /** A subset's bound at its own last slope, or at λ where that is lower: both bound its exact optimum. */
+  const boundOf = (lines: NonNullable<ReturnType<typeof allocate>>) => {
+    const own = lines.members.reduce(
+      (sum, i) => sum + supBound(i, lines.marginal) - Number(gas[i]!),
+      lines.marginal * Number(total)
+    )
+    const shared = lines.members.reduce((sum, i) => sum + lift[i]!, lambda * Number(total))
+    return Math.min(own, shared)
+  }
   const order = paths.map((_, i) => i).sort((a, b) => psi[b]! - psi[a]!)
-  const found: Array<NonNullable<ReturnType<typeof allocate>>> = []
+  // The visit goes in the order of ψ; the k largest lifts of what is left bound any extension's lift.
+  const liftsLeft: Array<ReadonlyArray<number>> = []
+  for (let j = order.length - 1, top: ReadonlyArray<number> = []; j >= 0; j--) {
+    const x = lift[order[j]!]!
+    const at = top.findIndex((y) => y < x)
+    top = (at < 0 ? [...top, x] : [...top.slice(0, at), x, ...top.slice(at)]).slice(0, k)
+    liftsLeft[j] = top
+  }
+  const found: Array<Lines> = []
+  const hopeful: Array<Lines> = []
   let priced = 0
   const threshold = () => {
     if (found.length < search.keep) return null
@@ -182,26 +207,33 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     // A subset within 10⁻⁷ (0.001 bp) of the worst kept cannot move the answer past the promise.
     return worst + Math.abs(worst) * 1e-7
   }
+  const boundBar = () => (hopeful.length < search.keepByBound ? null : hopeful[hopeful.length - 1]!.bound)
   const record = (members: ReadonlyArray<number>) => {
     priced++
     const allocated = allocate(members)
-    const lines = allocated === null ? null : joint(allocated)
-    if (lines === null) return
+    const joined = allocated === null ? null : joint(allocated)
+    if (joined === null) return
+    const lines = { ...joined, bound: boundOf(joined) }
     found.push(lines)
     found.sort(byValue)
     if (found.length > search.keep) found.pop()
+    hopeful.push(lines)
+    hopeful.sort((a, b) => b.bound - a.bound)
+    if (hopeful.length > search.keepByBound) hopeful.pop()
   }
-  const visit = (from: number, chosen: ReadonlyArray<number>, bound: number) => {
-    const bar = threshold()
-    if (chosen.length > 0 && (bar === null || bound > bar)) record(chosen)
+  const visit = (from: number, chosen: ReadonlyArray<number>, bound: number, curve: number) => {
+    const [bar, high] = [threshold(), boundBar()]
+    if (chosen.length > 0 && (bar === null || bound > bar || high === null || curve > high)) record(chosen)
     for (let j = from; j < order.length && chosen.length < k && priced < MAX_PRICED; j++) {
-      let optimistic = bound
+      let [optimistic, hope] = [bound, curve]
       for (let t = j; t < Math.min(order.length, j + k - chosen.length); t++) optimistic += psi[order[t]!]!
-      const now = threshold()
-      if (now !== null && optimistic <= now) break
-      visit(j + 1, [...chosen, order[j]!], bound + psi[order[j]!]!)
+      for (const more of liftsLeft[j]!.slice(0, k - chosen.length)) hope += more
+      const [now, top] = [threshold(), boundBar()]
+      if (now !== null && optimistic <= now && top !== null && hope <= top) break
+      visit(j + 1, [...chosen, order[j]!], bound + psi[order[j]!]!, curve + lift[order[j]!]!)
     }
   }
-  visit(0, [], lambda * Number(total))
-  return found.map(bounded)
+  visit(0, [], lambda * Number(total), lambda * Number(total))
+  const kept = [...found, ...hopeful.filter((lines) => !found.includes(lines))]
+  return kept.map(({ marginal: _, worth: __, ...choice }) => choice)
 }

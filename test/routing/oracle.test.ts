@@ -82,6 +82,13 @@ describe("route search against the exhaustive oracle", () => {
     holdsToOracle(pools, "exactOut", (5n * E18) / 3n, 3, 20n)
   })
 
+  // A kink between the points: the best subset's third path (venue-2's direct pool) takes 2 % of the order
+  // across a concentrated range end between 1/128 and 1/32 of it, so its line is 0.7 bp under its curve
+  // and the subset ranked 5th of the 4 kept by their value on the lines; its bound is the highest of all.
+  it("hubbed, a range end between the points: seed 817776, 3 venues, exactOut 27.59 WETH, 3 splits", () => {
+    holdsToOracle(hubbedVenueMarket(817_776, 3).pools, "exactOut", 27_590n * E18 / 1000n, 3, 0n)
+  })
+
   it("hubbed markets, two-hop paths sharing hub pools: within 0.01 bp of the oracle", () => {
     fc.assert(
       fc.property(
