@@ -4,19 +4,15 @@
  * node without the `trace_*` namespace, by the prestate tracer, with the same answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Schedule, Schema, Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { devnetDefaults } from "../../devnet/DevnetConfig.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { blockWrites } from "../../src/safety/BlockWrites.js"
+import { automined, STORES_CALLER } from "../support/automined.js"
 import { startPlainAnvil } from "../support/plainAnvil.js"
 import { type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
-
-// A contract whose every call stores its caller in slot 0: init code copying the 9-byte runtime
-// `CALLER PUSH1 0 SSTORE STOP`.
-const STORES_CALLER = "0x6005600c60003960056000f3" + "3360005500"
-const SENDER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
 
 const scope = Effect.runSync(Scope.make())
 let counter: RpcCounter
@@ -66,27 +62,15 @@ const nodeWithoutTrace = (target: string) =>
   })
 
 const rpcAt = (rpcUrl: string) => ChainRpc.make({ rpcUrl, chainId: devnetDefaults.chainId })
-const Receipt = Schema.Struct({ contractAddress: Schema.NullOr(Schema.String), blockNumber: Schema.String })
-
-// Anvil's automine can answer the send before the block holding it is stored, so the receipt is
-// awaited rather than read once.
-const receiptOf = (hash: unknown) =>
-  rpc.read(Schema.NullOr(Receipt), "eth_getTransactionReceipt", [hash]).pipe(
-    Effect.filterOrFail((receipt) => receipt !== null, () => new Error(`no receipt yet for ${String(hash)}`)),
-    Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo("10 seconds")))
-  )
-
-const mined = (tx: Record<string, string>) =>
-  Effect.flatMap(rpc.request("eth_sendTransaction", [{ from: SENDER, ...tx }]), receiptOf)
 
 beforeAll(async () => {
   const anvil = await startPlainAnvil(scope)
   counter = await startRpcCounter(anvil.rpcUrl, (call) => void methods.push(call.method))
   withoutTrace = await nodeWithoutTrace(anvil.rpcUrl)
   rpc = rpcAt(counter.url)
-  const deployed = await Effect.runPromise(mined({ data: STORES_CALLER }))
+  const deployed = await Effect.runPromise(automined(rpc, { data: STORES_CALLER }))
   contract = deployed.contractAddress!
-  written = Number((await Effect.runPromise(mined({ to: contract, data: "0x" }))).blockNumber)
+  written = Number((await Effect.runPromise(automined(rpc, { to: contract, data: "0x" }))).blockNumber)
 })
 afterAll(async () => {
   await counter.close()

@@ -11,12 +11,10 @@ import { ChainRpc } from "../../layers/ChainRpc.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { emptyState } from "../../src/indexer/State.js"
 import { StateChanges } from "../../src/safety/StateChanges.js"
+import { automined, STORES_CALLER } from "../support/automined.js"
 import { startPlainAnvil } from "../support/plainAnvil.js"
 import { type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
 
-// A contract whose every call stores its caller in slot 0 (as in blockWrites.test.ts).
-const STORES_CALLER = "0x6005600c60003960056000f3" + "3360005500"
-const SENDER = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
 const HEAD = 40
 
 const scope = Effect.runSync(Scope.make())
@@ -26,14 +24,6 @@ let rpc: ChainRpc["Type"]
 let contract: string
 let written: number
 
-const Receipt = Schema.Struct({ contractAddress: Schema.NullOr(Schema.String), blockNumber: Schema.String })
-const receiptOf = (hash: unknown) =>
-  rpc.read(Schema.NullOr(Receipt), "eth_getTransactionReceipt", [hash]).pipe(
-    Effect.filterOrFail((receipt) => receipt !== null, () => new Error(`no receipt yet for ${String(hash)}`)),
-    Effect.retry(Schedule.spaced("20 millis").pipe(Schedule.upTo("10 seconds")))
-  )
-const mined = (tx: Record<string, string>) =>
-  Effect.flatMap(rpc.request("eth_sendTransaction", [{ from: SENDER, ...tx }]), receiptOf)
 const mineTo = (block: number) =>
   Effect.flatMap(
     rpc.read(Schema.String, "eth_blockNumber"),
@@ -48,9 +38,9 @@ beforeAll(async () => {
   })
   rpc = ChainRpc.make({ rpcUrl: counter.url, chainId: devnetDefaults.chainId })
   await Effect.runPromise(Effect.gen(function*() {
-    contract = (yield* mined({ data: STORES_CALLER })).contractAddress!.toLowerCase()
+    contract = (yield* automined(rpc, { data: STORES_CALLER })).contractAddress!.toLowerCase()
     yield* mineTo(14)
-    written = Number((yield* mined({ to: contract, data: "0x" })).blockNumber)
+    written = Number((yield* automined(rpc, { to: contract, data: "0x" })).blockNumber)
     yield* mineTo(HEAD)
   }))
 })
