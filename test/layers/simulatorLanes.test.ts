@@ -56,16 +56,22 @@ const transfers = (block: bigint): SimulationRequest => ({
   balances: [{ address: FROM, wei: 10n ** 21n }]
 })
 
+/** The service's simulator on the recorded ChainRpc, and a request at the node's head. */
+const simulatorAtHead = (log: Array<Sent>) =>
+  Effect.gen(function*() {
+    const rpc = recorded(log)
+    const simulator = yield* Simulator.make.pipe(Effect.provide(Layer.succeed(ChainRpc, rpc)))
+    const head = BigInt(yield* rpc.read(RpcHex, "eth_blockNumber"))
+    return { simulator, request: transfers(head) }
+  })
+
 describe("simulator lanes", () => {
   it.live(
     "a request's simulation is sent ahead of a busy scan's backlog, and the backlog still runs",
     () =>
       Effect.gen(function*() {
         const log: Array<Sent> = []
-        const rpc = recorded(log)
-        const simulator = yield* Simulator.make.pipe(Effect.provide(Layer.succeed(ChainRpc, rpc)))
-        const head = BigInt(yield* rpc.read(RpcHex, "eth_blockNumber"))
-        const request = transfers(head)
+        const { request, simulator } = yield* simulatorAtHead(log)
         const backlog = 12
         const scan = yield* Effect.fork(Effect.all(
           Array.from({ length: backlog }, () => Simulator.inBackground(simulator.simulate(request))),
@@ -106,10 +112,7 @@ describe("simulator lanes", () => {
       Effect.gen(function*() {
         // The yardstick the first test is read against: the scan's simulations sent as a request's are.
         const log: Array<Sent> = []
-        const rpc = recorded(log)
-        const simulator = yield* Simulator.make.pipe(Effect.provide(Layer.succeed(ChainRpc, rpc)))
-        const head = BigInt(yield* rpc.read(RpcHex, "eth_blockNumber"))
-        const request = transfers(head)
+        const { request, simulator } = yield* simulatorAtHead(log)
         const scan = yield* Effect.fork(Effect.all(
           Array.from({ length: 12 }, () => simulator.simulate(request)),
           { concurrency: "unbounded" }
