@@ -62,15 +62,18 @@ abstract contract PlanRules is RouterBase {
         f.head = word >> 248;
         f.deadline = uint48(word >> 200);
         (f.start, f.end) = (start, end);
-        uint256 p;
-        (f.amountIn, p) = _amount(start + HEADER, end, start);
-        (f.minAmountOut, p) = _amount(p, end, start);
-        if (p + 1 > end) revert MalformedPlan(p + 1 - start);
-        uint256 count;
-        assembly ("memory-safe") {
-            count := byte(0, calldataload(p))
+        // Offsets within calldata (the ABI decoder bounded `plan` by its size): no sum here can overflow.
+        unchecked {
+            uint256 p;
+            (f.amountIn, p) = _amount(start + HEADER, end, start);
+            (f.minAmountOut, p) = _amount(p, end, start);
+            if (p + 1 > end) revert MalformedPlan(p + 1 - start);
+            uint256 count;
+            assembly ("memory-safe") {
+                count := byte(0, calldataload(p))
+            }
+            (f.stepCount, f.steps) = (count, p + 1);
         }
-        (f.stepCount, f.steps) = (count, p + 1);
     }
 
     /// @notice The head byte's fields: `funding` in bits 0-1, `exactOut` in bit 2 (`_check` refuses the rest).
@@ -90,8 +93,13 @@ abstract contract PlanRules is RouterBase {
     /// built). Hashing the bytes is hashing the plan because a plan has one encoding (above), and the hash
     /// is taken only after the plan loop has read every step and found the plan ending exactly there.
     function _planHash(Fields memory f) internal pure returns (bytes32 hash) {
-        uint256 from = f.start + HASHED_FROM;
-        uint256 size = f.end - from;
+        uint256 from;
+        uint256 size;
+        // `_read` found the plan at least HEADER long, and HEADER > HASHED_FROM.
+        unchecked {
+            from = f.start + HASHED_FROM;
+            size = f.end - from;
+        }
         // `exactOut` lives in the head byte, outside the hashed bytes: one byte of it first.
         uint256 isExactOut = f.head >> 2 & 1;
         assembly ("memory-safe") {
@@ -131,28 +139,31 @@ abstract contract PlanRules is RouterBase {
         view
         returns (uint256 nextIndex, uint256 next)
     {
-        (uint256 start, uint256 end) = (f.start, f.end);
-        uint256 word;
-        assembly ("memory-safe") {
-            word := calldataload(p)
+        // Offsets within calldata and a step index below 256: no sum here can overflow.
+        unchecked {
+            (uint256 start, uint256 end) = (f.start, f.end);
+            uint256 word;
+            assembly ("memory-safe") {
+                word := calldataload(p)
+            }
+            p += 22;
+            if (p > end) revert MalformedPlan(p - start);
+            uint256 flags = word >> 240 & 0xff;
+            step.venue = uint8(word >> 248);
+            step.pool = address(uint160(word >> 80));
+            _keyKindIs(i, word >> 248, flags);
+            (step.tokenIn, step.tokenOut) = (f.sellToken, f.buyToken);
+            if (flags & FROM_ROUTER != 0) (step.tokenIn, p) = (_address(p), p + 20);
+            if (flags & TO_ROUTER != 0) (step.tokenOut, p) = (_address(p), p + 20);
+            p = _key(step, p, flags);
+            if (p > end) revert MalformedPlan(p - start);
+            (step.amount, p) = _amount(p, end, start);
+            (step.limit, p) = _amount(p, end, start);
+            _fill(step, i, flags, f.recipient);
+            step.sellToken = f.sellToken;
+            (step.links, step.linksEnd) = (0, 0);
+            (nextIndex, next) = (i + 1, p);
         }
-        p += 22;
-        if (p > end) revert MalformedPlan(p - start);
-        uint256 flags = word >> 240 & 0xff;
-        step.venue = uint8(word >> 248);
-        step.pool = address(uint160(word >> 80));
-        _keyKindIs(i, word >> 248, flags);
-        (step.tokenIn, step.tokenOut) = (f.sellToken, f.buyToken);
-        if (flags & FROM_ROUTER != 0) (step.tokenIn, p) = (_address(p), p + 20);
-        if (flags & TO_ROUTER != 0) (step.tokenOut, p) = (_address(p), p + 20);
-        p = _key(step, p, flags);
-        if (p > end) revert MalformedPlan(p - start);
-        (step.amount, p) = _amount(p, end, start);
-        (step.limit, p) = _amount(p, end, start);
-        _fill(step, i, flags, f.recipient);
-        step.sellToken = f.sellToken;
-        (step.links, step.linksEnd) = (0, 0);
-        (nextIndex, next) = (i + 1, p);
         if (step.exactOut && step.fromRouter) {
             (step.links, step.linksEnd) = (p, 0);
             (nextIndex, next) = _chainEnd(f, p, i);
@@ -172,26 +183,29 @@ abstract contract PlanRules is RouterBase {
     /// is the sell token. `_chainEnd` checked the links' shape and bounds when the chain's head was read;
     /// they are read again here field by field, with their venue's family, before they run.
     function _link(Leg memory above, uint256 amount) internal view returns (Leg memory step) {
-        (uint256 p, uint256 end, uint256 i) = (above.links, above.linksEnd, above.index + 1);
-        uint256 word;
-        assembly ("memory-safe") {
-            word := calldataload(p)
+        // Offsets within calldata and a step index below 256: no sum here can overflow.
+        unchecked {
+            (uint256 p, uint256 end, uint256 i) = (above.links, above.linksEnd, above.index + 1);
+            uint256 word;
+            assembly ("memory-safe") {
+                word := calldataload(p)
+            }
+            p += 22;
+            uint256 flags = word >> 240 & 0xff;
+            step.venue = uint8(word >> 248);
+            step.pool = address(uint160(word >> 80));
+            _keyKindIs(i, word >> 248, flags);
+            (step.tokenIn, step.tokenOut) = (above.sellToken, above.tokenIn);
+            if (flags & 7 == LINK) (step.tokenIn, p) = (_address(p), p + 20);
+            else if (flags & 7 != LAST_LINK) revert InvalidStep(i);
+            p = _key(step, p, flags);
+            if (p > end) revert InvalidStep(i);
+            (step.limit, p) = _amount(p, end, 0);
+            step.amount = amount;
+            _fill(step, i, flags, above.recipient);
+            step.sellToken = above.sellToken;
+            (step.links, step.linksEnd) = flags & 7 == LINK ? (p, end) : (0, 0);
         }
-        p += 22;
-        uint256 flags = word >> 240 & 0xff;
-        step.venue = uint8(word >> 248);
-        step.pool = address(uint160(word >> 80));
-        _keyKindIs(i, word >> 248, flags);
-        (step.tokenIn, step.tokenOut) = (above.sellToken, above.tokenIn);
-        if (flags & 7 == LINK) (step.tokenIn, p) = (_address(p), p + 20);
-        else if (flags & 7 != LAST_LINK) revert InvalidStep(i);
-        p = _key(step, p, flags);
-        if (p > end) revert InvalidStep(i);
-        (step.limit, p) = _amount(p, end, 0);
-        step.amount = amount;
-        _fill(step, i, flags, above.recipient);
-        step.sellToken = above.sellToken;
-        (step.links, step.linksEnd) = flags & 7 == LINK ? (p, end) : (0, 0);
     }
 
     /// @dev The end (index and offset) of the chain whose head is step `i`, its links starting at `p`:
@@ -199,23 +213,26 @@ abstract contract PlanRules is RouterBase {
     /// flags, pool, its input if it is not the last, its pool key and its limit. Checks every link's shape
     /// and bounds now, so the links that run later inside a pool's callback are the plan's own bytes.
     function _chainEnd(Fields memory f, uint256 p, uint256 i) private pure returns (uint256, uint256) {
-        (uint256 start, uint256 end, uint256 count) = (f.start, f.end, f.stepCount);
-        uint256 role;
-        do {
-            ++i;
-            if (i >= count) revert InvalidStep(i);
-            uint256 flags;
-            assembly ("memory-safe") {
-                flags := byte(1, calldataload(p))
-            }
-            uint256 kind = flags >> 3;
-            role = flags & 7;
-            if (kind > KEY_V4 || (role != LINK && role != LAST_LINK)) revert InvalidStep(i);
-            p += 22 + (role == LINK ? 20 : 0) + (kind == KEY_V4 ? 26 : kind * 3);
-            if (p > end) revert MalformedPlan(p - start);
-            (, p) = _amount(p, end, start);
-        } while (role == LINK);
-        return (i + 1, p);
+        // Offsets within calldata and a step index below 256: no sum here can overflow.
+        unchecked {
+            (uint256 start, uint256 end, uint256 count) = (f.start, f.end, f.stepCount);
+            uint256 role;
+            do {
+                ++i;
+                if (i >= count) revert InvalidStep(i);
+                uint256 flags;
+                assembly ("memory-safe") {
+                    flags := byte(1, calldataload(p))
+                }
+                uint256 kind = flags >> 3;
+                role = flags & 7;
+                if (kind > KEY_V4 || (role != LINK && role != LAST_LINK)) revert InvalidStep(i);
+                p += 22 + (role == LINK ? 20 : 0) + (kind == KEY_V4 ? 26 : kind * 3);
+                if (p > end) revert MalformedPlan(p - start);
+                (, p) = _amount(p, end, start);
+            } while (role == LINK);
+            return (i + 1, p);
+        }
     }
 
     /// @dev The key kind in `flags` (bits 3-4, and bits 5-7 zero) must be what venue `venue`'s family has.
@@ -227,18 +244,21 @@ abstract contract PlanRules is RouterBase {
 
     /// @dev The pool key fields at `p` that the flags' key kind says follow; zero where there are none.
     function _key(Leg memory step, uint256 p, uint256 flags) private pure returns (uint256) {
-        uint256 kind = flags >> 3;
-        (step.fee, step.tickSpacing, step.hooks) = (0, 0, address(0));
-        if (kind == 0) return p;
-        uint256 word;
-        assembly ("memory-safe") {
-            word := calldataload(p)
+        // An offset within calldata: no sum here can overflow.
+        unchecked {
+            uint256 kind = flags >> 3;
+            (step.fee, step.tickSpacing, step.hooks) = (0, 0, address(0));
+            if (kind == 0) return p;
+            uint256 word;
+            assembly ("memory-safe") {
+                word := calldataload(p)
+            }
+            step.fee = uint24(word >> 232);
+            if (kind == KEY_FEE) return p + 3;
+            step.tickSpacing = int24(uint24(word >> 208));
+            step.hooks = _address(p + 6);
+            return p + 26;
         }
-        step.fee = uint24(word >> 232);
-        if (kind == KEY_FEE) return p + 3;
-        step.tickSpacing = int24(uint24(word >> 208));
-        step.hooks = _address(p + 6);
-        return p + 26;
     }
 
     /// @dev The rest of a step's fields into `step`, the caller's (already allocated) leg, whose tokens are
@@ -262,15 +282,16 @@ abstract contract PlanRules is RouterBase {
     /// @dev An amount at `p`: a length byte (at most 32) and that many big-endian bytes, the first non-zero,
     /// all before `end`; else `MalformedPlan` at the length byte's offset from `start`.
     function _amount(uint256 p, uint256 end, uint256 start) private pure returns (uint256 value, uint256 next) {
-        uint256 length;
+        bool malformed;
         assembly ("memory-safe") {
-            length := byte(0, calldataload(p))
+            let length := byte(0, calldataload(p))
+            let word := calldataload(add(p, 1))
             next := add(add(p, 1), length)
             // A shift of 256 (length 0) gives 0; a length above 32 is refused below whatever this reads.
-            value := shr(shl(3, sub(32, length)), calldataload(add(p, 1)))
+            value := shr(shl(3, sub(32, length)), word)
+            // Too long, past the end, or a leading zero byte (the first byte of `word`) in a non-empty amount.
+            malformed := or(or(gt(length, 32), gt(next, end)), and(iszero(byte(0, word)), iszero(iszero(length))))
         }
-        if (length > 32 || next > end || (length != 0 && value >> ((length - 1) << 3) == 0)) {
-            revert MalformedPlan(p - start);
-        }
+        if (malformed) revert MalformedPlan(p - start);
     }
 }

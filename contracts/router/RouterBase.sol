@@ -203,15 +203,19 @@ abstract contract RouterBase is ITradeRouter {
         }
     }
 
-    /// @notice Pays what a step owes: first, for a chained exact-out step, runs the chain's next link
-    /// for exactly `amount` of the step's input (delivered to the router), then pays it.
+    /// @notice Pays what a step owes to `to`, the pool it swaps with (a v2 pair before its swap, a v3 pool in
+    /// its callback): for a chained exact-out step, by its next link run for exactly `amount` of the step's
+    /// input (`_deliver`), else from the taker or the plan's holding.
     function _payLeg(Leg memory leg, address to, uint256 amount) internal {
-        _provide(leg, amount);
+        if (leg.links != 0) return _deliver(leg, to, amount);
         _pay(leg.tokenIn, to, amount, leg.fromRouter);
     }
 
     /// @notice Makes `amount` of `leg.tokenIn` held by the plan when `leg` is a chained exact-out step.
     function _provide(Leg memory leg, uint256 amount) internal virtual;
+
+    /// @notice Has chained exact-out step `leg`'s next link pay `amount` of `leg.tokenIn` to `to`.
+    function _deliver(Leg memory leg, address to, uint256 amount) internal virtual;
 
     /// @notice The family of table entry `venue` (`UnknownVenue(index, venue)` past the table), for reading
     /// step `index`: its pool key's fields depend on it.

@@ -166,4 +166,22 @@ contract TradeRouter is PlanRules, V2Venue, V3Venue, V4Venue, CurveVenue, VenueT
     function _provide(Leg memory leg, uint256 amount) internal override {
         if (leg.links != 0) _exec(_link(leg, amount));
     }
+
+    /// @notice A chained exact-out step's payment to `to`, its pool: the next link's pool sends its exact
+    /// output there itself, so the input never passes through the router. A v2, v3 or v4 link delivers
+    /// exactly what it was asked to any address (`PartialFill` otherwise), and `to`, the pool that asked,
+    /// checks its own balance (v3: its callback check; v2: its K check, and `PairInputShort`), so a short
+    /// delivery (a taxed input) reverts there. A launchpad link may buy more than asked: it delivers into
+    /// the plan's holding, as `_provide` does, whose excess the sweep returns to the taker, and the router
+    /// pays `to` exactly `amount` from it.
+    function _deliver(Leg memory leg, address to, uint256 amount) internal override {
+        Leg memory link = _link(leg, amount);
+        if (_familyAt(link.index, link.venue) == FAMILY_LAUNCHPAD) {
+            _exec(link);
+            _pay(leg.tokenIn, to, amount, true);
+            return;
+        }
+        link.to = to;
+        _exec(link);
+    }
 }
