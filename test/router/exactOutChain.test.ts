@@ -6,7 +6,7 @@
  * the taker pays is refused. The v3 + v2, v3 + v4 and v4-headed chains cover each venue's nesting.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Address, type Hex, parseUnits } from "viem"
+import { type Address, type Hex, parseUnits, type TransactionReceipt } from "viem"
 import {
   encodePlan,
   Funding,
@@ -83,6 +83,16 @@ const chainOf = async (
   return { paid, maxIn, terms, steps, plan: makePlan({ ...terms, steps }) }
 }
 
+const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef"
+const topicAddress = (topic: Hex | undefined) => `0x${topic?.slice(26) ?? ""}`.toLowerCase()
+
+/** Transfers of `token` from or to `account` in a receipt: a chain link pays the pool above it directly. */
+const transfersTouching = (receipt: TransactionReceipt, token: Address, account: Address) =>
+  receipt.logs.filter((log) =>
+    log.address.toLowerCase() === token.toLowerCase() && log.topics[0] === TRANSFER &&
+    [log.topics[1], log.topics[2]].some((topic) => topicAddress(topic) === account.toLowerCase())
+  )
+
 describe("multi-hop exact output runs backwards, every hop within its own limit", () => {
   it("USDC -> WETH (v2) -> WBTC (v3): a move on the second pool inside the slippage still buys exactly the amount", async () => {
     const trader = env.trader(1)
@@ -119,7 +129,9 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     const [usdcChange, wbtcChange] = await trader.changes(
       [[USDC, trader.address], [WBTC, trader.address]],
       async () => {
-        const { event } = await sendPlan(trader, env.router, plan)
+        const { event, receipt } = await sendPlan(trader, env.router, plan)
+        // The v2 link's pair sends its WETH straight to the v3 head's pool: none passes through the router.
+        expect(transfersTouching(receipt, WETH, env.router)).toEqual([])
         expect(event.amountOut).toBe(wanted)
         expect(event.amountIn).toBe(paidNow)
         expect(event.planHash).toBe(planHashOf(plan))
@@ -162,7 +174,12 @@ describe("multi-hop exact output runs backwards, every hop within its own limit"
     )
     const [usdcChange, wbtcChange] = await trader.changes(
       [[USDC, trader.address], [WBTC, trader.address]],
-      async () => expect((await sendPlan(trader, env.router, plan)).event.amountIn).toBe(paid)
+      async () => {
+        const { event, receipt } = await sendPlan(trader, env.router, plan)
+        expect(event.amountIn).toBe(paid)
+        // The v4 link's PoolManager sends its WETH straight to the v3 head's pool.
+        expect(transfersTouching(receipt, WETH, env.router)).toEqual([])
+      }
     )
     expect(wbtcChange).toBe(wanted)
     // The deposit was maxIn in native value; what the chain did not use comes back as ERC-20 USDC.
