@@ -141,4 +141,57 @@ describe("exact output through the launchpad curve", () => {
     expect(got).toBe(buyExactIn(curve, usdcNeeded))
     for (const asset of [env.usdc, WETH, token]) expect(await taker.balanceOf(asset, env.router)).toBe(0n)
   })
+
+  it("a chain curve -> USDC -> WETH (v3): the curve link sells into the router, the pool is paid exactly from it", async () => {
+    const taker = env.trader(4)
+    const token = env.token("LAUNCH_CURVE")
+    const WETH = env.token("WETH")
+    await taker.approve(env.usdc, env.router, maxUint256)
+    await sendPlan(
+      taker,
+      env.router,
+      makePlan({
+        sellToken: env.usdc,
+        buyToken: token,
+        recipient: taker.address,
+        amountIn: usdc("20"),
+        steps: [curveStep(env.manifest, env.usdc, token, usdc("20"))]
+      })
+    )
+    await taker.approve(token, env.router, maxUint256)
+    const wanted = ether("0.0005")
+    const label = "v3:WETH/USDC:500"
+    const pool = poolByLabel(env.manifest, label)
+    const zeroForOne = pool.token0.toLowerCase() === env.usdc.toLowerCase()
+    const usdcNeeded = (await v3Swap(taker, pool.address as Address, zeroForOne, -wanted)).amountIn
+    const curve = await curveOf(taker, token)
+    const tokenNeeded = sellExactOut(curve, usdcNeeded)!
+    // The curve's least input may sell for a little more than asked (under one token unit's worth, so
+    // usually nothing in USDC): any excess is the taker's.
+    const excess = sellExactIn(curve, tokenNeeded) - usdcNeeded
+    const plan = makePlan({
+      sellToken: token,
+      buyToken: WETH,
+      recipient: taker.address,
+      amountIn: tokenNeeded * 2n,
+      exactOut: true,
+      minAmountOut: wanted,
+      steps: [
+        poolStep(env.manifest, label, env.usdc, wanted, {
+          flags: StepFlag.exactOut | StepFlag.fromRouter,
+          limit: usdcNeeded
+        }),
+        curveStep(env.manifest, token, env.usdc, 0n, {
+          flags: StepFlag.exactOut | StepFlag.toRouter,
+          limit: tokenNeeded * 2n
+        })
+      ]
+    })
+    const [sold, got, usdcBack] = await taker.changes(
+      [[token, taker.address], [WETH, taker.address], [env.usdc, taker.address]],
+      async () => expect((await sendPlan(taker, env.router, plan)).event.amountIn).toBe(tokenNeeded)
+    )
+    expect([sold, got, usdcBack]).toEqual([-tokenNeeded, wanted, excess])
+    for (const asset of [env.usdc, WETH, token]) expect(await taker.balanceOf(asset, env.router)).toBe(0n)
+  })
 })
