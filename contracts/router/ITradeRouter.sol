@@ -16,8 +16,8 @@ interface ITradeRouter {
     /// the step count (1, at least 1), then each step:
     ///   `venue` (1): the index in the router's venue table (`venueAt`), the venue file's order;
     ///   `flags` (1): EXACT_OUT (1), FROM_ROUTER (2: the input is what the plan holds in the router, else
-    ///   the taker pays), TO_ROUTER (4: the output stays in the router for later steps, else it goes to the
-    ///   recipient), and in bits 3-4 the pool key's kind, which must be its venue family's (0 v2 and the
+    ///   the taker pays), TO_ROUTER (4: the output does not go to the recipient: it stays in the router for
+    ///   later steps, or a chain link's goes to the pool of the step above it), and in bits 3-4 the pool key's kind, which must be its venue family's (0 v2 and the
     ///   curve, 1 v3: a fee, 2 v4: fee, tick spacing and hooks); bits 5-7 zero, else `InvalidStep`;
     ///   the pool (20): the v2 pair, the v3 pool, the PoolManager (v4) or the launchpad (curve);
     ///   `tokenIn` (20) only for a FROM_ROUTER step: a taker-paid step spends `sellToken`, by rule;

@@ -75,7 +75,7 @@ export const StepFlag = {
   exactOut: 1,
   /** the input comes from what earlier steps left in the router, not from the taker */
   fromRouter: 2,
-  /** the output stays in the router for later steps instead of going to the recipient */
+  /** the output does not go to the recipient: it stays in the router for later steps, or (a chain's link) goes to the pool of the step above */
   toRouter: 4
 } as const
 
