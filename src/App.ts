@@ -29,7 +29,10 @@ import { IndexLive } from "./search/IndexLive.js"
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
   SafetyScan.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, StateChanges.Default, TokenMeasure.Default)),
+    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, TokenMeasure.Default)),
+    // The owner powers keep a scan while the block traces show no write to what it read.
+    Layer.provideMerge(Layer.mergeAll(SafetyCheck.Default, OwnerPowers.Default)),
+    Layer.provideMerge(StateChanges.Default),
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
@@ -39,8 +42,6 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
       HookedPools.Default,
       Launchpads.Default,
       QuoteStoreLive,
-      SafetyCheck.Default,
-      OwnerPowers.Default,
       Simulator.Default
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),
