@@ -32,13 +32,12 @@ export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
     Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, TokenMeasure.Default)),
     // The owner powers keep a scan while the block traces show no write to what it read.
     Layer.provideMerge(Layer.mergeAll(SafetyCheck.Default, OwnerPowers.Default)),
-    Layer.provideMerge(StateChanges.Default),
+    Layer.provideMerge(Layer.mergeAll(StateChanges.Default, GasPrice.Default)),
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
       Drain.Default,
       PaymentGate.Default,
-      GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
       QuoteStoreLive,
