@@ -29,18 +29,18 @@ import { IndexLive } from "./search/IndexLive.js"
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
   SafetyScan.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, StateChanges.Default, TokenMeasure.Default)),
+    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, TokenMeasure.Default)),
+    // The owner powers keep a scan while the block traces show no write to what it read.
+    Layer.provideMerge(Layer.mergeAll(SafetyCheck.Default, OwnerPowers.Default)),
+    Layer.provideMerge(Layer.mergeAll(StateChanges.Default, GasPrice.Default)),
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
       Drain.Default,
       PaymentGate.Default,
-      GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
       QuoteStoreLive,
-      SafetyCheck.Default,
-      OwnerPowers.Default,
       Simulator.Default
     )),
     Layer.provideMerge(Layer.mergeAll(ChainRpc.Default, Venues.Default)),

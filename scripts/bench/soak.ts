@@ -8,7 +8,9 @@
  * then SOAK_MINUTES (15) minutes. Each minute: paid quotes (USDC→WETH) and paid searches back to back
  * for SOAK_LOAD_SEC (40) s, then the rest of the minute idle. One row per minute: p50/p99 of each,
  * RSS, CPU while loaded and while idle, and every answer that was not a 200. "Flat" reads off the rows;
- * the first row is the 40-pool yardstick of the same run.
+ * the first row is the 40-pool yardstick of the same run. With SOAK_SPANS=1 the service exports its
+ * spans to the bench (lib/spanCollector.ts) and each row is followed by the p50 of the paid call's
+ * steps in that minute: where the time went.
  */
 import { x402Client } from "@x402/core/client"
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
@@ -24,6 +26,7 @@ import { devnetMarket } from "./lib/devnetMarket.js"
 import { cpuSeconds, stop, waitFor } from "./lib/edgeLoad.js"
 import { ms, percentile } from "./lib/report.js"
 import { serviceProcess } from "./lib/serviceProcess.js"
+import { spanCollector } from "./lib/spanCollector.js"
 
 const POOLS = Number(process.env["SOAK_POOLS"] ?? 10_000)
 const MINUTES = Number(process.env["SOAK_MINUTES"] ?? 15)
@@ -42,7 +45,19 @@ const work = mkdtempSync(join(tmpdir(), "bench-soak-"))
 const KEPT_STATES = Number(process.env["SOAK_KEPT_STATES"] ?? 64)
 
 const devnet = await benchDevnet("soak", { blockTime: Option.none(), keptStates: Option.some(KEPT_STATES) })
-const service = serviceProcess(devnet, work)
+const spans = process.env["SOAK_SPANS"] === "1" ? await spanCollector() : undefined
+const service = serviceProcess(devnet, work, spans === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spans.url })
+/** The steps of a paid call shown per row (SOAK_SPANS=1): the node waits and the service's own work. */
+const STEPS = [
+  "AtHead.snapshot",
+  "PaymentVerify.reads",
+  "Quote.route",
+  "Quote.judge",
+  "OwnerPowers.keyOf",
+  "Search.run",
+  "PaymentGate.send",
+  "Simulator.simulate"
+]
 
 /**
  * The chain's pace, kept from here: one `evm_mine` per BLOCK_TIME, never two at once (anvil's
@@ -177,7 +192,17 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
 const p = (samples: ReadonlyArray<number>, q: number) =>
   samples.length === 0 ? "—" : ms(percentile([...samples].sort((a, b) => a - b), q))
 
-const row = (label: string, m: Minute) =>
+const stepsRow = () => {
+  if (spans === undefined) return
+  const taken = spans.take()
+  console.log(
+    `     p50 of: ${
+      STEPS.map((step) => `${step} ${p(taken.get(step) ?? [], 50)} (${taken.get(step)?.length ?? 0})`).join(", ")
+    }`
+  )
+}
+
+const row = (label: string, m: Minute) => {
   console.log(
     `   ${label.padEnd(14)} quote ${p(m.took.quote, 50).padStart(8)} / ${p(m.took.quote, 99).padStart(8)}` +
       `  search ${p(m.took.search, 50).padStart(8)} / ${p(m.took.search, 99).padStart(8)}` +
@@ -187,6 +212,8 @@ const row = (label: string, m: Minute) =>
       `  anvil ${m.anvilMb.toFixed(0).padStart(5)} MB, ${String(m.blocks).padStart(3)} blocks of ${ms(m.blockMs)}` +
       (m.refused.size === 0 ? "" : `  NOT 200: ${JSON.stringify(Object.fromEntries(m.refused))}`)
   )
+  stepsRow()
+}
 
 try {
   await waitFor(service, async (answer) => ((await answer.json()) as { status: string }).status === "ok")
@@ -208,11 +235,13 @@ try {
     `   grew by ${POOLS} pools in ${((built - t0) / 1000).toFixed(0)} s (automine), all indexed live after` +
       ` ${((performance.now() - t0) / 1000).toFixed(0)} s; then ${BLOCK_TIME} s blocks again`
   )
+  spans?.take()
   for (let m = 1; m <= MINUTES; m++) row(`minute ${m}`, await minute(offer, LOAD_SEC, 60 - LOAD_SEC))
 } finally {
   clearInterval(pace)
   await mining
   await stop(service)
+  await spans?.close()
   await devnet.stop()
   rmSync(work, { recursive: true, force: true })
 }

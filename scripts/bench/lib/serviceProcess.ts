@@ -9,7 +9,11 @@ import { websocketOf } from "../../../layers/ChainRpc.js"
 import type { benchDevnet } from "./devnet.js"
 import { serve } from "./edgeLoad.js"
 
-export const serviceProcess = (devnet: Awaited<ReturnType<typeof benchDevnet>>, dataDir: string) => {
+export const serviceProcess = (
+  devnet: Awaited<ReturnType<typeof benchDevnet>>,
+  dataDir: string,
+  env: Readonly<Record<string, string>> = {}
+) => {
   const port = 19_000 + Math.floor(Math.random() * 2_000)
   return serve(
     "service",
@@ -23,7 +27,8 @@ export const serviceProcess = (devnet: Awaited<ReturnType<typeof benchDevnet>>, 
       WS_URL: websocketOf(devnet.manifest.rpcUrl),
       MANIFEST_PATH: devnet.handle.manifestPath,
       DATA_DIR: join(dataDir, "data"),
-      SETTLEMENT_MODE: "broadcast"
+      SETTLEMENT_MODE: "broadcast",
+      ...env
     },
     undefined
   )
