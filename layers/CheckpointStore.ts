@@ -53,6 +53,9 @@ export class CheckpointStore extends Effect.Service<CheckpointStore>()("Checkpoi
     const path = yield* Path.Path
     const file = path.join(config.dataDir, "index.checkpoint")
     const temporary = `${file}.${process.pid}.tmp`
+    // One write at a time: a write spans many turns of the loop, and two at once (the periodic one and
+    // the one at shutdown) would interleave their frames in the one temporary file.
+    const writing = yield* Effect.makeSemaphore(1)
 
     /** The stored values in order, none when there is no file yet; fails when the file cannot be read or decoded. */
     const read = Effect.fn("CheckpointStore.read")(function*() {
@@ -70,7 +73,7 @@ export class CheckpointStore extends Effect.Service<CheckpointStore>()("Checkpoi
         for (const value of values) yield* handle.writeAll(frame(value))
       }))
       yield* fs.rename(temporary, file)
-    })
+    }, (effect) => writing.withPermits(1)(effect))
 
     return { file, temporary, read, write }
   })

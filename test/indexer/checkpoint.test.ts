@@ -189,6 +189,22 @@ describe("a sliced checkpoint", () => {
     await runtime.dispose()
   })
 
+  it("written twice at once, holds the second whole: writes take turns", async () => {
+    const runtime = runtimeIn(tempDir("checkpoint-turns"))
+    const later = { ...market(SIZE / 3), block: state.block + 1 }
+    await runtime.runPromise(
+      Effect.flatMap(
+        Checkpoint,
+        (checkpoint) =>
+          Effect.all([checkpoint.save(state, FINGERPRINT), checkpoint.save(later, FINGERPRINT)], {
+            concurrency: 2
+          })
+      )
+    )
+    expect(canonical(Option.getOrThrow(await loadIn(runtime)))).toBe(canonical(later))
+    await runtime.dispose()
+  })
+
   it("refuses a file of the older one-value format, and a cut-off file, without failing", async () => {
     const runtime = await saved(tempDir("checkpoint-old"))
     const file = await runtime.runPromise(Effect.map(CheckpointStore, (store) => store.file))
