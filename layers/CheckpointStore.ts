@@ -75,6 +75,6 @@ export class CheckpointStore extends Effect.Service<CheckpointStore>()("Checkpoi
       yield* fs.rename(temporary, file)
     }, (effect) => writing.withPermits(1)(effect))
 
-    return { file, temporary, read, write }
+    return { file, read, write }
   })
 }) {}

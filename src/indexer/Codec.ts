@@ -2,7 +2,7 @@
  * `IndexState` ↔ parts that `node:v8` serializes one at a time (it handles bigint natively, JSON does
  * not): a header, then slices of each collection. The parts are made lazily, a slice per step, so that
  * the checkpoint writer can give the event loop back between slices: at 20,000 pools the whole state
- * took 1.5–3 s of CPU in one stretch to convert and serialize, a pause every answer waited behind.
+ * took 0.5–3 s of CPU in one stretch to convert and serialize, a pause every answer waited behind.
  * Persistent maps become arrays; balances become two parallel arrays, the bulk of a checkpoint.
  */
 import { HashMap } from "effect"
@@ -19,7 +19,7 @@ export const CODEC_VERSION = 5
  * Roughly how many records (a pool, a token, a holder's balance, a trade, a tick) go in one slice: a few
  * milliseconds of converting and serializing on a loaded core.
  */
-export const SLICE_WEIGHT = 1_024
+const SLICE_WEIGHT = 1_024
 
 export interface StoredHeader {
   readonly version: number
