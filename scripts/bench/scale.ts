@@ -36,6 +36,14 @@ try {
     "GC during the warm quotes: total, max, full",
     (f) => `${ms(f.warmGc.totalMs)}, ${ms(f.warmGc.maxMs)}, ${f.warmGc.major}`
   )
+  row("event-loop delay during them: p99, max", (f) => `${ms(f.warmLoopDelay.p99)}, ${ms(f.warmLoopDelay.max)}`)
+  row(
+    "quote warm p50 / p99 / max while checkpoints are written",
+    (f) =>
+      `${ms(f.warmCheckpointing.p50)} / ${ms(f.warmCheckpointing.p99)} / ${
+        ms(f.warmCheckpointing.max)
+      } (${f.warmCheckpointing.checkpoints} written)`
+  )
   row("search p50", (f) => ms(f.searchP50))
   row("RSS / heap after GC", (f) => `${f.rssMb.toFixed(0)} MB / ${f.heapMb.toFixed(0)} MB`)
   row("catch-up from an empty index", (f) => `${(f.catchUpMs / 1000).toFixed(1)} s`)

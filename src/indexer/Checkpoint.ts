@@ -9,7 +9,7 @@ import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import { CheckpointStore } from "../../layers/CheckpointStore.js"
 import type { DeploymentShape } from "../../layers/Deployment.js"
-import { CODEC_VERSION, fromStored, type StoredState, toStored } from "./Codec.js"
+import { CODEC_VERSION, fromParts, type StoredHeader, storedParts, type StoredSlice } from "./Codec.js"
 import type { IndexState } from "./State.js"
 
 export const fingerprintOf = (
@@ -31,12 +31,16 @@ export class Checkpoint extends Effect.Service<Checkpoint>()("Checkpoint", {
     const load = Effect.fn("Checkpoint.load")(function*(fingerprint: string) {
       const stored = yield* store.read()
       if (Option.isNone(stored)) return Option.none<IndexState>()
-      const value = stored.value as StoredState
-      if (value.version !== CODEC_VERSION || value.fingerprint !== fingerprint) {
+      // An older format's whole state reads as one part: its version is not this one.
+      const [header, ...slices] = stored.value as ReadonlyArray<StoredHeader | StoredSlice>
+      if (
+        header === undefined || !("version" in header) || header.version !== CODEC_VERSION ||
+        header.fingerprint !== fingerprint
+      ) {
         yield* Effect.logInfo("checkpoint belongs to another deployment or format; ignoring it")
         return Option.none<IndexState>()
       }
-      return Option.some(fromStored(value))
+      return Option.some(fromParts(header, slices as ReadonlyArray<StoredSlice>))
     }, (effect) =>
       effect.pipe(
         Effect.catchAllCause((cause) =>
@@ -46,8 +50,9 @@ export class Checkpoint extends Effect.Service<Checkpoint>()("Checkpoint", {
         )
       ))
 
+    /** Writes `state` a slice at a time (./Codec.ts): answers go on between slices. */
     const save = Effect.fn("Checkpoint.save")(function*(state: IndexState, fingerprint: string) {
-      yield* store.write(toStored(state, fingerprint))
+      yield* store.write(storedParts(state, fingerprint))
     })
 
     return { load, save }

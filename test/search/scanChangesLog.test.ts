@@ -9,11 +9,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { type Hex, USDC_ADDRESS } from "../../schema/Chain.js"
 import { applyEvents } from "../../src/indexer/Apply.js"
 import { CHUNK } from "../../src/indexer/Chunks.js"
-import { fromStored, toStored } from "../../src/indexer/Codec.js"
 import type { ChainEvent } from "../../src/indexer/Events.js"
 import { emptyState, type IndexState } from "../../src/indexer/State.js"
 import { KEPT_CHUNKS, stepsBetween } from "../../src/indexer/Touched.js"
 import { changedTokens, changedTokensCompared } from "../../src/safety/Changes.js"
+import { reloaded as reloadedState } from "../indexer/compare.js"
 import { hexOf } from "../support/hex.js"
 import { v2ApplyContext, v2Factory as factory } from "../support/v2Sources.js"
 
@@ -91,7 +91,7 @@ describe("changed tokens from the touch log", () => {
     // The fork's own line still reads from its log, back to the state it forked from.
     expect(stepsBetween(states[30]!.touched, fork[20]!.touched)).toHaveLength(20)
     agree(states[30]!, fork[20]!)
-    const reloaded = fromStored(toStored(states[50]!, ""))
+    const reloaded = reloadedState(states[50]!)
     const after = line(reloaded, 10, 5, "d")
     expect(stepsBetween(states[40]!.touched, after[10]!.touched)).toBeUndefined()
     expect(stepsBetween(reloaded.touched, after[10]!.touched)).toHaveLength(10)

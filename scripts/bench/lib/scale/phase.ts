@@ -3,8 +3,8 @@
  * timed. Latencies with the background scan off (a quiet node, as every latency benchmark here); the
  * scan's coverage in a second runtime with it on, after the first is gone.
  */
-import { Effect, Either, HashMap, Schema } from "effect"
-import { constants, PerformanceObserver } from "node:perf_hooks"
+import { Effect, Either, Fiber, HashMap, Schema } from "effect"
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 import { ChainRpc } from "../../../../layers/ChainRpc.js"
 import { Deployment } from "../../../../layers/Deployment.js"
 import { RpcHex } from "../../../../schema/Chain.js"
@@ -12,7 +12,9 @@ import type { Manifest } from "../../../../schema/Manifest.js"
 import { QuoteRequest } from "../../../../schema/QuoteRequest.js"
 import { SearchRequest } from "../../../../schema/Search.js"
 import { ChainIndex } from "../../../../src/indexer/ChainIndex.js"
+import { Checkpoint, fingerprintOf } from "../../../../src/indexer/Checkpoint.js"
 import { Indexer } from "../../../../src/indexer/Indexer.js"
+import type { IndexState } from "../../../../src/indexer/State.js"
 import { search } from "../../../../src/operations/search.js"
 import { quote } from "../../../../src/quote/Quote.js"
 import { SafetyScan } from "../../../../src/safety/Scan.js"
@@ -30,6 +32,20 @@ export interface PhaseFigures {
   readonly searchP50: number
   /** Garbage collection while the warm quotes ran: pauses, the longest, and how many were full collections. */
   readonly warmGc: { readonly totalMs: number; readonly maxMs: number; readonly major: number }
+  /** How late the event loop ran a timer while the warm quotes ran (`monitorEventLoopDelay`, 10 ms resolution). */
+  readonly warmLoopDelay: { readonly p99: number; readonly max: number }
+  /**
+   * Warm quotes while the index's checkpoint is written back to back: the service writes one every
+   * `CHECKPOINT_INTERVAL_SEC` (30 s), so a share of its answers always meet one. Figures, the checkpoints
+   * written meanwhile and the longest wait of the loop.
+   */
+  readonly warmCheckpointing: {
+    readonly p50: number
+    readonly p99: number
+    readonly max: number
+    readonly checkpoints: number
+    readonly loopMaxMs: number
+  }
   readonly rpcErrors: number
   /** The distinct refusals (tag, message, hint), for the reader to see what failed. */
   readonly errorKinds: ReadonlyArray<string>
@@ -52,6 +68,34 @@ const started = async (manifest: Manifest, settings: Record<string, string>) => 
     return (yield* (yield* ChainIndex).waitFor(head)).state
   }))
   return { runtime, state, catchUpMs: performance.now() - t0 }
+}
+
+/** `WARM` runs of `timed` while a fiber of `runtime` writes checkpoints of `state` one after another. */
+const whileCheckpointing = async (
+  runtime: Awaited<ReturnType<typeof started>>["runtime"],
+  manifest: Manifest,
+  state: IndexState,
+  timed: () => Promise<number>
+) => {
+  let checkpoints = 0
+  const fingerprint = fingerprintOf(Deployment.make(manifest))
+  const writer = runtime.runFork(
+    Effect.flatMap(Checkpoint, (checkpoint) => checkpoint.save(state, fingerprint)).pipe(
+      Effect.tap(() => checkpoints++),
+      Effect.forever,
+      Effect.provide(Checkpoint.Default)
+    )
+  )
+  // Past the first checkpoint's start: the writer's set-up is not the write.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
+  const samples: Array<number> = []
+  for (let i = 0; i < WARM; i++) samples.push(await timed())
+  loop.disable()
+  await runtime.runPromise(Fiber.interrupt(writer))
+  const sorted = sortedOf(samples)
+  return { ...p(sorted), max: sorted.at(-1)!, checkpoints, loopMaxMs: loop.max / 1e6 }
 }
 
 /** The latency figures of one size, on a runtime started fresh (no background scan). */
@@ -95,8 +139,12 @@ export const latencies = async (manifest: Manifest, queries: ReadonlyArray<strin
     }
   })
   gcWatch.observe({ entryTypes: ["gc"] })
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
   for (let i = 0; i < WARM; i++) warm.push(await timedCall(ask("2500")))
+  loop.disable()
   gcWatch.disconnect()
+  const checkpointing = await whileCheckpointing(runtime, manifest, quiet.state, () => timedCall(ask("2500")))
   const cold: Array<number> = []
   for (let i = 0; i < COLD; i++) cold.push(await timedCall(ask(`${2_500 + i + 1}.25`)))
   const searches: Array<number> = []
@@ -118,6 +166,8 @@ export const latencies = async (manifest: Manifest, queries: ReadonlyArray<strin
       maxMs: Math.max(0, ...pauses.map((pause) => pause.ms)),
       major: pauses.filter((pause) => pause.major).length
     },
+    warmLoopDelay: { p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 },
+    warmCheckpointing: checkpointing,
     rpcErrors: rpcErrors + failures,
     errorKinds: [...errorKinds]
   }
