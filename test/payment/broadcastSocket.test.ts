@@ -61,18 +61,16 @@ describe("a broadcast paid call's chain calls on its path", () => {
         )
       )
     }
+    const landed = (transaction: string) =>
+      clientsFor(devnet.manifest).public.waitForTransactionReceipt({ hash: transaction as Hex, timeout: 20_000 })
     // The first settlement numbers the key (its pending count, over HTTP) and prices it; the second
     // finds both known.
-    await paidOnce()
+    await landed((await paidOnce()).transaction)
     let settlement: Awaited<ReturnType<typeof paidOnce>> | undefined
     const deltas = await walletFor(devnet.manifest, payer).deltas(USDC, [payer.address, payTo], async () => {
       overHttp.length = 0
       settlement = await paidOnce()
-      const landed = await clientsFor(devnet.manifest).public.waitForTransactionReceipt({
-        hash: settlement.transaction as Hex,
-        timeout: 20_000
-      })
-      expect(landed.status).toBe("success")
+      expect((await landed(settlement.transaction)).status).toBe("success")
     })
     expect(settlement?.success).toBe(true)
     expect(overHttp).not.toContain("eth_call")
