@@ -45,6 +45,12 @@ const RETRIES = Schedule.intersect(Schedule.exponential("150 millis"), Schedule.
 
 /** How long a read over the websocket waits for its answer before the socket is taken for dead. */
 const SOCKET_QUIET_MS = 10_000
+/**
+ * Websockets kept open for calls on an answer's critical path, each carrying one call at a time
+ * (./chain/SocketCalls.ts): a paid call's head read and simulation at once, a settlement's send, and
+ * room for another request's read meanwhile.
+ */
+const SOCKET_LANES = 4
 
 export type ChainClient = PublicClient<Transport, Chain>
 export type ChainWallet = WalletClient<Transport, Chain, Account>
@@ -64,9 +70,10 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     params?: ReadonlyArray<unknown>
   ) => Effect.Effect<A, RpcUnavailable>
   /**
-   * The same, sent at once rather than batched: for reads on an answer's critical path (the head at a
-   * request's arrival), where a batch's wait for company would be the larger part of the call. Over the
-   * node's websocket when one is open (./chain/SocketCalls.ts), else on its own HTTP connection.
+   * The same, sent at once rather than batched: for calls on an answer's critical path (the head at a
+   * request's arrival, a payment's simulation, its settlement's `eth_sendRawTransaction`), where a batch's
+   * wait for company would be the larger part of the call. Over an idle websocket to the node when one
+   * is open (./chain/SocketCalls.ts), else on its own HTTP connection.
    */
   readonly readNow: <A, I>(
     schema: Schema.Schema<A, I>,
@@ -147,7 +154,8 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
   static readonly scoped = (endpoint: ChainEndpoint) =>
     endpoint.wsUrl === undefined
       ? Effect.succeed(ChainRpc.make(endpoint))
-      : Effect.map(socketCalls(endpoint.wsUrl, SOCKET_QUIET_MS), (socket) => ChainRpc.make(endpoint, socket))
+      : Effect.map(socketCalls(endpoint.wsUrl, SOCKET_QUIET_MS, SOCKET_LANES), (socket) =>
+        ChainRpc.make(endpoint, socket))
 
   /**
    * Points at whatever chain the `Deployment` names, with `newHeads` and reads at arrival over the same

@@ -8,7 +8,7 @@
  * `FACILITATOR_URL`; `Default` picks by configuration. None falls back to a public facilitator: naming
  * neither fails start-up with `PaymentConfigError` (the embedded devnet's entry points name its treasury).
  */
-import { Context, Effect, Layer, Redacted, type Scope } from "effect"
+import { Context, Effect, Layer, Redacted, Schema, type Scope } from "effect"
 import { getAddress, parseAbiItem, publicActions } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { AppConfig } from "./AppConfig.js"
@@ -105,11 +105,16 @@ const inProcess: Build<AppConfig | ChainRpc | Scope.Scope> = (resolved, terms, l
     const keyCount = (blockTag: "latest" | "pending") =>
       client.getTransactionCount({ address: account.address, blockTag })
     const chain: BroadcastChain = {
-      sender: settlementSender(wallet, account, {
-        pollMs: resolved.receiptPollMs,
-        replaceAfterMs: settlement.replaceAfterMs,
-        giveUpAfterMs: settlement.giveUpAfterMs
-      }),
+      sender: settlementSender(
+        wallet,
+        account,
+        {
+          pollMs: resolved.receiptPollMs,
+          replaceAfterMs: settlement.replaceAfterMs,
+          giveUpAfterMs: settlement.giveUpAfterMs
+        },
+        (raw) => Effect.runPromise(rpc.readNow(Schema.String, "eth_sendRawTransaction", [raw]))
+      ),
       paidSince: async (payer, sinceBlock) => {
         const logs = await client.getLogs({
           address: getAddress(terms.asset),

@@ -162,7 +162,7 @@ export const broadcastSettlement = (
         // Signed with a nonce: it will be sent, so the authorization is spent whatever happens next.
         yield* ledger.spend(verified.key, verified.expiresAtMs).pipe(Effect.ignore)
         const transaction = sent.hashes[0] ?? ""
-        // Once begun, even a closing service sends it (the wallet's transport bounds a send's wait);
+        // Once begun, even a closing service sends it (its transports bound a send's wait);
         // following it is interruptible (`confirmation`).
         // One the node did not take is not served, so no longer counted as served, before anyone hears.
         const sending = yield* Effect.forkIn(

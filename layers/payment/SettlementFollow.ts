@@ -5,8 +5,12 @@
  * transaction, so no nonce is left as a gap that holds up those numbered after it. A node that stops
  * answering is waited for, but not forever: once the authorization has ended and the nonce's fill was
  * tried, `giveUpAfterMs` without an answer ends the follow with the settlement's fate unknown.
+ *
+ * A receipt can only appear with a new block, so the settlements followed at once share one poll: every
+ * `pollMs` one head read wakes them all, and each asks for its receipts only when the head has moved
+ * since it last looked. Polled one by one, a payer calling back to back keeps dozens of settlements
+ * asking the node ten times a second each, on the event loop and the node that serve its next calls.
  */
-import { setTimeout as delay } from "node:timers/promises"
 import {
   type Hex,
   keccak256,
@@ -20,7 +24,10 @@ import type { SettlementCall } from "./Transfer.js"
 
 /** What the follower needs of the sender: its node, key, signing and today's fees. */
 export interface FollowerParts {
-  readonly client: Pick<PublicActions, "getTransactionReceipt" | "getTransactionCount" | "sendRawTransaction">
+  readonly client: Pick<
+    PublicActions,
+    "getBlockNumber" | "getTransactionReceipt" | "getTransactionCount" | "sendRawTransaction"
+  >
   readonly account: PrivateKeyAccount
   readonly signed: (call: SettlementCall, nonce: number, fees: Fees) => Promise<Hex>
   readonly currentFees: () => Promise<Fees>
@@ -53,6 +60,32 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
     }
     return undefined
   }
+
+  // The shared poll: followers asleep until the next one, and the head it read (undefined: no answer).
+  const asleep = new Set<() => void>()
+  let poll: ReturnType<typeof setTimeout> | undefined
+  let head: bigint | undefined
+  const wake = async () => {
+    const woken = [...asleep]
+    asleep.clear()
+    head = await client.getBlockNumber({ cacheTime: 0 }).catch(() => undefined)
+    poll = undefined
+    for (const resume of woken) resume()
+    if (asleep.size > 0) poll = setTimeout(wake, options.pollMs)
+  }
+  /** Sleeps until the next shared poll has read the head, or `signal` aborts; answers that head. */
+  const nextPoll = (signal: AbortSignal) =>
+    new Promise<bigint | undefined>((resolve) => {
+      // The listener leaves the signal when the poll wakes this follower: one follow sleeps many times.
+      const resume = () => {
+        signal.removeEventListener("abort", resume)
+        asleep.delete(resume)
+        resolve(head)
+      }
+      signal.addEventListener("abort", resume, { once: true })
+      asleep.add(resume)
+      poll ??= setTimeout(wake, options.pollMs)
+    })
 
   /**
    * The same nonce signed again with a quarter more fee (or today's, if higher): the settlement, or once
@@ -92,8 +125,19 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
         answeredAt = Date.now()
         return answer
       }, () => otherwise)
+    // Just sent, it is in no block yet: receipts are first asked at the first poll, then whenever the poll
+    // read another head than the one they were last asked at, or none (the node not answering).
+    let lookedAt: bigint | undefined
+    let polled: bigint | undefined
+    let woken = false
+    const lookAt = (head: bigint | undefined) =>
+      anyReceipt(sent).then((found) => {
+        lookedAt = head
+        return found
+      })
     while (!signal.aborted) {
-      const receipt = await answered(anyReceipt(sent), undefined)
+      const looking = woken && (polled === undefined || polled !== lookedAt)
+      const receipt = looking ? await answered(lookAt(polled), undefined) : undefined
       if (receipt !== undefined) {
         if (receipt.to?.toLowerCase() === account.address.toLowerCase()) {
           throw new Error("the settlement was not mined before its authorization expired")
@@ -119,8 +163,9 @@ export const settlementFollower = ({ account, client, currentFees, options, sign
         const replaced = await answered(replace(sent, fill, signal).then(() => true), false)
         if (!replaced) sent.sentAt = Date.now()
       }
-      // The timer takes its abort listener off the signal when it fires: one confirmation polls many times.
-      await delay(options.pollMs, undefined, { signal }).catch(() => undefined)
+      polled = await nextPoll(signal)
+      woken = true
+      if (polled !== undefined) answeredAt = Date.now()
     }
     throw new Error("stopped before the settlement was confirmed")
   }

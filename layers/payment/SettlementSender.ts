@@ -5,8 +5,12 @@
  * nonce order, back to back, without waiting for each other's receipts. Every nonce signed is then
  * followed until it is mined (./SettlementFollow.ts). The counter starts from the node's pending count,
  * so a restarted service numbers after whatever the one before it sent and left unconfirmed.
+ *
+ * A settlement's first send is on its answer's path: it goes by `sendNow` (`ChainRpc.readNow`, a frame on
+ * an idle websocket to the node), not through the wallet's batched HTTP transport, whose wait for
+ * company and fetch cost a paid call milliseconds. Resends and fills are off the path and stay there.
  */
-import { keccak256, type PrivateKeyAccount, publicActions, type TransactionReceipt } from "viem"
+import { type Hex, keccak256, type PrivateKeyAccount, publicActions, type TransactionReceipt } from "viem"
 import type { ChainWallet } from "../ChainRpc.js"
 import { settlementFollower } from "./SettlementFollow.js"
 import type { Draft, Fees, SenderOptions, SentSettlement } from "./SettlementNonce.js"
@@ -18,7 +22,13 @@ const SETTLEMENT_GAS = 200_000n
 // How old the fees a settlement is priced with may be before a refresh is asked for.
 const FEES_TTL_MS = 250
 
-export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount, options: SenderOptions) => {
+export const settlementSender = (
+  wallet: ChainWallet,
+  account: PrivateKeyAccount,
+  options: SenderOptions,
+  // `eth_sendRawTransaction` of a signed transaction; fails when the node did not answer that it took it.
+  sendNow: (raw: Hex) => Promise<unknown>
+) => {
   const client = wallet.extend(publicActions)
   const chainId = wallet.chain.id
   let nextNonce: Promise<number> | undefined
@@ -107,7 +117,7 @@ export const settlementSender = (wallet: ChainWallet, account: PrivateKeyAccount
   const submit = async (sent: SentSettlement) => {
     await sent.previous
     try {
-      await client.sendRawTransaction({ serializedTransaction: sent.raw })
+      await sendNow(sent.raw)
       sent.sentAt = Date.now()
     } catch {
       const has = await client.getTransaction({ hash: keccak256(sent.raw) }).then(() => true, () => false)

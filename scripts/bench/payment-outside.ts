@@ -6,6 +6,12 @@
  * (its 402 with the offer), the floor every paid call also pays. In-process figures of the same flow,
  * split by stage: `payment-modes`.
  *
+ * Measured once the service has done what it does on starting (the index's catch-up, the safety scan of
+ * every token, a few seconds at a hundred chain calls a second): its CPU under a tenth of a core over
+ * a second, as a service that has been running a while. The paid call is split as the agent's side sees
+ * it, around the transport `@x402/fetch` is given (the package's code untouched): its first request
+ * (answered 402), the client's own work between the two (read the offer, sign, encode), the paid retry.
+ *
  * After the calls it waits for every settlement and checks what was charged: the payer's USDC fell and
  * the operator's rose by exactly the number of 200 answers (warm-up included) times the price.
  */
@@ -28,6 +34,8 @@ import { serviceProcess } from "./lib/serviceProcess.js"
 const CALLS = Number(process.env["PAYMENT_OUTSIDE_CALLS"] ?? 100)
 /** Calls before the measured ones, of each kind: the service's first paid calls compile its paths. */
 const WARM_UP = 10
+/** The service's start-up work is done when it uses less than this share of a core over a second. */
+const SETTLED_CPU = 0.1
 const BLOCK_TIME = Number(process.env["PAYMENT_BLOCK_TIME"] ?? 0.5)
 const NETWORK = "eip155:5042"
 const USDC = "0x3600000000000000000000000000000000000000"
@@ -43,6 +51,17 @@ const balanceOf = (owner: Hex) =>
 const payer = privateKeyToAccount(devnet.manifest.accounts[2]!.privateKey as Hex)
 const operator = devnetPaymentSettings().PAY_TO as Hex
 
+/** Seconds until the process `pid` used less than `SETTLED_CPU` of a core over a second (at most a minute). */
+const settled = async (pid: number) => {
+  const started = performance.now()
+  for (let second = 0; second < 60; second++) {
+    const before = cpuSeconds(pid)
+    await new Promise((done) => setTimeout(done, 1000))
+    if (cpuSeconds(pid) - before < SETTLED_CPU) break
+  }
+  return (performance.now() - started) / 1000
+}
+
 const search = { query: "WETH", limit: 3 }
 const ask = (transport: typeof fetch) =>
   transport(`${service.baseUrl}/trade/v1/search`, {
@@ -53,6 +72,8 @@ const ask = (transport: typeof fetch) =>
 
 try {
   await waitFor(service, async (answer) => ((await answer.json()) as { status: string }).status === "ok")
+  const settledAfter = await settled(service.child.pid!)
+  figure("  service settled after start-up", `${settledAfter.toFixed(1)} s`)
   const offer = await ask(fetch)
   if (offer.status !== 402) throw new Error(`payment-outside: the unpaid call answered ${offer.status}, not 402`)
   const price = BigInt(decodePaymentRequiredHeader(offer.headers.get("payment-required") ?? "").accepts[0]!.amount)
@@ -66,8 +87,21 @@ try {
     if (i >= WARM_UP) unpaid.push(performance.now() - started)
   }
 
+  // The transport @x402/fetch is given, timed: its first request, the client's work until the paid
+  // retry, and that retry (headers received; the body is read by the caller, as for every call).
+  const legs = { offer: [] as Array<number>, client: [] as Array<number>, retry: [] as Array<number> }
+  let mark = 0
+  const timed: typeof fetch = async (input, init) => {
+    const asked = performance.now()
+    const first = legs.offer.length === legs.retry.length
+    if (!first) legs.client.push(asked - mark)
+    const answer = await fetch(input, init)
+    mark = performance.now()
+    ;(first ? legs.offer : legs.retry).push(mark - asked)
+    return answer
+  }
   const agent = wrapFetchWithPayment(
-    fetch,
+    timed,
     x402Client.fromConfig({
       schemes: [{ network: NETWORK, client: new ExactEvmScheme(payer) }],
       spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: price.toString() }] }
@@ -79,7 +113,10 @@ try {
   let answered = 0
   let cpuBefore = 0
   for (let i = 0; i < WARM_UP + CALLS; i++) {
-    if (i === WARM_UP) cpuBefore = cpuSeconds(service.child.pid!)
+    if (i === WARM_UP) {
+      cpuBefore = cpuSeconds(service.child.pid!)
+      for (const leg of Object.values(legs)) leg.length = 0
+    }
     const started = performance.now()
     const answer = await ask(agent)
     await answer.arrayBuffer()
@@ -95,6 +132,9 @@ try {
   const through = latency("paid search by @x402/fetch, one payer back to back", paid)
   figure("  over the unpaid call (p50 - p50 unpaid)", ms(through.p50 - floor.p50))
   figure("  service CPU per paid call (its own process)", ms((1000 * serviceCpu) / Math.max(paid.length, 1)))
+  latency("  first request, answered 402", legs.offer)
+  latency("  client: read the offer, sign, encode", legs.client)
+  latency("  paid retry, answered 200", legs.retry)
   if (refused.size > 0) figure("  NOT 200", JSON.stringify(Object.fromEntries(refused)))
 
   // Every settlement mined: each paid answer moved exactly its price, nothing else moved.

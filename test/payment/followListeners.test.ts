@@ -1,7 +1,7 @@
 /**
- * Following one settlement polls for its receipt until it is mined, which at slow blocks is many
- * polls: each poll's timer must leave the confirmation's abort signal as it found it, or listeners pile
- * up on it for as long as the settlement stays unmined (Node warns past ten).
+ * Following one settlement polls the head for its receipt until it is mined, which at slow blocks is
+ * many polls: each poll's wait must leave the confirmation's abort signal as it found it, or listeners
+ * pile up on it for as long as the settlement stays unmined (Node warns past ten).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { getEventListeners } from "node:events"
@@ -21,10 +21,11 @@ describe("following an unmined settlement", () => {
     const confirm = settlementFollower({
       account,
       client: {
-        getTransactionReceipt: (args) => {
+        getBlockNumber: (args) => {
           polls++
-          return chain.getTransactionReceipt(args)
+          return chain.getBlockNumber(args)
         },
+        getTransactionReceipt: (args) => chain.getTransactionReceipt(args),
         getTransactionCount: (args) => chain.getTransactionCount(args),
         sendRawTransaction: (args) => chain.sendRawTransaction(args)
       },

@@ -8,7 +8,6 @@ import type { PrivateKeyAccount } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll } from "vitest"
 import type { DevnetOptions } from "../../devnet/DevnetConfig.js"
-import { websocketOf } from "../../layers/ChainRpc.js"
 import { type Charge, type ExposureSnapshot, PaymentGate, SubmittedPayment } from "../../layers/PaymentGate.js"
 import type { InsufficientLiquidity } from "../../schema/Errors.js"
 import { manifestAccount, type PrivateDevnet, startDevnet } from "../support/devnet.js"
@@ -44,7 +43,9 @@ export const gateHarness = (
     runtime = start()
   })
   const start = () => {
-    const rpc = proxy === undefined ? {} : { WS_URL: websocketOf(devnet.manifest.rpcUrl) }
+    // Behind the proxy, every call goes through it: calls on an answer's path too (a settlement's send),
+    // which would otherwise take the node's websocket and pass the proxy by.
+    const rpc = proxy === undefined ? {} : { WS_URL: "off" }
     return ManagedRuntime.make(
       gateLayer({ ...devnet.manifest, rpcUrl: proxy?.url ?? devnet.manifest.rpcUrl }, {
         PAY_TO: payTo,
