@@ -39,8 +39,12 @@ const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(
     Effect.map(Ref.get(engine.tip), (tip) =>
       logPieces(tip.state.block + 1, safe, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
+        // The node builds the next answer while this process decodes and applies the one before (in
+        // sequence, every wait on the node would be time nothing else used).
+        Stream.buffer({ capacity: 1 }),
         Stream.mapEffect((piece) =>
-          fetchRange(engine, piece), { concurrency: engine.settings.prefetch }),
+          fetchRange(engine, piece)
+        ),
         Stream.mapEffect((range) => applyRange(engine, range, head))
       ))
   ).pipe(Stream.retry(IN_PLACE))
