@@ -88,7 +88,9 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
         Stream.runCollect(
           logPieces(from, last.number, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
             Stream.buffer({ capacity: 1 }),
-            Stream.mapEffect((piece) => read(piece.raw))
+            Stream.mapEffect((piece) =>
+              read(piece.raw)
+            )
           )
         ),
         (read) => [Chunk.toReadonlyArray(read), new Map<Hex, Hex>()] as const
