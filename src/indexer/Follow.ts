@@ -67,8 +67,8 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     const hashes = new Map(chain.map((h) => [h.number, h.hash]))
     const times = new Map(chain.map((h) => [h.number, h.time]))
     // Each part of the step's logs is decoded, and its new tokens' metadata read, as it arrives, while
-    // the next part is being read. A log from a block other than the headers' means
-    // the chain moved in between: the step is simply taken again.
+    // the next part is being read. A log from a block other than the headers' means the chain moved in
+    // between: the step is simply taken again.
     const read = (raw: ReadonlyArray<RawLog>) =>
       raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())
         ? Effect.succeed(undefined)
