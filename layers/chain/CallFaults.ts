@@ -25,10 +25,18 @@ export const oversizedHint = (cause: unknown): string | undefined => {
     : undefined
 }
 
+const sizedAnswer = (hint: string | undefined) => /\((\d+) bytes, at most (\d+)\)/.exec(hint ?? "")
+
 /** How many times over the cap an oversized answer was, from its hint; undefined when not said. */
 export const overCap = (hint: string | undefined): number | undefined => {
-  const sized = /\((\d+) bytes, at most (\d+)\)/.exec(hint ?? "")
+  const sized = sizedAnswer(hint)
   return sized === null ? undefined : Number(sized[1]) / Number(sized[2])
+}
+
+/** The bytes of an oversized answer, from its hint; undefined when not said. */
+export const oversizedBytes = (hint: string | undefined): number | undefined => {
+  const sized = sizedAnswer(hint)
+  return sized === null ? undefined : Number(sized[1])
 }
 
 /** HTTP statuses a node or proxy answers when asked again soon may succeed. */

@@ -8,7 +8,7 @@
  * that worked becomes the batch size from then on.
  */
 import { Chunk, Effect, Option, Ref, Schema, Stream } from "effect"
-import { overCap, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
+import { overCap, oversizedBytes, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { Address, Hex } from "../../schema/Chain.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
@@ -90,21 +90,28 @@ export const senders = (txs: Iterable<Hex>) =>
   })
 
 /**
- * The batch size in blocks: a refusal halves what was refused, or cuts it to what fits when the refusal
- * said how far over the cap the answer was (`overCap`), with a margin; successes grow it back, but only
- * with room to grow: an answer under half the response cap and, once something was refused, with at most
- * half the logs of the largest answer since (a node's cap may count results, not bytes). Growing on every
- * answer would take a dense stretch back to a refusal every few calls.
+ * The batch size in blocks: a refusal halves what was refused, or cuts it to a third of the cap when the
+ * refusal said how far over the cap the answer was (`overCap`); successes grow it back, but only with
+ * room to grow: an answer under half the response cap and, once something was refused, with at most half
+ * the logs of the largest answer since (a node's cap may count results, not bytes). Growing on every
+ * answer would take a dense stretch back to a refusal every few calls. Every answer caps it at a third
+ * of the cap at that answer's density.
  */
 export interface BatchSizer {
   readonly current: Effect.Effect<number>
   readonly refused: (size: number, overCap?: number) => Effect.Effect<void>
-  /** An answer accepted: its logs and its share of the response cap, when known. */
-  readonly succeeded: (answer?: { readonly logs: number; readonly fill: number }) => Effect.Effect<void>
+  /** An answer accepted: the blocks asked, its logs and its share of the response cap, when known. */
+  readonly succeeded: (
+    answer?: { readonly blocks: number; readonly logs: number; readonly fill: number }
+  ) => Effect.Effect<void>
 }
 
-/** A cut sized from an oversized answer aims this far below the cap: blocks are not alike. */
-const OVER_CAP_MARGIN = 1.25
+/**
+ * A cut sized from an answer's size aims at this share of the cap: blocks are not alike, and a catch-up
+ * holds the answer read ahead beside the one it decodes and applies (their logs, short-lived, are most
+ * of its heap's high-water mark; pieces near the cap took RSS at the head past 1.5× a checkpoint start).
+ */
+const AIM = 1 / 3
 
 interface Sizing {
   readonly size: number
@@ -116,7 +123,7 @@ export const makeBatchSizer = (max: number) =>
   Effect.map(Ref.make<Sizing>({ size: max, largest: null }), (sizing): BatchSizer => ({
     current: Effect.map(Ref.get(sizing), (now) => now.size),
     refused: (attempted, over) => {
-      const parts = over === undefined ? 2 : Math.max(2, Math.ceil(over * OVER_CAP_MARGIN))
+      const parts = over === undefined ? 2 : Math.max(2, Math.ceil(over / AIM))
       return Ref.update(sizing, (now) => ({
         size: Math.max(1, Math.min(now.size, Math.floor(attempted / parts))),
         largest: 0
@@ -127,7 +134,14 @@ export const makeBatchSizer = (max: number) =>
         const largest = now.largest === null || answer === undefined ? now.largest : Math.max(now.largest, answer.logs)
         const room = answer === undefined ||
           (answer.fill < 0.5 && (largest === null || answer.logs * 2 <= largest))
-        return { size: room ? Math.min(max, now.size + Math.max(1, Math.floor(now.size / 4))) : now.size, largest }
+        const grown = room ? Math.min(max, now.size + Math.max(1, Math.floor(now.size / 4))) : now.size
+        // Whatever was asked, the answer's density says what aims at a third of the cap where the chain
+        // is now (a refused range's pieces are cut to its unread part, and the size must not stay what
+        // its sparse start allowed).
+        const fits = answer === undefined || answer.fill === 0
+          ? grown
+          : Math.max(1, Math.floor((answer.blocks * AIM) / answer.fill))
+        return { size: Math.min(grown, fits), largest }
       })
   }))
 
@@ -151,44 +165,102 @@ const answerBytes = (raw: ReadonlyArray<RawLog>): number => {
   return bytes
 }
 
-/** One `eth_getLogs` of `from..to`, or the range back when it was refused as too much (the size cut). */
-const ask = (from: number, to: number, sizer: BatchSizer, topics: ReadonlyArray<`0x${string}`>) =>
+/** A range refused as too much, with the bytes its answer would have taken when the refusal said. */
+interface Refused {
+  readonly from: number
+  readonly to: number
+  readonly bytes: number | undefined
+}
+
+/**
+ * One `eth_getLogs` of `from..to`, or the range back when it was refused as too much (the size cut).
+ * `left` counts down the bytes of logs still unread in a refused range this one is part of.
+ */
+const ask = (
+  from: number,
+  to: number,
+  sizer: BatchSizer,
+  topics: ReadonlyArray<`0x${string}`>,
+  left: Ref.Ref<number | undefined>
+) =>
   Effect.flatMap(
     ChainRpc,
     (rpc) =>
       rpc.read(RawLogs, "eth_getLogs", [{ fromBlock: hex(from), toBlock: hex(to), topics: [topics] }]).pipe(
-        Effect.tap((raw) => sizer.succeeded({ logs: raw.length, fill: answerBytes(raw) / RESPONSE_CAP_BYTES })),
-        Effect.map((raw): LogPiece | readonly [number, number] => ({ from, to, raw })),
+        Effect.tap((raw) => {
+          const bytes = answerBytes(raw)
+          return Effect.zipRight(
+            sizer.succeeded({ blocks: to - from + 1, logs: raw.length, fill: bytes / RESPONSE_CAP_BYTES }),
+            Ref.update(left, (unread) => unread === undefined ? undefined : unread - bytes)
+          )
+        }),
+        Effect.map((raw): LogPiece | Refused => ({ from, to, raw })),
         Effect.catchIf(
           (error) => to > from && isTooMuch(error),
-          (error) => Effect.as(sizer.refused(to - from + 1, overCap(error.hint)), [from, to] as const)
+          (error) =>
+            Effect.as(
+              sizer.refused(to - from + 1, overCap(error.hint)),
+              {
+                from,
+                to,
+                bytes: oversizedBytes(error.hint)
+              } satisfies Refused
+            )
         )
       )
   )
 
 /**
+ * The most of `blocks` to ask at once when they hold `bytes` of logs between them: their average share
+ * of a response cap, at the cuts' aim. A refusal says how large the whole range's answer was, so
+ * the part still unread after its sparse blocks holds the rest: sized by the recent answers alone, the
+ * pieces would walk from a sparse stretch into a dense one and be refused again.
+ */
+const fitting = (bytes: number | undefined, blocks: number): number =>
+  bytes === undefined || bytes <= AIM * RESPONSE_CAP_BYTES
+    ? blocks
+    : Math.max(1, Math.floor((blocks * AIM * RESPONSE_CAP_BYTES) / bytes))
+
+/**
  * The logs of `from..to` as pieces in chain order, up to `reads` asked at once. Each range is as large
  * as the batch size when it is asked for, so a refusal shrinks every range asked after it; a refused
  * range is read again the same way, as pieces of the cut size, in its place, while the ranges after it
- * are asked for meanwhile.
+ * are asked for meanwhile, no piece of it larger than its unread part's average share of what the
+ * refusal said it holds (`holds`, in bytes).
  */
 export const logPieces = (
   from: number,
   to: number,
   sizer: BatchSizer,
   topics: ReadonlyArray<`0x${string}`>,
-  reads: number
+  reads: number,
+  holds?: number
 ): Stream.Stream<LogPiece, RpcUnavailable, ChainRpc> =>
-  Stream.unfoldEffect(from, (next) =>
-    next > to
-      ? Effect.succeedNone
-      : Effect.map(sizer.current, (size) => {
-        const end = Math.min(to, next + size - 1)
-        return Option.some([[next, end] as const, end + 1] as const)
-      })).pipe(
-      Stream.mapEffect(([start, end]) => ask(start, end, sizer, topics), { concurrency: reads }),
-      Stream.flatMap((read) => "raw" in read ? Stream.make(read) : logPieces(read[0], read[1], sizer, topics, reads))
-    )
+  Stream.unwrap(Effect.map(Ref.make(holds), (left) =>
+    Stream.unfoldEffect(from, (next) =>
+      next > to
+        ? Effect.succeedNone
+        : Effect.map(Effect.all([sizer.current, Ref.get(left)]), ([size, unread]) => {
+          const end = Math.min(to, next + Math.min(size, fitting(unread, to - next + 1)) - 1)
+          return Option.some([[next, end] as const, end + 1] as const)
+        })).pipe(
+        Stream.mapEffect(([start, end]) => ask(start, end, sizer, topics, left), { concurrency: reads }),
+        Stream.flatMap((read) =>
+          "raw" in read ? Stream.make(read) : logPieces(read.from, read.to, sizer, topics, reads, read.bytes)
+        )
+      )))
+
+/**
+ * Sizes the batch by one block's logs (`block`, the newest of a long range) before the range is asked:
+ * a chain's recent blocks are its busiest, and a first range sized for the sparse blocks of its start
+ * would have the node build an answer far over the cap for nothing (96 MB for the 20,000-pool devnet's
+ * first 357 blocks). A sample that fails says nothing; the range's own reads report the failure.
+ */
+export const sampleDensity = (block: number, sizer: BatchSizer, topics: ReadonlyArray<`0x${string}`>) =>
+  Effect.flatMap(
+    Ref.make<number | undefined>(undefined),
+    (unsized) => Effect.ignore(ask(block, block, sizer, topics, unsized))
+  )
 
 /** Logs of the events the index reads in `from..to`, in chain order, read as `logPieces`. */
 export const logs = (

@@ -66,9 +66,9 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     const last = chain[chain.length - 1]!
     const hashes = new Map(chain.map((h) => [h.number, h.hash]))
     const times = new Map(chain.map((h) => [h.number, h.time]))
-    // Each part of the step's logs is decoded, and its new tokens' metadata read, as it arrives: those
-    // reads overlap the reads of the parts after it. A log from a block other than the headers' means
-    // the chain moved in between: the step is simply taken again.
+    // Each part of the step's logs is decoded, and its new tokens' metadata read, as it arrives, while
+    // the next part is being read. A log from a block other than the headers' means the chain moved in
+    // between: the step is simply taken again.
     const read = (raw: ReadonlyArray<RawLog>) =>
       raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())
         ? Effect.succeed(undefined)
@@ -87,8 +87,10 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
       : Effect.map(
         Stream.runCollect(
           logPieces(from, last.number, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
+            Stream.buffer({ capacity: 1 }),
             Stream.mapEffect((piece) =>
-              read(piece.raw), { concurrency: engine.settings.prefetch })
+              read(piece.raw)
+            )
           )
         ),
         (read) => [Chunk.toReadonlyArray(read), new Map<Hex, Hex>()] as const

@@ -16,7 +16,7 @@ import { Clock, Effect, Option, Ref, Schedule, Stream } from "effect"
 import { ChainRpc } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
 import type { Header } from "./ChainSource.js"
-import { logPieces } from "./ChainSource.js"
+import { logPieces, sampleDensity } from "./ChainSource.js"
 import { follow } from "./Follow.js"
 import { logTopics } from "./Sources.js"
 import {
@@ -37,12 +37,18 @@ import {
  */
 const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
   Stream.unwrap(
-    Effect.map(Ref.get(engine.tip), (tip) =>
-      logPieces(tip.state.block + 1, safe, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
-        Stream.mapEffect((piece) =>
-          fetchRange(engine, piece), { concurrency: engine.settings.prefetch }),
+    Effect.gen(function*() {
+      const from = (yield* Ref.get(engine.tip)).state.block + 1
+      const topics = logTopics(engine.sources)
+      if (safe > from) yield* sampleDensity(safe, engine.sizer, topics)
+      return logPieces(from, safe, engine.sizer, topics, engine.settings.prefetch).pipe(
+        // The node builds the next answer while this process decodes and applies the one before (in
+        // sequence, every wait on the node would be time nothing else used).
+        Stream.buffer({ capacity: 1 }),
+        Stream.mapEffect((piece) => fetchRange(engine, piece)),
         Stream.mapEffect((range) => applyRange(engine, range, head))
-      ))
+      )
+    })
   ).pipe(Stream.retry(IN_PLACE))
 
 const syncTo = (engine: Engine, head: Header) =>

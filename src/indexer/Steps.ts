@@ -24,7 +24,7 @@ export interface IndexerSettings {
   readonly batchBlocks: number
   /** Blocks behind the head that can still be reorganised; also the most a follow step checks. */
   readonly reorgWindow: number
-  /** Catch-up pieces read ahead of the one being applied, and `eth_getLogs` calls under way at once. */
+  /** `eth_getLogs` calls under way at once (besides, the piece after the one being applied is read meanwhile). */
   readonly prefetch: number
 }
 

@@ -30,9 +30,11 @@ export class TokenSearch extends Effect.Service<TokenSearch>()("TokenSearch", {
         return [view, view]
       })
 
-    // Off the request path: a view for every snapshot once the index has caught up.
+    // Off the request path: a view for every snapshot at the head it was published with. One behind it
+    // (the last piece of a catch-up, before the reorg window's blocks are followed) answers no request
+    // that knows that head, and its view would be a catalog of every token built for nothing.
     yield* index.changes.pipe(
-      Stream.filter((snapshot) => !snapshot.catchingUp),
+      Stream.filter((snapshot) => !snapshot.catchingUp && snapshot.state.block >= snapshot.head),
       Stream.runForEach(viewOf),
       Effect.forkScoped
     )

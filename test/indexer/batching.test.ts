@@ -5,10 +5,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Context, Effect } from "effect"
 import { ResponseBodyTooLargeError } from "viem"
-import { oversizedHint } from "../../layers/chain/CallFaults.js"
+import { oversizedHint, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
 import { ChainRpc, decodeAnswer } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import { logs, makeBatchSizer } from "../../src/indexer/ChainSource.js"
+import { logs, makeBatchSizer, sampleDensity } from "../../src/indexer/ChainSource.js"
 import type { RawLog } from "../../src/indexer/Decode.js"
 import { fakeChainRpc } from "../support/fakes.js"
 
@@ -50,6 +50,49 @@ const cappedNode = (
   })
 }
 
+/**
+ * Blocks 1-150 hold one log each, 151-200 a hundred: the whole range is 5 caps, the dense end 1 MB a
+ * block. Logs of about 10 KB; an answer over the cap is refused as viem refuses it, with its size.
+ */
+const sparseThenDense = () => {
+  const data = `0x${"ab".repeat(5_000)}` as const
+  const logBytes = 360 + data.length
+  const calls: Array<readonly [number, number]> = []
+  const refused: Array<readonly [number, number]> = []
+  const node = fakeChainRpc({
+    read: (schema, method, params = []) => {
+      const filter = params[0] as { fromBlock: string; toBlock: string }
+      const from = Number(filter.fromBlock)
+      const to = Number(filter.toBlock)
+      calls.push([from, to])
+      const found: Array<RawLog> = []
+      for (let block = from; block <= to; block++) {
+        for (let i = 0; i < (block > 150 ? 100 : 1); i++) {
+          found.push({
+            address: "0x01",
+            topics: [],
+            data,
+            blockNumber: `0x${block.toString(16)}`,
+            blockHash: "0x",
+            transactionHash: "0x",
+            logIndex: `0x${i.toString(16)}`
+          })
+        }
+      }
+      const size = found.length * logBytes
+      if (size <= RESPONSE_CAP_BYTES) return Effect.flatMap(Effect.succeed(found), decodeAnswer(schema, method))
+      refused.push([from, to])
+      return Effect.fail(
+        new RpcUnavailable({
+          message: "chain RPC failed during eth_getLogs",
+          hint: oversizedHint(new ResponseBodyTooLargeError({ size, maxSize: RESPONSE_CAP_BYTES }))
+        })
+      )
+    }
+  })
+  return { node, calls, refused }
+}
+
 describe("logs", () => {
   it.effect("splits refused ranges and shrinks the batch size", () =>
     Effect.gen(function*() {
@@ -74,9 +117,43 @@ describe("logs", () => {
       const sizer = yield* makeBatchSizer(2_000)
       const found = yield* logs(1, 2_000, sizer).pipe(Effect.provideService(ChainRpc, cappedNode(calls, overCapOf, 10)))
       expect(found.map((log) => Number(log.blockNumber))).toEqual(Array.from({ length: 2_000 }, (_, i) => i + 1))
-      // 200 times over the cap: one refusal, then pieces of 2,000 / (200 × 1.25) = 8 blocks.
+      // 200 times over the cap: one refusal, then pieces of a third of the cap, 2,000 / (200 × 3) = 3 blocks.
       expect(calls.filter(([from, to]) => to - from + 1 > 10)).toEqual([[1, 2_000]])
-      expect(yield* sizer.current).toBe(8)
+      expect(yield* sizer.current).toBe(3)
+    }))
+
+  it.effect("a refused range's dense end is asked in pieces sized by what the refusal said it holds, and learnt", () =>
+    Effect.gen(function*() {
+      const { calls, node, refused } = sparseThenDense()
+      const sizer = yield* makeBatchSizer(2_000)
+      const found = yield* logs(1, 200, sizer).pipe(Effect.provideService(ChainRpc, node))
+      expect(found.length).toBe(150 + 50 * 100)
+      expect(found.map((log) => Number(log.blockNumber))).toEqual(
+        [...found.map((log) => Number(log.blockNumber))].sort((a, b) => a - b)
+      )
+      // Sized by the sparse answers alone, the piece that reached the dense blocks was refused again.
+      expect(refused).toEqual([[1, 200]])
+      // The sparse start in pieces of the unread part's average share, the dense end a third of the cap
+      // (3 blocks) at a time: 40 calls, none of them refused.
+      expect(calls.length).toBeLessThanOrEqual(40)
+      expect(calls.filter(([from, to]) => from > 150 && to - from + 1 !== 3)).toEqual([[199, 200]])
+      // The size learned the dense end: the next read of it (the follow step's) is not refused either.
+      yield* logs(151, 200, sizer).pipe(Effect.provideService(ChainRpc, node))
+      expect(refused).toEqual([[1, 200]])
+    }))
+
+  it.effect("a range whose newest block was sampled first starts small: its one refusal is a fraction of the range", () =>
+    Effect.gen(function*() {
+      const { node, refused } = sparseThenDense()
+      const sizer = yield* makeBatchSizer(2_000)
+      yield* sampleDensity(200, sizer, []).pipe(Effect.provideService(ChainRpc, node))
+      expect(yield* sizer.current).toBe(3)
+      const found = yield* logs(1, 200, sizer).pipe(Effect.provideService(ChainRpc, node))
+      expect(found.length).toBe(150 + 50 * 100)
+      // From 3 blocks, a quarter more per sparse answer, the size walks into the dense end at some 30
+      // blocks (2 caps' worth) instead of asking the whole range (5 caps) first.
+      expect(refused.length).toBe(1)
+      expect(refused[0]![1] - refused[0]![0] + 1).toBeLessThan(50)
     }))
 
   it.effect("other failures are not split", () =>
