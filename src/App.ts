@@ -29,13 +29,14 @@ import { IndexLive } from "./search/IndexLive.js"
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
   SafetyScan.Default.pipe(
-    Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, StateChanges.Default, TokenMeasure.Default)),
+    Layer.provideMerge(
+      Layer.mergeAll(VerdictBook.Default, StateChanges.Default, TokenMeasure.Default, GasPrice.Default)
+    ),
     Layer.provideMerge(Layer.mergeAll(
       IndexLive,
       StartTime.Default,
       Drain.Default,
       PaymentGate.Default,
-      GasPrice.Default,
       HookedPools.Default,
       Launchpads.Default,
       QuoteStoreLive,
