@@ -6,7 +6,9 @@
  * share pools (`hubbedVenueMarket`, the family of the defect); and 10–20 venues of which 2–4 hold both
  * hub pairs of any family, fee and depth, one of them shallow and cheaper (`mixed`). exactIn and exactOut, maxSplits 2 or 3, gas 0, 20 or 2,000 gwei, each
  * case drawn from its own seed (printed with the worst, so it reproduces). The oracle is
- * test/routing/oracle.ts over every candidate path, dropped ones included.
+ * test/routing/oracle.ts over every candidate path, dropped ones included. A case can take the oracle
+ * minutes, so each prints its line as it ends (its gap in bp and its time); `ROUTING_GAP_FIRST` starts
+ * from a later case, so a run stopped part way can be taken up where it stopped.
  */
 import { loadavg } from "node:os"
 import { findRoute, netValue } from "../../src/routing/FindRoute.js"
@@ -32,7 +34,10 @@ const started = performance.now()
 const families = ["venues", "hubbed", "mixed"] as const
 const worst = Object.fromEntries(families.map((family) => [family, { bp: 0, at: "none" }]))
 let over = 0
+const worstBySide = { exactIn: 0, exactOut: 0 }
+const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`
 for (let n = FIRST; n < FIRST + CASES; n++) {
+  const caseStarted = performance.now()
   const next = seeded(n * 7919)
   const family = families[n % 3]!
   const seed = 1 + Math.floor(next() * 1_000_000)
@@ -47,23 +52,30 @@ for (let n = FIRST; n < FIRST + CASES; n++) {
     : hubbedVenueMarket(seed, venues, { venues: holders, mixed: family === "mixed" })
   const market = marketFromPools(generated.pools)
   const gas = marketGas(side, gwei)
+  const searchStarted = performance.now()
   const result = findRoute(marketOrder(market, side, amount, maxSplits, gas))
+  const searchMs = performance.now() - searchStarted
   const oracle = oracleBest(market, result.candidates.map((c) => c.path), side, amount, maxSplits, {
     gas: (path) => gasInToken(gas, pathGasUnits(gas, path))
   })!
   const scale = oracle.value < 0n ? -oracle.value : oracle.value
   const bp = Number(((oracle.value - netValue(result.best!)) * 10n ** 9n) / scale) / 1e5
+  const hubs = family === "mixed" ? ` (${holders} with hub pairs)` : ""
+  const at = `case ${n}: seed ${seed}, ${venues} venues${hubs}, ${side} ${amount}, maxSplits ${maxSplits}, ${gwei} gwei`
+  console.log(
+    `   ${at}: ${family}, gap ${bp.toFixed(5)} bp, ${seconds(caseStarted)} (search ${searchMs.toFixed(1)} ms)`
+  )
   if (bp > 0.01) over++
-  if (bp > worst[family]!.bp) {
-    const hubs = family === "mixed" ? ` (${holders} with hub pairs)` : ""
-    const at =
-      `case ${n}: seed ${seed}, ${venues} venues${hubs}, ${side} ${amount}, maxSplits ${maxSplits}, ${gwei} gwei`
-    worst[family] = { bp, at }
-  }
+  if (bp > worst[family]!.bp) worst[family] = { bp, at }
+  if (bp > worstBySide[side]) worstBySide[side] = bp
 }
 figure("cases, a third of each family", `${CASES} from case ${FIRST}`)
 for (const family of families) {
   figure(`worst shortfall, ${family}`, `${worst[family]!.bp.toFixed(5)} bp (${worst[family]!.at})`)
 }
+figure(
+  "worst shortfall exactIn / exactOut",
+  `${worstBySide.exactIn.toFixed(5)} / ${worstBySide.exactOut.toFixed(5)} bp`
+)
 figure("cases short by more than 0.01 bp", `${over}`)
-figure("time", `${((performance.now() - started) / 1000).toFixed(0)} s; load average after: ${load()}`)
+figure("time", `${seconds(started)}; load average after: ${load()}`)

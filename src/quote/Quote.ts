@@ -3,8 +3,9 @@
  * with every candidate route, the sell-back verdict, the taker's readiness when a taker is sent, and a
  * plain `next`. The quote is stored (QuoteStore) with everything `swap` needs.
  *
- * Reads the chain only for the gas price (once per block, src/quote/GasPrice.ts) and, with a taker,
- * for readiness (one batched round trip).
+ * Reads the chain for the head at arrival, the swaps of hooked pools (./HookedPools.ts), the
+ * sell-back verdict's simulations (once per pair, size and block) and, with a taker, readiness (one
+ * batched round trip); the gas price is read once per block as the index publishes it (./GasPrice.ts).
  *
  * A pipeline of steps (./steps/) over one record, each adding what it decides to what the steps before
  * it found, each its own span, on the index view at the chain's head as of the request's arrival

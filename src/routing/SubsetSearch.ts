@@ -74,6 +74,9 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   const { paths, side, total, taxes, market, gas, maxSplits: k } = search
   const points = pointsOf(total, search.chunks ?? 32)
   const last = points.length - 1
+  const widths = points.slice(1).map((x, j) => x - points[j]!)
+  // The same as numbers, converted once: the bounds and the slopes read them thousands of times.
+  const [pointsN, widthsN, totalN] = [points.map(Number), widths.map(Number), Number(total)]
   const values = paths.map((): Array<bigint | null | undefined> => [0n])
   const F = (i: number, j: number): bigint | null => {
     const known = values[i]![j]
@@ -93,7 +96,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     const known = slopes[i]![j]
     if (known !== undefined) return known
     const [here, there] = j >= last ? [null, null] : [F(i, j), F(i, j + 1)]
-    const value = here === null || there === null ? null : Number(there - here) / Number(points[j + 1]! - points[j]!)
+    const value = here === null || there === null ? null : Number(there - here) / widthsN[j]!
     slopes[i]![j] = value
     return value
   }
@@ -103,7 +106,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
     for (let j = 0; j < last; j++) {
       const s = slope(i, j)
       if (s === null) break
-      const [a, b] = [Number(points[j]!), Number(points[j + 1]!)]
+      const [a, b] = [pointsN[j]!, pointsN[j + 1]!]
       const before = j === 0 ? Infinity : slope(i, j - 1)!
       const after = slope(i, j + 1) ?? -Infinity
       const fromLeft = Number(F(i, j)!) - lambda * a + (b - a) * Math.max(0, before - lambda)
@@ -116,34 +119,75 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   /**
    * The subset's best allocation on the lines, its net value and the slope of its last segment. Its
    * bound (./SplitPlan.ts reads it) is left to the subsets kept: pricing it costs each member a point.
+   *
+   * Segments are taken highest slope first, the earlier member first on a tie, from a heap (the first
+   * allocation runs over every candidate). While the order is far from filled the fill is counted in
+   * floating point; the last segments are counted in bigint, so the amounts sum to the order exactly.
    */
   const allocate = (members: ReadonlyArray<number>) => {
     const at = members.map(() => 0)
-    const extra = members.map(() => ({ amount: 0n, value: 0n }))
-    let left = total
-    let marginal = 0
-    while (left > 0n) {
-      let best = -1
-      let bestSlope = 0
-      members.forEach((i, n) => {
-        const s = slope(i, at[n]!)
-        if (s !== null && (best < 0 || s > bestSlope)) [best, bestSlope] = [n, s]
-      })
-      if (best < 0) return null
-      const i = members[best]!
-      const width = points[at[best]! + 1]! - points[at[best]!]!
-      marginal = bestSlope
-      if (width <= left) {
-        left -= width
-        at[best]!++
-      } else {
-        const rise = F(i, at[best]! + 1)! - F(i, at[best]!)!
-        extra[best] = { amount: left, value: (rise * left) / width }
-        left = 0n
+    const next = new Float64Array(members.length)
+    const heap: Array<number> = []
+    const above = (a: number, b: number) => next[a]! > next[b]! || (next[a] === next[b] && a < b)
+    const swap = (x: number, y: number) => ([heap[x], heap[y]] = [heap[y]!, heap[x]!])
+    const lift = (from: number) => {
+      for (let c = from; c > 0 && above(heap[c]!, heap[(c - 1) >> 1]!); c = (c - 1) >> 1) swap(c, (c - 1) >> 1)
+    }
+    const sink = () => {
+      for (let c = 0;;) {
+        const [l, r] = [2 * c + 1, 2 * c + 2]
+        const top = r < heap.length && above(heap[r]!, heap[l]!) ? r : l
+        if (top >= heap.length || !above(heap[top]!, heap[c]!)) return
+        swap(c, top)
+        c = top
       }
     }
-    const amounts = members.map((_, n) => points[at[n]!]! + extra[n]!.amount)
-    const worth = members.map((i, n) => (amounts[n]! > 0n ? F(i, at[n]!)! + extra[n]!.value - gas[i]! : 0n))
+    /** Member n back in the heap at its next segment's slope, or out of it when it has none. */
+    const requeue = (n: number) => {
+      const s = slope(members[n]!, at[n]!)
+      if (s === null) {
+        heap[0] = heap[heap.length - 1]!
+        heap.pop()
+      } else next[n] = s
+      sink()
+    }
+    members.forEach((i, n) => {
+      const s = slope(i, 0)
+      if (s === null) return
+      next[n] = s
+      heap.push(n)
+      lift(heap.length - 1)
+    })
+    let filled = 0
+    let left: bigint | undefined
+    let partial = { member: -1, amount: 0n, value: 0n }
+    let marginal = 0
+    for (;;) {
+      const n = heap[0]
+      if (n === undefined) return null
+      const j = at[n]!
+      marginal = next[n]!
+      if (left === undefined && filled + (pointsN[j + 1]! - pointsN[j]!) < totalN * (1 - 1e-9)) {
+        filled += pointsN[j + 1]! - pointsN[j]!
+      } else {
+        left ??= members.reduce((rest, _, m) => rest - points[at[m]!]!, total)
+        if (widths[j]! > left) {
+          partial = {
+            member: n,
+            amount: left,
+            value: ((F(members[n]!, j + 1)! - F(members[n]!, j)!) * left) / widths[j]!
+          }
+          break
+        }
+        left -= widths[j]!
+      }
+      at[n]!++
+      if (left === 0n) break
+      requeue(n)
+    }
+    const extra = (n: number) => (n === partial.member ? partial : { amount: 0n, value: 0n })
+    const amounts = members.map((_, n) => points[at[n]!]! + extra(n).amount)
+    const worth = members.map((i, n) => (amounts[n]! > 0n ? F(i, at[n]!)! + extra(n).value - gas[i]! : 0n))
     return { members, amounts, worth, value: worth.reduce((sum, x) => sum + x, 0n), marginal }
   }
   const pools = paths.map((): ReadonlySet<Hex> | undefined => undefined)
@@ -175,7 +219,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   const psi = paths.map((_, i) => {
     let j = 0
     for (let s = slope(i, 0); s !== null && s > lambda; s = slope(i, ++j));
-    const surplus = Number(F(i, j)!) - lambda * Number(points[j]!) - Number(gas[i]!)
+    const surplus = Number(F(i, j)!) - lambda * pointsN[j]! - Number(gas[i]!)
     return surplus > 0 ? surplus : 0
   })
   /** As ψ, on the curve that concavity allows between the points rather than on the lines. */
@@ -184,9 +228,9 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
   const boundOf = (lines: NonNullable<ReturnType<typeof allocate>>) => {
     const own = lines.members.reduce(
       (sum, i) => sum + supBound(i, lines.marginal) - Number(gas[i]!),
-      lines.marginal * Number(total)
+      lines.marginal * totalN
     )
-    const shared = lines.members.reduce((sum, i) => sum + lift[i]!, lambda * Number(total))
+    const shared = lines.members.reduce((sum, i) => sum + lift[i]!, lambda * totalN)
     return Math.min(own, shared)
   }
   const order = paths.map((_, i) => i).sort((a, b) => psi[b]! - psi[a]!)
@@ -233,7 +277,7 @@ export const bestSubsets = (search: SubsetSearch): ReadonlyArray<SubsetChoice> =
       visit(j + 1, [...chosen, order[j]!], bound + psi[order[j]!]!, curve + lift[order[j]!]!)
     }
   }
-  visit(0, [], lambda * Number(total), lambda * Number(total))
+  visit(0, [], lambda * totalN, lambda * totalN)
   const kept = [...found, ...hopeful.filter((lines) => !found.includes(lines))]
   return kept.map(({ marginal: _, worth: __, ...choice }) => choice)
 }
