@@ -15,7 +15,8 @@ import { Simulator } from "../../../layers/Simulator.js"
 import { ChainIndex } from "../../../src/indexer/ChainIndex.js"
 import { readAccounts } from "../../../src/safety/powers/Accounts.js"
 import { dispatchedSelectors } from "../../../src/safety/powers/Dispatch.js"
-import { labCode } from "../../../src/safety/powers/Lab.js"
+import { judge } from "../../../src/safety/powers/Judge.js"
+import { labCode, STRANGER } from "../../../src/safety/powers/Lab.js"
 import { runProbe } from "../../../src/safety/powers/Probe.js"
 import { benchDevnet } from "./devnet.js"
 import { percentile } from "./report.js"
@@ -30,6 +31,9 @@ const baseLab = `0x${(JSON.parse(artifact) as { deployedBytecode: string }).depl
 const devnet = await benchDevnet("probe-lab")
 const runtime = indexRuntime(Deployment.make(devnet.manifest))
 const runs = { base: { ms: [] as Array<number>, gas: 0n }, this: { ms: [] as Array<number>, gas: 0n } }
+// The powers each token's probe showed with each lab: a faster lab must show the same.
+const seen = new Map<string, string>()
+let differing = 0
 // The gas of every simulated call, summed into the run the probe belongs to.
 let gasOf: "base" | "this" = "base"
 const counted = Effect.map(Simulator.make, (simulator) =>
@@ -68,8 +72,12 @@ await runtime.runPromise(
         for (const [name, lab] of round % 2 === 0 ? labs : [...labs].reverse()) {
           gasOf = name
           const t0 = performance.now()
-          yield* runProbe({ ...input, code: { lab, puppet: code.puppet } })
+          const observed = yield* runProbe({ ...input, code: { lab, puppet: code.puppet } })
           runs[name].ms.push(performance.now() - t0)
+          const json = JSON.stringify(judge(observed, STRANGER))
+          const other = seen.get(`${input.token}|${name === "base" ? "this" : "base"}`)
+          if (other !== undefined && other !== json) differing++
+          seen.set(`${input.token}|${name}`, json)
         }
       }
     }
@@ -84,6 +92,6 @@ for (const [name, run] of Object.entries(runs)) {
     } ms, gas ${run.gas / BigInt(rounds)} per round`
   )
 }
-console.log(`load ${load()}`)
+console.log(`probes whose judged powers differ between the two labs: ${differing}; load ${load()}`)
 await runtime.dispose()
 await devnet.stop()
