@@ -89,11 +89,15 @@ contract PowerLab {
         returns (bytes[] memory seen)
     {
         seen = new bytes[](calls.length);
+        // Every trial starts from this state (each is undone by its revert), so what it sees before its
+        // call is read once here, not by each trial.
+        uint256 supply = supplyOf(setup.token);
+        uint256[] memory held = balancesOf(setup.token, setup.watch);
         bool shown;
         for (uint256 i; i < calls.length && gasleft() > TRIAL_GAS * 2; i++) {
             bool twin = callers[i] == setup.stranger && calls[i].length > 0;
             if (twin && !shown) continue;
-            try this.trial{gas: TRIAL_GAS}(setup, callers[i], calls[i]) {}
+            try this.trial{gas: TRIAL_GAS}(setup, supply, held, callers[i], calls[i]) {}
             catch (bytes memory carried) {
                 seen[i] = carried;
             }
@@ -104,7 +108,15 @@ contract PowerLab {
 
     /// @dev Always reverts: with the abi-encoded `Seen`, or for a call that was a read or reverted (which
     /// show nothing) with the one byte READ or REVERTED. An empty `data` is the baseline: no call.
-    function trial(Setup calldata setup, address caller, bytes calldata data) external {
+    /// `supply` and `held` are the token's supply and the watched balances in the state every trial
+    /// starts from (read once by `trials`).
+    function trial(
+        Setup calldata setup,
+        uint256 supply,
+        uint256[] calldata held,
+        address caller,
+        bytes calldata data
+    ) external {
         Seen memory seen;
         if (data.length > 0) {
             // A call that also passes as a static call writes nothing: a read, not a power.
@@ -113,17 +125,17 @@ contract PowerLab {
             if (answered) (seen.readOnly,) = abi.decode(ret, (bool, bytes));
             if (seen.readOnly) mark(READ);
         }
-        seen.supplyBefore = supplyOf(setup.token);
-        seen.before = balancesOf(setup.token, setup.watch);
+        seen.supplyBefore = supply;
+        seen.before = held;
         if (data.length > 0) (seen.ok,) = PowerPuppet(payable(caller)).powerCall(setup.token, data);
         else seen.ok = true;
         // A reverted call changed nothing: its sells would be the baseline's, and the judge reads none.
         if (!seen.ok) mark(REVERTED);
         seen.supplyAfter = supplyOf(setup.token);
         seen.afterwards = balancesOf(setup.token, setup.watch);
-        uint256 held = balanceOf(setup.token, setup.victim);
-        seen.some = sellProbe(setup, held / 100);
-        seen.all = sellProbe(setup, held);
+        uint256 victimHolds = balanceOf(setup.token, setup.victim);
+        seen.some = sellProbe(setup, victimHolds / 100);
+        seen.all = sellProbe(setup, victimHolds);
         carry(seen);
     }
 
