@@ -10,7 +10,7 @@
  * RSS, CPU while loaded and while idle, and every answer that was not a 200. "Flat" reads off the rows;
  * the first row is the 40-pool yardstick of the same run. With SOAK_SPANS=1 the service exports its
  * spans to the bench (lib/spanCollector.ts) and each row is followed by the p50 of the paid call's
- * steps in that minute: where the time went.
+ * steps in that minute: where the time went. SOAK_NODE_OPTIONS sets the service's own node options.
  */
 import { x402Client } from "@x402/core/client"
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from "@x402/core/http"
@@ -46,7 +46,12 @@ const KEPT_STATES = Number(process.env["SOAK_KEPT_STATES"] ?? 64)
 
 const devnet = await benchDevnet("soak", { blockTime: Option.none(), keptStates: Option.some(KEPT_STATES) })
 const spans = process.env["SOAK_SPANS"] === "1" ? await spanCollector() : undefined
-const service = serviceProcess(devnet, work, spans === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spans.url })
+/** Node options of the service process only (SOAK_NODE_OPTIONS, e.g. `--max-old-space-size=384`), not the bench's. */
+const nodeOptions = process.env["SOAK_NODE_OPTIONS"]
+const service = serviceProcess(devnet, work, {
+  ...(spans === undefined ? {} : { OTEL_EXPORTER_OTLP_ENDPOINT: spans.url }),
+  ...(nodeOptions === undefined ? {} : { NODE_OPTIONS: nodeOptions })
+})
 /** The steps of a paid call shown per row (SOAK_SPANS=1): the node waits and the service's own work. */
 const STEPS = [
   "AtHead.snapshot",
