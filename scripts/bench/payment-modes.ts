@@ -30,6 +30,7 @@ import { appRoutesWith } from "../../src/App.js"
 import { nodeServerOn } from "../../src/http/Server.js"
 import { figure, latency, ms } from "./lib/report.js"
 import { reportStages, reportTimeline, resetStages, stageTracer } from "./lib/stages.js"
+import { x402Legs } from "./lib/x402Legs.js"
 
 const USDC = "0x3600000000000000000000000000000000000000"
 const NETWORK = "eip155:5042"
@@ -207,22 +208,9 @@ const run = async (mode: string) => {
     reportTimeline(TIMELINE, "PaymentGate.verify")
 
     // From outside, as an agent calls: `@x402/fetch` asks, is answered 402, signs and retries.
-    // The transport @x402/fetch is given, timed: its first request (answered 402), what the client does
-    // between the two (read the offer, sign, encode), and its paid retry. Timing adds nothing the agent
-    // would not see; the client's code is the package's own.
-    const legs = { offer: [] as Array<number>, client: [] as Array<number>, retry: [] as Array<number> }
-    let mark = 0
-    const timedTransport: typeof fetch = async (input, init) => {
-      const asked = performance.now()
-      const first = legs.offer.length === legs.retry.length
-      if (!first) legs.client.push(asked - mark)
-      const response = await fetch(input, init)
-      mark = performance.now()
-      ;(first ? legs.offer : legs.retry).push(mark - asked)
-      return response
-    }
+    const legs = x402Legs()
     const user = wrapFetchWithPayment(
-      timedTransport,
+      legs.transport,
       x402Client.fromConfig({
         schemes: [{ network: NETWORK, client: new ExactEvmScheme(payers[1]!) }],
         spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: "10000" }] }
@@ -233,7 +221,7 @@ const run = async (mode: string) => {
     for (let i = 0; i < BACK_TO_BACK + 1; i++) {
       if (i === 1) {
         resetStages()
-        for (const leg of Object.values(legs)) leg.length = 0
+        legs.reset()
         cpu = process.cpuUsage()
       }
       const started = performance.now()
@@ -249,9 +237,7 @@ const run = async (mode: string) => {
     const fetched = latency("paid search by @x402/fetch, one payer back to back", viaFetch.slice(1))
     figure("  over the unpaid call (p50 - p50 unpaid)", ms(fetched.p50 - floor.p50))
     figure("  CPU of this process per call (service + caller)", cpuPerCall(cpu, BACK_TO_BACK))
-    latency("  first request, answered 402", legs.offer)
-    latency("  client: read the offer, sign, encode", legs.client)
-    latency("  paid retry, answered 200", legs.retry)
+    legs.report()
     reportStages(STAGES)
     figure("  timeline of the paid retry", "")
     reportTimeline(TIMELINE, "PaymentGate.verify")

@@ -30,6 +30,7 @@ import { benchDevnet } from "./lib/devnet.js"
 import { cpuSeconds, stop, waitFor } from "./lib/edgeLoad.js"
 import { figure, latency, ms } from "./lib/report.js"
 import { serviceProcess } from "./lib/serviceProcess.js"
+import { x402Legs } from "./lib/x402Legs.js"
 
 const CALLS = Number(process.env["PAYMENT_OUTSIDE_CALLS"] ?? 100)
 /** Calls before the measured ones, of each kind: the service's first paid calls compile its paths. */
@@ -87,21 +88,9 @@ try {
     if (i >= WARM_UP) unpaid.push(performance.now() - started)
   }
 
-  // The transport @x402/fetch is given, timed: its first request, the client's work until the paid
-  // retry, and that retry (headers received; the body is read by the caller, as for every call).
-  const legs = { offer: [] as Array<number>, client: [] as Array<number>, retry: [] as Array<number> }
-  let mark = 0
-  const timed: typeof fetch = async (input, init) => {
-    const asked = performance.now()
-    const first = legs.offer.length === legs.retry.length
-    if (!first) legs.client.push(asked - mark)
-    const answer = await fetch(input, init)
-    mark = performance.now()
-    ;(first ? legs.offer : legs.retry).push(mark - asked)
-    return answer
-  }
+  const legs = x402Legs()
   const agent = wrapFetchWithPayment(
-    timed,
+    legs.transport,
     x402Client.fromConfig({
       schemes: [{ network: NETWORK, client: new ExactEvmScheme(payer) }],
       spendControls: { allowedAssets: [{ network: NETWORK, asset: USDC, maxAmountPerPayment: price.toString() }] }
@@ -115,7 +104,7 @@ try {
   for (let i = 0; i < WARM_UP + CALLS; i++) {
     if (i === WARM_UP) {
       cpuBefore = cpuSeconds(service.child.pid!)
-      for (const leg of Object.values(legs)) leg.length = 0
+      legs.reset()
     }
     const started = performance.now()
     const answer = await ask(agent)
@@ -132,9 +121,7 @@ try {
   const through = latency("paid search by @x402/fetch, one payer back to back", paid)
   figure("  over the unpaid call (p50 - p50 unpaid)", ms(through.p50 - floor.p50))
   figure("  service CPU per paid call (its own process)", ms((1000 * serviceCpu) / Math.max(paid.length, 1)))
-  latency("  first request, answered 402", legs.offer)
-  latency("  client: read the offer, sign, encode", legs.client)
-  latency("  paid retry, answered 200", legs.retry)
+  legs.report()
   if (refused.size > 0) figure("  NOT 200", JSON.stringify(Object.fromEntries(refused)))
 
   // Every settlement mined: each paid answer moved exactly its price, nothing else moved.
