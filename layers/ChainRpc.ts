@@ -21,6 +21,7 @@ import { AppConfig } from "./AppConfig.js"
 import { large, oversized, oversizedHint, RESPONSE_CAP_BYTES, transient } from "./chain/CallFaults.js"
 import { type NewHead, newHeadsOf } from "./chain/NewHeads.js"
 import { type SocketCalls, socketCalls } from "./chain/SocketCalls.js"
+import { wholeBodyFetch } from "./chain/WholeBody.js"
 import { Deployment } from "./Deployment.js"
 import { rpcMetered as metered } from "./metrics/Metrics.js"
 
@@ -103,7 +104,12 @@ export class ChainRpc extends Context.Tag("ChainRpc")<ChainRpc, {
     // on a refusal (the indexer splits a range). Calls on an answer's critical path go alone too.
     const unbatched = createPublicClient({
       chain,
-      transport: http(endpoint.rpcUrl, { retryCount: 0, timeout: 30_000, maxResponseBodySize }),
+      transport: http(endpoint.rpcUrl, {
+        retryCount: 0,
+        timeout: 30_000,
+        maxResponseBodySize,
+        fetchFn: wholeBodyFetch(maxResponseBodySize)
+      }),
       cacheTime: 0
     })
     const fail = (action: string) => (cause: unknown) =>
