@@ -158,6 +158,19 @@ export interface LogPiece {
   readonly raw: ReadonlyArray<RawLog>
 }
 
+/**
+ * What a piece's logs are made into as soon as they arrive, before the piece waits for anything (the
+ * pieces before it applied, a read of their tokens): the answer's objects, several times the size of
+ * what is made of them, then die young instead of outliving collections into the old generation.
+ */
+export type Digest<A, R> = (piece: LogPiece) => Effect.Effect<A, RpcUnavailable, R>
+
+interface Digested<A> {
+  readonly value: A
+}
+
+const asRead: Digest<LogPiece, never> = Effect.succeed
+
 /** About how many bytes of JSON a log took in its answer: the fixed fields, its data and its topics. */
 const answerBytes = (raw: ReadonlyArray<RawLog>): number => {
   let bytes = 0
@@ -176,12 +189,13 @@ interface Refused {
  * One `eth_getLogs` of `from..to`, or the range back when it was refused as too much (the size cut).
  * `left` counts down the bytes of logs still unread in a refused range this one is part of.
  */
-const ask = (
+const ask = <A, R>(
   from: number,
   to: number,
   sizer: BatchSizer,
   topics: ReadonlyArray<`0x${string}`>,
-  left: Ref.Ref<number | undefined>
+  left: Ref.Ref<number | undefined>,
+  digest: Digest<A, R>
 ) =>
   Effect.flatMap(
     ChainRpc,
@@ -194,7 +208,8 @@ const ask = (
             Ref.update(left, (unread) => unread === undefined ? undefined : unread - bytes)
           )
         }),
-        Effect.map((raw): LogPiece | Refused => ({ from, to, raw })),
+        Effect.flatMap((raw) => digest({ from, to, raw })),
+        Effect.map((value): Digested<A> | Refused => ({ value })),
         Effect.catchIf(
           (error) => to > from && isTooMuch(error),
           (error) =>
@@ -222,20 +237,22 @@ const fitting = (bytes: number | undefined, blocks: number): number =>
     : Math.max(1, Math.floor((blocks * AIM * RESPONSE_CAP_BYTES) / bytes))
 
 /**
- * The logs of `from..to` as pieces in chain order, up to `reads` asked at once. Each range is as large
+ * The logs of `from..to` as pieces in chain order, each made into what `digest` makes of it as it
+ * arrives, up to `reads` asked at once. Each range is as large
  * as the batch size when it is asked for, so a refusal shrinks every range asked after it; a refused
  * range is read again the same way, as pieces of the cut size, in its place, while the ranges after it
  * are asked for meanwhile, no piece of it larger than its unread part's average share of what the
  * refusal said it holds (`holds`, in bytes).
  */
-export const logPieces = (
+export const logPieces = <A, R>(
   from: number,
   to: number,
   sizer: BatchSizer,
   topics: ReadonlyArray<`0x${string}`>,
   reads: number,
+  digest: Digest<A, R>,
   holds?: number
-): Stream.Stream<LogPiece, RpcUnavailable, ChainRpc> =>
+): Stream.Stream<A, RpcUnavailable, ChainRpc | R> =>
   Stream.unwrap(Effect.map(Ref.make(holds), (left) =>
     Stream.unfoldEffect(from, (next) =>
       next > to
@@ -244,9 +261,11 @@ export const logPieces = (
           const end = Math.min(to, next + Math.min(size, fitting(unread, to - next + 1)) - 1)
           return Option.some([[next, end] as const, end + 1] as const)
         })).pipe(
-        Stream.mapEffect(([start, end]) => ask(start, end, sizer, topics, left), { concurrency: reads }),
+        Stream.mapEffect(([start, end]) => ask(start, end, sizer, topics, left, digest), { concurrency: reads }),
         Stream.flatMap((read) =>
-          "raw" in read ? Stream.make(read) : logPieces(read.from, read.to, sizer, topics, reads, read.bytes)
+          "value" in read
+            ? Stream.make(read.value)
+            : logPieces(read.from, read.to, sizer, topics, reads, digest, read.bytes)
         )
       )))
 
@@ -259,7 +278,7 @@ export const logPieces = (
 export const sampleDensity = (block: number, sizer: BatchSizer, topics: ReadonlyArray<`0x${string}`>) =>
   Effect.flatMap(
     Ref.make<number | undefined>(undefined),
-    (unsized) => Effect.ignore(ask(block, block, sizer, topics, unsized))
+    (unsized) => Effect.ignore(ask(block, block, sizer, topics, unsized, asRead))
   )
 
 /** Logs of the events the index reads in `from..to`, in chain order, read as `logPieces`. */
@@ -271,6 +290,6 @@ export const logs = (
   reads = 1
 ): Effect.Effect<ReadonlyArray<RawLog>, RpcUnavailable, ChainRpc> =>
   Effect.map(
-    Stream.runCollect(logPieces(from, to, sizer, topics, reads)),
+    Stream.runCollect(logPieces(from, to, sizer, topics, reads, asRead)),
     (pieces) => Chunk.toReadonlyArray(pieces).flatMap((part) => part.raw)
   )

@@ -69,13 +69,15 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
     // Each part of the step's logs is decoded, and its new tokens' metadata read, as it arrives, while
     // the next part is being read. A log from a block other than the headers' means the chain moved in
     // between: the step is simply taken again.
-    const read = (raw: ReadonlyArray<RawLog>) =>
-      raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())
-        ? Effect.succeed(undefined)
-        : Effect.gen(function*() {
-          const events = decodeAll(raw, times, engine.sources)
-          return { logs: raw.length, events, metadata: yield* readAhead(tip.state, events, engine.sources) }
-        })
+    // The logs are decoded before the read ahead and not held through it (./ChainSource.ts `Digest`).
+    const read = (raw: ReadonlyArray<RawLog>) => {
+      if (raw.some((log) => hashes.get(Number(log.blockNumber)) !== log.blockHash.toLowerCase())) {
+        return Effect.succeed(undefined)
+      }
+      const logs = raw.length
+      const events = decodeAll(raw, times, engine.sources)
+      return Effect.map(readAhead(tip.state, events, engine.sources), (metadata) => ({ logs, events, metadata }))
+    }
     // One block: its logs by hash (the node answers for exactly that block or fails) and, in the same
     // round trip, its transactions' senders, which the 24 h trade figures need.
     const [parts, knownSenders] = yield* (chain.length === 1
@@ -86,12 +88,15 @@ const followStep = (engine: Engine, head: HeadInfo, known: Header) =>
       ], { concurrency: 2 })
       : Effect.map(
         Stream.runCollect(
-          logPieces(from, last.number, engine.sizer, logTopics(engine.sources), engine.settings.prefetch).pipe(
-            Stream.buffer({ capacity: 1 }),
-            Stream.mapEffect((piece) =>
+          logPieces(
+            from,
+            last.number,
+            engine.sizer,
+            logTopics(engine.sources),
+            engine.settings.prefetch,
+            (piece) =>
               read(piece.raw)
-            )
-          )
+          ).pipe(Stream.buffer({ capacity: 1 }))
         ),
         (read) => [Chunk.toReadonlyArray(read), new Map<Hex, Hex>()] as const
       ))

@@ -22,6 +22,7 @@ import { logTopics } from "./Sources.js"
 import {
   type Applied,
   applyRange,
+  decodePiece,
   type Engine,
   fetchRange,
   type HeadInfo,
@@ -41,7 +42,7 @@ const catchUp = (engine: Engine, head: HeadInfo, safe: number) =>
       const from = (yield* Ref.get(engine.tip)).state.block + 1
       const topics = logTopics(engine.sources)
       if (safe > from) yield* sampleDensity(safe, engine.sizer, topics)
-      return logPieces(from, safe, engine.sizer, topics, engine.settings.prefetch).pipe(
+      return logPieces(from, safe, engine.sizer, topics, engine.settings.prefetch, decodePiece(engine)).pipe(
         // The node builds the next answer while this process decodes and applies the one before (in
         // sequence, every wait on the node would be time nothing else used).
         Stream.buffer({ capacity: 1 }),

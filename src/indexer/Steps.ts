@@ -59,13 +59,17 @@ export interface Applied {
   readonly logs: number
 }
 
-/** A piece of the catch-up read and decoded, with the metadata of its new tokens read ahead of its apply. */
-export interface FetchedRange {
+/** A piece of the catch-up as decoded on arrival: its events, and how many logs they came from. */
+export interface DecodedPiece {
   readonly from: number
   readonly to: number
-  readonly end: Header
   readonly logs: number
   readonly events: ReadonlyArray<ChainEvent>
+}
+
+/** A decoded piece with its end block's header and the metadata of its new tokens, read ahead of its apply. */
+export interface FetchedRange extends DecodedPiece {
+  readonly end: Header
   readonly metadata: ReadonlyMap<Hex, TokenMetadata>
 }
 
@@ -112,11 +116,23 @@ export const publish = (engine: Engine, tip: Tip, head: HeadInfo) =>
   })
 
 /**
- * A piece of the catch-up as it arrives (`logPieces`): its end block's header, its events, and the
- * metadata of the tokens it introduces, read now rather than when it is applied, so that those reads
- * overlap the reads of the pieces after it.
+ * A piece of the catch-up decoded as it arrives (`logPieces`' digest): its logs are let go here, and
+ * only its events wait for the pieces before it.
  */
-export const fetchRange = (engine: Engine, piece: LogPiece) =>
+export const decodePiece = (engine: Engine) => (piece: LogPiece) =>
+  Effect.map(timesOf(piece.raw, []), (times): DecodedPiece => ({
+    from: piece.from,
+    to: piece.to,
+    logs: piece.raw.length,
+    events: decodeAll(piece.raw, times, engine.sources)
+  }))
+
+/**
+ * A decoded piece of the catch-up: its end block's header, and the metadata of the tokens it
+ * introduces, read now rather than when it is applied, so that those reads overlap the reads of the
+ * pieces after it.
+ */
+export const fetchRange = (engine: Engine, piece: DecodedPiece) =>
   Effect.gen(function*() {
     yield* engine.progress.fetched(piece.from)
     const end = yield* header(piece.to)
@@ -127,9 +143,8 @@ export const fetchRange = (engine: Engine, piece: LogPiece) =>
         hint: "the chain reorganised"
       })
     }
-    const events = decodeAll(piece.raw, yield* timesOf(piece.raw, [end]), engine.sources)
-    const metadata = yield* readAhead((yield* Ref.get(engine.tip)).state, events, engine.sources)
-    const fetched: FetchedRange = { from: piece.from, to: piece.to, end, logs: piece.raw.length, events, metadata }
+    const metadata = yield* readAhead((yield* Ref.get(engine.tip)).state, piece.events, engine.sources)
+    const fetched: FetchedRange = { ...piece, end, metadata }
     return fetched
   })
 
