@@ -3,12 +3,14 @@
  * the logs come back complete and in order, and the batch size shrinks to what the node accepts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type Context, Effect } from "effect"
+import { Chunk, type Context, Effect, Stream } from "effect"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { ResponseBodyTooLargeError } from "viem"
 import { oversizedHint, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
 import { ChainRpc, decodeAnswer } from "../../layers/ChainRpc.js"
 import { RpcUnavailable } from "../../schema/Errors.js"
-import { logs, makeBatchSizer, sampleDensity } from "../../src/indexer/ChainSource.js"
+import { logPieces, logs, makeBatchSizer, sampleDensity } from "../../src/indexer/ChainSource.js"
 import type { RawLog } from "../../src/indexer/Decode.js"
 import { fakeChainRpc } from "../support/fakes.js"
 
@@ -154,6 +156,45 @@ describe("logs", () => {
       // blocks (2 caps' worth) instead of asking the whole range (5 caps) first.
       expect(refused.length).toBe(1)
       expect(refused[0]![1] - refused[0]![0] + 1).toBeLessThan(50)
+    }))
+
+  it.effect("a piece is digested as it arrives: what the stream hands on holds none of its logs", () =>
+    Effect.gen(function*() {
+      // What a catch-up holds in memory (docs/performance.md, branch catchrss): a piece waits behind the
+      // one being applied, and its logs, held with it, outlived young collections into the old generation.
+      setFlagsFromString("--expose-gc")
+      const gc: () => void = runInNewContext("gc")
+      const sent: Array<WeakRef<RawLog>> = []
+      const node = fakeChainRpc({
+        read: (schema, method, params = []) => {
+          const filter = params[0] as { fromBlock: string; toBlock: string }
+          const found: Array<RawLog> = []
+          for (let block = Number(filter.fromBlock); block <= Number(filter.toBlock); block++) {
+            const log: RawLog = {
+              address: "0x01",
+              topics: [],
+              data: `0x${"ab".repeat(1_000)}`,
+              blockNumber: `0x${block.toString(16)}`,
+              blockHash: "0x",
+              transactionHash: "0x",
+              logIndex: "0x0"
+            }
+            sent.push(new WeakRef(log))
+            found.push(log)
+          }
+          return Effect.flatMap(Effect.succeed(found), decodeAnswer(schema, method))
+        }
+      })
+      const sizer = yield* makeBatchSizer(10)
+      const digested = yield* Stream.runCollect(
+        logPieces(1, 100, sizer, [], 1, (piece) => Effect.succeed({ from: piece.from, logs: piece.raw.length }))
+      ).pipe(Effect.provideService(ChainRpc, node))
+      // A later turn: a WeakRef's target is kept for the rest of the turn that last read it.
+      yield* Effect.promise(() => new Promise((turn) => setTimeout(turn, 0)))
+      gc()
+      expect(sent.length).toBe(100)
+      expect(sent.filter((log) => log.deref() !== undefined).length).toBe(0)
+      expect(Chunk.toReadonlyArray(digested).map((piece) => piece.logs)).toEqual(Array(10).fill(10))
     }))
 
   it.effect("other failures are not split", () =>
