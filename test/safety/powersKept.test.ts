@@ -5,7 +5,7 @@
  * `eth_getProof`); a block that wrote the token (a holder's transfer) scans it again. A route through a
  * v3 pool likewise, on the pool and its position manager: an NFT's transfer (a write to the manager
  * only) is seen, and a rollback to another block of the same number reads the route again, positions
- * minted in the new block included.
+ * minted in the new block included; so does the verdict's own cache, kept per block.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -15,6 +15,7 @@ import type { Manifest } from "../../schema/Manifest.js"
 import type { OwnerPower } from "../../schema/Token.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Indexer } from "../../src/indexer/Indexer.js"
+import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
 import { OwnerPowers } from "../../src/safety/powers/OwnerPowers.js"
 import { FULL_RANGE, nftAbi, v3Listing } from "../support/concentrated.js"
 import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
@@ -111,8 +112,18 @@ describe("the route's powers through a v3 pool across blocks", () => {
         block,
         pools: snapshot.market.pool
       })))
-  const removable = (found: { readonly powers: ReadonlyArray<OwnerPower> }, pool: Address) =>
-    found.powers.find((p) => p.flag === "liquidity_removable" && p.poolId?.toLowerCase() === pool.toLowerCase())
+  /** The whole verdict at `block` (its cache too is per block within one epoch of the index). */
+  const verdictAt = (coin: Address, snapshot: Snapshot, block: bigint) =>
+    runtime.runPromise(Effect.flatMap(SafetyCheck, (safety) =>
+      safety.check({
+        token: addressOf(coin),
+        path: bestPath(devnet.manifest, snapshot.market, coin, 100n * E6),
+        amountInUsdc: 100n * E6,
+        block,
+        pools: snapshot.market.pool
+      })))
+  const removable = (found: { readonly powers?: ReadonlyArray<OwnerPower> | undefined }, pool: Address) =>
+    found.powers?.find((p) => p.flag === "liquidity_removable" && p.poolId?.toLowerCase() === pool.toLowerCase())
   /** The calls the node got that read the pool's or its position manager's state or logs. */
   const routeReads = (from: number, contracts: ReadonlyArray<Address>) => {
     const watched = new Set(contracts.map((c) => c.toLowerCase()))
@@ -168,6 +179,7 @@ describe("the route's powers through a v3 pool across blocks", () => {
     }])
     const before = await indexedAt(abandoned.blockNumber)
     expect(removable(await powersAt(coin, before, abandoned.blockNumber), pool)?.caller).toBe(holder)
+    expect(removable(await verdictAt(coin, before, abandoned.blockNumber), pool)?.caller).toBe(holder)
     const rollbacks = await runtime.runPromise(Effect.flatMap(Indexer, (indexer) => indexer.progress))
     await test.revert({ id: fork })
     const third = manifestAccount(manifest, 6).address
@@ -180,5 +192,6 @@ describe("the route's powers through a v3 pool across blocks", () => {
     const again = removable(await powersAt(coin, after, larger.block), pool)
     expect(again?.caller).toBe(third)
     expect(again?.shareBps).toBe(Number((larger.liquidity * 10_000n) / (larger.liquidity + owned.liquidity)))
+    expect(removable(await verdictAt(coin, after, larger.block), pool)).toEqual(again)
   })
 })
