@@ -17,8 +17,15 @@ import { ChainIndex } from "../../src/indexer/ChainIndex.js"
 import { Indexer } from "../../src/indexer/Indexer.js"
 import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
 import { OwnerPowers } from "../../src/safety/powers/OwnerPowers.js"
-import { FULL_RANGE, nftAbi, v3Listing } from "../support/concentrated.js"
-import { clientsFor, manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { deployPositionManager, FULL_RANGE, nftAbi, v3Listing, v4Listing } from "../support/concentrated.js"
+import {
+  clientsFor,
+  contractAddress,
+  manifestAccount,
+  type PrivateDevnet,
+  startDevnet,
+  tokenAddress
+} from "../support/devnet.js"
 import { addressOf } from "../support/hex.js"
 import { type RpcCall, type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
 import { deployTrap, fundLiquidityProvider, listWithPair } from "../support/traps.js"
@@ -102,7 +109,7 @@ describe("the owner-power scan across blocks", () => {
   })
 })
 
-describe("the route's powers through a v3 pool across blocks", () => {
+describe("the route's powers through v3 and v4 pools across blocks", () => {
   /** The powers over `coin` and its v3 route at `block`, on the pools of `snapshot`. */
   const powersAt = (coin: Address, snapshot: Snapshot, block: bigint) =>
     runtime.runPromise(Effect.flatMap(OwnerPowers, (powers) =>
@@ -193,5 +200,26 @@ describe("the route's powers through a v3 pool across blocks", () => {
     expect(again?.caller).toBe(third)
     expect(again?.shareBps).toBe(Number((larger.liquidity * 10_000n) / (larger.liquidity + owned.liquidity)))
     expect(removable(await verdictAt(coin, after, larger.block), pool)).toEqual(again)
+  })
+  it("through a v4 pool: an NFT's transfer in the v4 PositionManager (no write to the PoolManager) is seen", async () => {
+    const { manifest } = devnet
+    const coin = await deployTrap(lp, "OpenMintToken")
+    const { id, key } = await v4Listing(manifest, lp, coin)
+    const manager = await deployPositionManager(manifest, lp)
+    const owned = await manager.mint(key, FULL_RANGE, 50_000_000_000_000_000n, lp.address)
+    const first = await indexedAt(owned.block)
+    expect(removable(await powersAt(coin, first, owned.block), id as Address)?.caller).toBe(lp.address)
+
+    const usdc = tokenAddress(manifest, "USDC")
+    const other = await lp.transfer(usdc, manifestAccount(manifest, 3).address, 1n)
+    const untouched = await indexedAt(other.blockNumber)
+    const mark = calls.length
+    expect(removable(await powersAt(coin, untouched, other.blockNumber), id as Address)?.caller).toBe(lp.address)
+    expect(routeReads(mark, [manager.address, contractAddress(manifest, "v4StateView")])).toEqual([])
+
+    const holder = manifestAccount(manifest, 5).address
+    const moved = await lp.write(manager.address, nftAbi, "transferFrom", [lp.address, holder, owned.tokenId])
+    const written = await indexedAt(moved.blockNumber)
+    expect(removable(await powersAt(coin, written, moved.blockNumber), id as Address)?.caller).toBe(holder)
   })
 })

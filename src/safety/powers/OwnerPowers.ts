@@ -134,13 +134,17 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     const route = routePowersWith((venue) => v4Venues.get(venue))
     const routePowers = yield* keyed(route.powers)
 
-    // Per part (a token, a route): the block it was last looked at, in which epoch of the index, and the
-    // key its powers are kept under.
-    const looked = new Map<string, { readonly block: bigint; readonly epoch: number; readonly key: string }>()
+    // Per part (a token, a route): the block it was last looked at, in which epoch of the index, the key
+    // its powers are kept under, and the block they were read at under that key.
+    const looked = new Map<
+      string,
+      { readonly block: bigint; readonly epoch: number; readonly key: string; readonly readAt: bigint }
+    >()
     /**
      * The cache key of a part at `block`: the key it was last kept under while none of the contracts it
-     * was read from (`addresses`, as known of the blocks up to the earlier of the two; none known: not
-     * kept) was written between that block and this one, else this block's own. Nothing is read
+     * was read from was written between that block and this one, else this block's own. `addresses`
+     * names them as known of the blocks up to the one the kept powers were read at (a contract first
+     * involved later was reached through a write to one named); none known: not kept. Nothing is read
      * from the node for it: the follower's traces answer for any span it traced (a block not traced yet
      * is traced once, shared), where `eth_getProof` proved each account in the whole state trie at every
      * new block (691 of a quote's 1,864 ms at 2,000 extra pools). A rollback (the index's `epoch`)
@@ -148,19 +152,21 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
      */
     const keyOf = Effect.fn("OwnerPowers.keyOf")(function*(
       part: string,
-      addresses: (since: bigint) => ReadonlyArray<Hex> | undefined,
+      addresses: (readAt: bigint) => ReadonlyArray<Hex> | undefined,
       block: bigint,
       epoch: number
     ) {
       const last = looked.get(part)
-      const [earlier, later] = last === undefined || last.block < block ? [last?.block, block] : [block, last.block]
-      const watched = earlier === undefined ? undefined : addresses(earlier)
+      const watched = last === undefined || last.epoch !== epoch ? undefined : addresses(last.readAt)
       const kept = last !== undefined && last.epoch === epoch && (last.block === block ||
-        (watched !== undefined &&
-          (yield* changes.untouchedBetween(watched.map(lowerHex), Number(earlier), Number(later)))))
+        (watched !== undefined && (yield* changes.untouchedBetween(
+          watched.map(lowerHex),
+          Number(last.block < block ? last.block : block),
+          Number(last.block < block ? block : last.block)
+        ))))
       const key = kept ? last.key : `${part}|${epoch}@${block}`
       looked.delete(part)
-      looked.set(part, { block, epoch, key })
+      looked.set(part, { block, epoch, key, readAt: kept ? last.readAt : block })
       if (looked.size > LOOKED_KEPT) looked.delete(looked.keys().next().value!)
       return key
     })
@@ -172,7 +178,7 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
       const routeRequest: RouteRequest = { ...request, epoch }
       const [tokenKey, routeKey] = yield* Effect.all([
         keyOf(token, () => [request.token], request.block, epoch),
-        keyOf(request.path.key, (since) => route.watched(routeRequest, since), request.block, epoch)
+        keyOf(request.path.key, (readAt) => route.watched(routeRequest, readAt), request.block, epoch)
       ], { concurrency: "unbounded" })
       const [own, pools] = yield* Effect.all([
         tokenPowers(tokenKey, request),

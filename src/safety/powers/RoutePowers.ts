@@ -90,26 +90,26 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
   }
 
   /**
-   * Every contract whose state the route's powers at blocks up to `since` (in the request's epoch) were
-   * read from: a v2 pair (its LP balances); a v3 pool (its tick, liquidity and direct positions) and the
-   * position managers of its NFT positions (an NFT changes hands with a write to its manager, none to
-   * the pool); a v4 venue's PoolManager (every v4 pool's state) and the senders of its pools' positions
-   * (a v4 position manager's NFTs). A position made after `since` writes its pool (v4: the PoolManager); one the book
-   * has not read up to `since` may have a manager not named here: undefined, the route is read again.
+   * Every contract whose state the route's powers read at `readAt` (in the request's epoch) came from: a
+   * v2 pair (its LP balances); a v3 pool (its tick, liquidity and direct positions) and the position
+   * managers of its NFT positions (an NFT changes hands with a write to its manager, none to the pool);
+   * a v4 venue's PoolManager (every v4 pool's state) and the senders of its pools' positions (a v4
+   * position manager's NFTs). A position made after `readAt` writes its pool (v4: the PoolManager); a
+   * book that has not read up to `readAt` may miss a manager: undefined, the route is read again.
    */
-  const watched = (request: RouteRequest, since: bigint): ReadonlyArray<Hex> | undefined => {
+  const watched = (request: RouteRequest, readAt: bigint): ReadonlyArray<Hex> | undefined => {
     const addresses: Array<Hex> = []
     for (const hop of request.path.hops) {
       const pool = request.pools(hop.poolId)
       if (pool?.kind === "v2") addresses.push(pool.id)
       if (pool?.kind === "v3") {
-        if (!v3Book.readThrough(pool.id, since, request.epoch)) return undefined
+        if (!v3Book.readThrough(pool.id, readAt, request.epoch)) return undefined
         addresses.push(pool.id, ...v3Book.known(pool.id).flatMap((p) => "manager" in p ? [p.manager] : []))
       }
       if (pool?.kind === "v4") {
         const venue = v4Of(pool.venue)
         if (venue === undefined) continue
-        if (!v4Book.readThrough(pool.id, since, request.epoch)) return undefined
+        if (!v4Book.readThrough(pool.id, readAt, request.epoch)) return undefined
         addresses.push(venue.poolManager, ...v4Book.known(pool.id).map((p) => p.sender))
       }
     }
