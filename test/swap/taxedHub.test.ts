@@ -2,7 +2,8 @@
  * An exact-output chain through a transfer-taxed middle token (docs/router.md, "Where exactness ends"):
  * the chain's link sends the middle token straight to the pool above it, which receives it short of the
  * tax and refuses. A TaxToken (5 % on buys and sells) listed as a hub, in v2 pairs with USDC and with an
- * honest token; what an agent asking for an exact output of the honest token gets from the service.
+ * honest token; what an agent asking for an exact output of the honest token gets from the service, and
+ * of the taxed token itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseUnits } from "viem"
@@ -108,6 +109,18 @@ describe("exact output through a transfer-taxed hub", () => {
       expect(rowOf(refused)).toEqual({ code: "swap_reverts", status: 422, next: "stop" })
     }
     expect(await Promise.all([taker.balanceOf(USDC), taker.balanceOf(COIN)])).toEqual(before)
+  })
+
+  it("exact output of the taxed token itself: swap_reverts, not quote_stale (quoting again cannot fill it)", async () => {
+    const quoted = answerOf(await ops.quote({ sell: USDC, buy: TAX, amount: "100", side: "exactOut" }))
+    expect(quoted.safety?.buyTaxBps).toBe(500)
+    const taker = await takerOn(harness)
+    // The pair sends exactly what the plan asks; the token keeps 5 % of it on the way to the taker.
+    const refused = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address }))
+    expect(refused.message).toContain("InsufficientOutput(")
+    expect(refused._tag).toBe("SwapReverts")
+    expect(rowOf(refused)).toEqual({ code: "swap_reverts", status: 422, next: "stop" })
+    expect("quote" in refused ? refused.quote : undefined).toBeUndefined()
   })
 
   it("the same trade exact in executes through the hub, at least the quoted minimum, receipt pass", async () => {
