@@ -40,6 +40,7 @@ const attempt = (input: FundedSwapInput, allowNative: boolean) =>
         ? undefined
         : { permit2: input.funding.permit2!, permit: choice.permit },
       swap: { data: executeData, value: planValue(routerPlan) },
+      exactOut: routerPlan.exactOut,
       ...(input.after === undefined ? {} : { after: input.after })
     }, choice.funding === Funding.permit2 ? wallet.allowanceToPermit2 : wallet.allowanceToRouter)
     return { ...choice, approvals, routerPlan, executeData, outcome }

@@ -106,6 +106,7 @@ const attempt = Effect.fn("SwapTx.attempt")(function*(record: QuoteRecord, round
     approvals,
     pendingPermit: undefined,
     swap: { data, value: 0n },
+    exactOut: plan.exactOut,
     ...(sellBack === undefined ? {} : { after: sellBack.calls })
   })
   if (outcome._tag === "Reverted") return yield* revertedSwap(outcome, "final swap", block)

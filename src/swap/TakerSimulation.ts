@@ -43,6 +43,12 @@ export interface TakerSimulationRequest {
   readonly pendingPermit: { readonly permit2: Address; readonly permit: PermitSingle } | undefined
   /** The router call: `execute(plan)`, or `executeWithPermit` with a signed permit. */
   readonly swap: { readonly data: Hex; readonly value: bigint }
+  /**
+   * An exact-output plan: its pools deliver exactly the amount (the curve at least it) whatever the
+   * price, which moves only its input, so an output short of the minimum is the token's (a transfer tax)
+   * and no price move: quoting again cannot fill it.
+   */
+  readonly exactOut: boolean
   /** Calls to run in the block after the swap (the taker's sell-back), whose results ride on the outcome. */
   readonly after?: ReadonlyArray<SimCall>
 }
@@ -110,7 +116,7 @@ const firstFailure = (request: TakerSimulationRequest, results: ReadonlyArray<Si
     return {
       _tag: "Reverted",
       reason: tight ? `${which}: ${reason} at the gas limit it would be sent with` : `${which}: ${reason}`,
-      priceMoved: name !== undefined && PRICE_ERRORS.has(name),
+      priceMoved: name !== undefined && PRICE_ERRORS.has(name) && !(request.exactOut && name === "InsufficientOutput"),
       stage: which
     } satisfies TakerOutcome
   }

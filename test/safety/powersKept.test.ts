@@ -2,18 +2,43 @@
  * The owner-power scan kept across blocks (src/safety/powers/OwnerPowers.ts), on a private devnet with
  * a counting proxy between the service and anvil: a new block that wrote nothing of the token or its
  * pair reuses the scan without asking the node anything about them (no storage read of the token, no
- * `eth_getProof`); a block that wrote the token (a holder's transfer) scans it again.
+ * `eth_getProof`); a block that wrote the token (a holder's transfer) scans it again. A route through a
+ * v3 pool likewise, on the pool and its position manager: an NFT's transfer (a write to the manager
+ * only) is seen, and a rollback to another block of the same number reads the route again, positions
+ * minted in the new block included; so does the verdict's own cache, kept per block.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import type { Address } from "viem"
+import { type Address, maxUint256 } from "viem"
+import { loadArtifact } from "../../devnet/Artifacts.js"
 import type { Manifest } from "../../schema/Manifest.js"
+import type { OwnerPower } from "../../schema/Token.js"
 import { ChainIndex } from "../../src/indexer/ChainIndex.js"
-import { manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { Indexer } from "../../src/indexer/Indexer.js"
+import { SafetyCheck } from "../../src/safety/check/SafetyCheck.js"
+import { OwnerPowers } from "../../src/safety/powers/OwnerPowers.js"
+import { deployPositionManager, FULL_RANGE, nftAbi, v3Listing, v4Listing } from "../support/concentrated.js"
+import {
+  clientsFor,
+  contractAddress,
+  manifestAccount,
+  type PrivateDevnet,
+  startDevnet,
+  tokenAddress
+} from "../support/devnet.js"
+import { addressOf } from "../support/hex.js"
 import { type RpcCall, type RpcCounter, startRpcCounter } from "../support/rpcCounter.js"
 import { deployTrap, fundLiquidityProvider, listWithPair } from "../support/traps.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
-import { checkToken, E6, type SafetyRuntime, safetyRuntime, snapshotOf } from "./safetyHarness.js"
+import {
+  bestPath,
+  checkToken,
+  E6,
+  type SafetyRuntime,
+  safetyRuntime,
+  type Snapshot,
+  snapshotOf
+} from "./safetyHarness.js"
 
 let devnet: PrivateDevnet
 let counter: RpcCounter
@@ -81,5 +106,120 @@ describe("the owner-power scan across blocks", () => {
     expect(tokenReads(mark).some((call) => call.method === "eth_getStorageAt")).toBe(true)
     expect(tokenReads(mark).some((call) => call.method === "eth_getProof")).toBe(false)
     expect(again.flags).toContain("owner_can_stop_sells")
+  })
+})
+
+describe("the route's powers through v3 and v4 pools across blocks", () => {
+  /** The powers over `coin` and its v3 route at `block`, on the pools of `snapshot`. */
+  const powersAt = (coin: Address, snapshot: Snapshot, block: bigint) =>
+    runtime.runPromise(Effect.flatMap(OwnerPowers, (powers) =>
+      powers.of({
+        token: addressOf(coin),
+        path: bestPath(devnet.manifest, snapshot.market, coin, 100n * E6),
+        block,
+        pools: snapshot.market.pool
+      })))
+  /** The whole verdict at `block` (its cache too is per block within one epoch of the index). */
+  const verdictAt = (coin: Address, snapshot: Snapshot, block: bigint) =>
+    runtime.runPromise(Effect.flatMap(SafetyCheck, (safety) =>
+      safety.check({
+        token: addressOf(coin),
+        path: bestPath(devnet.manifest, snapshot.market, coin, 100n * E6),
+        amountInUsdc: 100n * E6,
+        block,
+        pools: snapshot.market.pool
+      })))
+  const removable = (found: { readonly powers?: ReadonlyArray<OwnerPower> | undefined }, pool: Address) =>
+    found.powers?.find((p) => p.flag === "liquidity_removable" && p.poolId?.toLowerCase() === pool.toLowerCase())
+  /** The calls the node got that read the pool's or its position manager's state or logs. */
+  const routeReads = (from: number, contracts: ReadonlyArray<Address>) => {
+    const watched = new Set(contracts.map((c) => c.toLowerCase()))
+    return calls.slice(from).filter((call) => {
+      const [first] = call.params as ReadonlyArray<{ to?: string; address?: string | ReadonlyArray<string> }>
+      const targets = [first?.to, ...[first?.address ?? []].flat()].map((a) => a?.toLowerCase())
+      return (call.method === "eth_call" || call.method === "eth_getLogs") && targets.some((a) => watched.has(a!))
+    })
+  }
+
+  it("kept while neither the pool nor its manager is written; an NFT's transfer and a rollback read it again", async () => {
+    const { manifest } = devnet
+    const coin = await deployTrap(lp, "OpenMintToken")
+    const { pool, npm, mint } = await v3Listing(manifest, lp, coin)
+    const owned = await mint(FULL_RANGE, 50_000, lp.address)
+    const first = await indexedAt(owned.block)
+    const measured = await powersAt(coin, first, owned.block)
+    expect(removable(measured, pool)?.caller).toBe(lp.address)
+    expect(removable(measured, pool)?.shareBps).toBe(10_000)
+
+    // A block that writes neither the pool nor the manager: kept, nothing read of either.
+    const usdc = tokenAddress(manifest, "USDC")
+    const other = await lp.transfer(usdc, manifestAccount(manifest, 3).address, 1n)
+    const untouched = await indexedAt(other.blockNumber)
+    let mark = calls.length
+    const kept = await powersAt(coin, untouched, other.blockNumber)
+    expect(kept.powers).toEqual(measured.powers)
+    expect(routeReads(mark, [pool, npm])).toEqual([])
+
+    // The NFT changes hands: a write to the manager, none to the pool. The new owner is named.
+    const holder = manifestAccount(manifest, 5).address
+    const moved = await lp.write(npm, nftAbi, "transferFrom", [lp.address, holder, owned.tokenId])
+    const written = await indexedAt(moved.blockNumber)
+    mark = calls.length
+    expect(removable(await powersAt(coin, written, moved.blockNumber), pool)?.caller).toBe(holder)
+    expect(routeReads(mark, [pool, npm]).length).toBeGreaterThan(0)
+
+    // Block N adds to the holder's position (a write to the pool: the route is read through N); then the
+    // chain is rolled back and another block N mints a larger position for a third owner. Asked at N
+    // again, after the index followed the rollback: the third owner, from the new block's own logs, not
+    // the abandoned block's answer nor its positions.
+    const { test } = clientsFor(manifest)
+    const fork = await test.snapshot()
+    const tokenFirst = BigInt(coin) < BigInt(usdc)
+    const [tokens, dollars] = [1_000n * 10n ** 18n, 1_000n * E6]
+    const abandoned = await lp.write(npm, loadArtifact("NonfungiblePositionManager").abi, "increaseLiquidity", [{
+      tokenId: owned.tokenId,
+      amount0Desired: tokenFirst ? tokens : dollars,
+      amount1Desired: tokenFirst ? dollars : tokens,
+      amount0Min: 0n,
+      amount1Min: 0n,
+      deadline: maxUint256
+    }])
+    const before = await indexedAt(abandoned.blockNumber)
+    expect(removable(await powersAt(coin, before, abandoned.blockNumber), pool)?.caller).toBe(holder)
+    expect(removable(await verdictAt(coin, before, abandoned.blockNumber), pool)?.caller).toBe(holder)
+    const rollbacks = await runtime.runPromise(Effect.flatMap(Indexer, (indexer) => indexer.progress))
+    await test.revert({ id: fork })
+    const third = manifestAccount(manifest, 6).address
+    const larger = await mint(FULL_RANGE, 200_000, third)
+    expect(larger.block).toBe(abandoned.blockNumber)
+    await test.mine({ blocks: 2 })
+    const after = await indexedAt(larger.block + 2n)
+    const progress = await runtime.runPromise(Effect.flatMap(Indexer, (indexer) => indexer.progress))
+    expect(progress.rollbacks).toBeGreaterThan(rollbacks.rollbacks)
+    const again = removable(await powersAt(coin, after, larger.block), pool)
+    expect(again?.caller).toBe(third)
+    expect(again?.shareBps).toBe(Number((larger.liquidity * 10_000n) / (larger.liquidity + owned.liquidity)))
+    expect(removable(await verdictAt(coin, after, larger.block), pool)).toEqual(again)
+  })
+  it("through a v4 pool: an NFT's transfer in the v4 PositionManager (no write to the PoolManager) is seen", async () => {
+    const { manifest } = devnet
+    const coin = await deployTrap(lp, "OpenMintToken")
+    const { id, key } = await v4Listing(manifest, lp, coin)
+    const manager = await deployPositionManager(manifest, lp)
+    const owned = await manager.mint(key, FULL_RANGE, 50_000_000_000_000_000n, lp.address)
+    const first = await indexedAt(owned.block)
+    expect(removable(await powersAt(coin, first, owned.block), id as Address)?.caller).toBe(lp.address)
+
+    const usdc = tokenAddress(manifest, "USDC")
+    const other = await lp.transfer(usdc, manifestAccount(manifest, 3).address, 1n)
+    const untouched = await indexedAt(other.blockNumber)
+    const mark = calls.length
+    expect(removable(await powersAt(coin, untouched, other.blockNumber), id as Address)?.caller).toBe(lp.address)
+    expect(routeReads(mark, [manager.address, contractAddress(manifest, "v4StateView")])).toEqual([])
+
+    const holder = manifestAccount(manifest, 5).address
+    const moved = await lp.write(manager.address, nftAbi, "transferFrom", [lp.address, holder, owned.tokenId])
+    const written = await indexedAt(moved.blockNumber)
+    expect(removable(await powersAt(coin, written, moved.blockNumber), id as Address)?.caller).toBe(holder)
   })
 })

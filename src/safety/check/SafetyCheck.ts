@@ -3,7 +3,8 @@
  * service's own router (the path `swap` would execute), and the same after longer holds (./Horizons.ts),
  * simulated at the quote's block in one `eth_simulateV1` request, with a bounded search for a
  * per-transaction cap, and the owner's powers measured beside it (../powers/OwnerPowers.ts). Verdicts are cached
- * per token, route, size and block; a verdict is only ever reported for the block it was measured at.
+ * per token, route, size and block, within one epoch of the index (a rollback makes a block number name
+ * another block); a verdict is only ever reported for the block it was measured at.
  */
 import { Cache, Data, Effect } from "effect"
 import { type Address, formatUnits } from "viem"
@@ -14,6 +15,7 @@ import { Simulator } from "../../../layers/Simulator.js"
 import type { Hex } from "../../../schema/Chain.js"
 import type { SafetyVerdict } from "../../../schema/Token.js"
 import { routerVenuesOf } from "../../execution/FromRoute.js"
+import { ChainIndex } from "../../indexer/ChainIndex.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { OwnerPowers } from "../powers/OwnerPowers.js"
@@ -77,6 +79,7 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     const pinned = new Set([...(usdc === undefined ? [] : [usdc]), ...safety.pinnedAssets])
     const venues = routerVenuesOf(deployment.venues)
     const powers = yield* OwnerPowers
+    const index = yield* ChainIndex
 
     const { buyGoesThrough, roundTrip } = tripsOn(simulator, venues, safety.horizons ? HORIZONS : [])
 
@@ -179,18 +182,21 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
     })
 
     /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
-    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> => {
-      const key = new Key({
-        id: `${request.token.toLowerCase()}|${routeIdOf(request.path)}|${request.amountInUsdc}|${request.block}`,
-        request
-      })
-      // A node that did not answer says nothing of the token: ask again next time, do not remember it.
-      return cache.get(key).pipe(
-        Effect.tap((verdict) =>
-          verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(key) : Effect.void
+    const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> =>
+      Effect.flatMap(index.snapshot, ({ epoch }) => {
+        const key = new Key({
+          id: `${request.token.toLowerCase()}|${
+            routeIdOf(request.path)
+          }|${request.amountInUsdc}|${epoch}@${request.block}`,
+          request
+        })
+        // A node that did not answer says nothing of the token: ask again next time, do not remember it.
+        return cache.get(key).pipe(
+          Effect.tap((verdict) =>
+            verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(key) : Effect.void
+          )
         )
-      )
-    }
+      })
 
     return { check }
   }),

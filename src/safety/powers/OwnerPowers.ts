@@ -5,8 +5,9 @@
  *
  * The token's scan is kept while no block writes the token's code or storage (the block traces the
  * service already takes, ../StateChanges.ts; a node that cannot trace: per block): a power can only
- * change with a write to the token. The route's part likewise, on its v2 pools' state; through a v3 or
- * v4 pool, per block. Scans a node did not answer are not kept.
+ * change with a write to the token. The route's part likewise, on the state of every contract it was
+ * read from (./RoutePowers.ts `watched`: pools, v4 PoolManagers, position managers). Either is kept
+ * within one epoch of the index only. Scans a node did not answer are not kept.
  */
 import { Cache, Effect, Option } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
@@ -24,7 +25,7 @@ import { dispatchedSelectors } from "./Dispatch.js"
 import { judge } from "./Judge.js"
 import { labCode, STRANGER } from "./Lab.js"
 import { runProbe } from "./Probe.js"
-import { type PowersRequest, routePowersWith } from "./RoutePowers.js"
+import { type PowersRequest, routePowersWith, type RouteRequest } from "./RoutePowers.js"
 
 export interface Powers {
   readonly flags: ReadonlyArray<OwnerFlag>
@@ -110,15 +111,17 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     })
 
     /** A cache whose lookup needs the request beside its key; a lookup that failed is not kept. */
-    const keyed = (lookup: (request: PowersRequest) => Effect.Effect<ReadonlyArray<OwnerPower>, unknown, ChainRpc>) =>
+    const keyed = <Q extends PowersRequest>(
+      lookup: (request: Q) => Effect.Effect<ReadonlyArray<OwnerPower>, unknown, ChainRpc>
+    ) =>
       Effect.gen(function*() {
-        const asked = new Map<string, PowersRequest>()
+        const asked = new Map<string, Q>()
         const cache = yield* Cache.make({
           capacity: 1_024,
           timeToLive: "1 hour",
           lookup: (id: string) => Effect.provideService(lookup(asked.get(id)!), ChainRpc, rpc)
         })
-        return (id: string, request: PowersRequest) => {
+        return (id: string, request: Q) => {
           asked.set(id, request)
           return cache.get(id).pipe(
             Effect.ensuring(Effect.sync(() => asked.delete(id))),
@@ -128,31 +131,42 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
         }
       })
     const tokenPowers = yield* keyed(probed)
-    const routePowers = yield* keyed(routePowersWith((venue) => v4Venues.get(venue)))
+    const route = routePowersWith((venue) => v4Venues.get(venue))
+    const routePowers = yield* keyed(route.powers)
 
-    // Per part (a token, a route): the block it was last looked at, in which epoch of the index, and the
-    // key its powers are kept under.
-    const looked = new Map<string, { readonly block: bigint; readonly epoch: number; readonly key: string }>()
+    // Per part (a token, a route): the block it was last looked at, in which epoch of the index, the key
+    // its powers are kept under, and the block they were read at under that key.
+    const looked = new Map<
+      string,
+      { readonly block: bigint; readonly epoch: number; readonly key: string; readonly readAt: bigint }
+    >()
     /**
-     * The cache key of a part over `addresses` at `block`: the key it was last kept under while none of
-     * `addresses` was written between that block and this one, else this block's own. Nothing is read
+     * The cache key of a part at `block`: the key it was last kept under while none of the contracts it
+     * was read from was written between that block and this one, else this block's own. `addresses`
+     * names them as known of the blocks up to the one the kept powers were read at (a contract first
+     * involved later was reached through a write to one named); none known: not kept. Nothing is read
      * from the node for it: the follower's traces answer for any span it traced (a block not traced yet
      * is traced once, shared), where `eth_getProof` proved each account in the whole state trie at every
-     * new block (691 of a quote's 1,864 ms at 2,000 extra pools). A rollback starts every part afresh:
-     * a block number past it names another block.
+     * new block (691 of a quote's 1,864 ms at 2,000 extra pools). A rollback (the index's `epoch`)
+     * starts every part afresh: a block number past it names another block.
      */
-    const keyOf = Effect.fn("OwnerPowers.keyOf")(function*(part: string, addresses: ReadonlyArray<Hex>, block: bigint) {
-      const { epoch } = yield* index.snapshot
+    const keyOf = Effect.fn("OwnerPowers.keyOf")(function*(
+      part: string,
+      addresses: (readAt: bigint) => ReadonlyArray<Hex> | undefined,
+      block: bigint,
+      epoch: number
+    ) {
       const last = looked.get(part)
+      const watched = last === undefined || last.epoch !== epoch ? undefined : addresses(last.readAt)
       const kept = last !== undefined && last.epoch === epoch && (last.block === block ||
-        (yield* changes.untouchedBetween(
-          addresses.map(lowerHex),
+        (watched !== undefined && (yield* changes.untouchedBetween(
+          watched.map(lowerHex),
           Number(last.block < block ? last.block : block),
           Number(last.block < block ? block : last.block)
-        )))
+        ))))
       const key = kept ? last.key : `${part}|${epoch}@${block}`
       looked.delete(part)
-      looked.set(part, { block, epoch, key })
+      looked.set(part, { block, epoch, key, readAt: kept ? last.readAt : block })
       if (looked.size > LOOKED_KEPT) looked.delete(looked.keys().next().value!)
       return key
     })
@@ -160,17 +174,15 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
     /** The powers over `request.token` and its route at `request.block`; none of a part the node could not say. */
     const of = Effect.fn("OwnerPowers.of")(function*(request: PowersRequest) {
       const token = `${request.token.toLowerCase()}|${holderOf(request.path)}`
-      // A v3 or v4 position changes hands with its NFT, a write to no pool: those routes are read per block.
-      const v2Only = request.path.hops.every((hop) => request.pools(hop.poolId)?.kind === "v2")
+      const { epoch } = yield* index.snapshot
+      const routeRequest: RouteRequest = { ...request, epoch }
       const [tokenKey, routeKey] = yield* Effect.all([
-        keyOf(token, [request.token], request.block),
-        v2Only
-          ? keyOf(request.path.key, request.path.hops.map((hop) => hop.poolId), request.block)
-          : Effect.succeed(`${request.path.key}|@${request.block}`)
+        keyOf(token, () => [request.token], request.block, epoch),
+        keyOf(request.path.key, (readAt) => route.watched(routeRequest, readAt), request.block, epoch)
       ], { concurrency: "unbounded" })
       const [own, pools] = yield* Effect.all([
         tokenPowers(tokenKey, request),
-        routePowers(routeKey, request)
+        routePowers(routeKey, routeRequest)
       ], { concurrency: "unbounded" })
       const powers = [...own, ...pools]
       return { flags: ORDER.filter((flag) => powers.some((p) => p.flag === flag)), powers } satisfies Powers

@@ -2,8 +2,8 @@
  * The positions a v3 or v4 pool has ever had, from its own logs, each log read once: a book per pool
  * remembers the block it has read through and asks the node only for the blocks after it. A position
  * stays in the book once seen; whether it still holds anything is read at the verdict's block
- * (./Positions.ts), so a position since emptied, or one from a block later reorganised away, only
- * reads as zero.
+ * (./Positions.ts), so a position since emptied only reads as zero. A rollback of the index starts the
+ * books afresh (the blocks they had read through may have been replaced).
  *
  * A position held by a position manager belongs to whoever owns its NFT. In v3 the manager is
  * recognised by what it does: the pool's `Mint` owner that emitted `IncreaseLiquidity` for the same
@@ -52,23 +52,41 @@ type Read<P> = (
 ) => Effect.Effect<ReadonlyArray<readonly [string, P]>, RpcUnavailable, ChainRpc>
 
 /**
- * Positions by pool, each pool's logs read once. For a verdict at `block`: the positions the book
- * already holds, and the read of those first seen since (the blocks after the last read), apart, so
- * that the known ones' reads need not wait for the new logs.
+ * Positions by pool, each pool's logs read once in an epoch of the index. For a verdict at `block`: the
+ * positions the book already holds, and the read of those first seen since (the blocks after the last
+ * read), apart, so that the known ones' reads need not wait for the new logs. A rollback (a new epoch)
+ * starts every book afresh: a block number the book has read through may now name another block, whose
+ * positions it would never read.
  */
 export const positionBook = <P>() => {
+  let epoch: number | undefined
   const books = new Map<string, { through: bigint; positions: Map<string, P> }>()
-  return (pool: ConcentratedPool, block: bigint, read: Read<P>) => {
-    const book = books.get(pool.id)
-    const known = book?.positions ?? new Map<string, P>()
-    const from = book === undefined ? BigInt(pool.createdBlock) : book.through + 1n
-    const added = from > block ? Effect.succeed([]) : Effect.map(read(from, block), (found) => {
-      if ((books.get(pool.id)?.through ?? -1n) < block) {
-        books.set(pool.id, { through: block, positions: new Map([...(books.get(pool.id)?.positions ?? []), ...found]) })
+  return {
+    at: (pool: ConcentratedPool, block: bigint, at: number, read: Read<P>) => {
+      if (at !== epoch) {
+        books.clear()
+        epoch = at
       }
-      return [...new Map(found.filter(([key]) => !known.has(key))).values()]
-    })
-    return { known: [...known.values()], added }
+      const book = books.get(pool.id)
+      const known = book?.positions ?? new Map<string, P>()
+      const from = book === undefined ? BigInt(pool.createdBlock) : book.through + 1n
+      const added = from > block ? Effect.succeed([]) : Effect.map(read(from, block), (found) => {
+        // A read of an abandoned epoch's blocks is not kept in the new epoch's book.
+        if (epoch === at && (books.get(pool.id)?.through ?? -1n) < block) {
+          books.set(pool.id, {
+            through: block,
+            positions: new Map([...(books.get(pool.id)?.positions ?? []), ...found])
+          })
+        }
+        return [...new Map(found.filter(([key]) => !known.has(key))).values()]
+      })
+      return { known: [...known.values()], added }
+    },
+    /** The positions of `poolId` the book holds: whose contracts a verdict on them depends on. */
+    known: (poolId: string): ReadonlyArray<P> => [...(books.get(poolId)?.positions.values() ?? [])],
+    /** Whether the book holds every position of `poolId` made up to `block` in the index's epoch `at`. */
+    readThrough: (poolId: string, block: bigint, at: number) =>
+      epoch === at && (books.get(poolId)?.through ?? -1n) >= block
   }
 }
 

@@ -21,14 +21,20 @@ export interface PowersRequest {
   readonly pools: PoolOf
 }
 
+/** A request at an epoch of the index: the position books start afresh after a rollback (./PositionLogs.ts). */
+export interface RouteRequest extends PowersRequest {
+  readonly epoch: number
+}
+
 /** A single holder of less of a pool's liquidity cannot take the exit away. */
 const REMOVABLE_SHARE_BPS = 1_000
 
 const LOCK_UNREAD = " (a contract: a lock's terms are not read)"
 
 /**
- * The route's powers at a request's block; `v4Of` names a v4 venue's pool manager and state view. Each
- * v3 and v4 pool's logs are read once over the service's life (./PositionLogs.ts).
+ * The route's powers at a request's block (`powers`), and the contracts whose state they were read from
+ * (`watched`); `v4Of` names a v4 venue's pool manager and state view. Each v3 and v4 pool's logs are
+ * read once per epoch of the index (./PositionLogs.ts).
  */
 export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined) => {
   const v3Book = positionBook<V3Position>()
@@ -52,7 +58,7 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
     )
 
   /** What one address can withdraw of `pool`, in its own unit, and how that unit is named; a curve: none. */
-  const stakesOf = (pool: RoutablePool, block: bigint) => {
+  const stakesOf = (pool: RoutablePool, block: bigint, epoch: number) => {
     switch (pool.kind) {
       case "v2":
         return Effect.map(
@@ -61,7 +67,10 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
         )
       case "v3":
         return Effect.map(
-          stakesAcross(v3Book(pool, block, v3Positions(pool)), (positions) => v3Stakes(pool, positions, block)),
+          stakesAcross(
+            v3Book.at(pool, block, epoch, v3Positions(pool)),
+            (positions) => v3Stakes(pool, positions, block)
+          ),
           inRange
         )
       case "v4": {
@@ -69,7 +78,7 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
         if (venue === undefined) return Effect.succeed(undefined)
         return Effect.map(
           stakesAcross(
-            v4Book(pool, block, v4Positions(pool, venue.poolManager)),
+            v4Book.at(pool, block, epoch, v4Positions(pool, venue.poolManager)),
             (positions) => v4Stakes(pool, venue, positions, block)
           ),
           inRange
@@ -80,7 +89,34 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
     }
   }
 
-  return Effect.fn("Powers.route")(function*(request: PowersRequest) {
+  /**
+   * Every contract whose state the route's powers read at `readAt` (in the request's epoch) came from: a
+   * v2 pair (its LP balances); a v3 pool (its tick, liquidity and direct positions) and the position
+   * managers of its NFT positions (an NFT changes hands with a write to its manager, none to the pool);
+   * a v4 venue's PoolManager (every v4 pool's state) and the senders of its pools' positions (a v4
+   * position manager's NFTs). A position made after `readAt` writes its pool (v4: the PoolManager); a
+   * book that has not read up to `readAt` may miss a manager: undefined, the route is read again.
+   */
+  const watched = (request: RouteRequest, readAt: bigint): ReadonlyArray<Hex> | undefined => {
+    const addresses: Array<Hex> = []
+    for (const hop of request.path.hops) {
+      const pool = request.pools(hop.poolId)
+      if (pool?.kind === "v2") addresses.push(pool.id)
+      if (pool?.kind === "v3") {
+        if (!v3Book.readThrough(pool.id, readAt, request.epoch)) return undefined
+        addresses.push(pool.id, ...v3Book.known(pool.id).flatMap((p) => "manager" in p ? [p.manager] : []))
+      }
+      if (pool?.kind === "v4") {
+        const venue = v4Of(pool.venue)
+        if (venue === undefined) continue
+        if (!v4Book.readThrough(pool.id, readAt, request.epoch)) return undefined
+        addresses.push(venue.poolManager, ...v4Book.known(pool.id).map((p) => p.sender))
+      }
+    }
+    return addresses
+  }
+
+  const powers = Effect.fn("Powers.route")(function*(request: RouteRequest) {
     const pools = request.path.hops.flatMap((hop) => {
       const pool = request.pools(hop.poolId)
       return pool === undefined ? [] : [{ poolId: hop.poolId, pool }]
@@ -100,7 +136,7 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
     const removable = yield* Effect.all(
       pools.map(({ pool, poolId }) =>
         Effect.gen(function*() {
-          const held = yield* stakesOf(pool, request.block)
+          const held = yield* stakesOf(pool, request.block, request.epoch)
           if (held === undefined) return undefined
           const top = yield* largestHolder(held.stakes, request.block, isContract)
           if (top === undefined || top.shareBps < REMOVABLE_SHARE_BPS) return undefined
@@ -119,4 +155,5 @@ export const routePowersWith = (v4Of: (venue: string) => V4Contracts | undefined
     )
     return [...found, ...removable.filter((power) => power !== undefined)]
   })
+  return { powers, watched }
 }
