@@ -7,7 +7,8 @@
  * Uniswap v2 pools (lib/devnetMarket.ts), indexed by the running service as a live chain's would be,
  * then SOAK_MINUTES (15) minutes. Each minute: paid quotes (USDC→WETH) and paid searches back to back
  * for SOAK_LOAD_SEC (40) s, then the rest of the minute idle. One row per minute: p50/p99 of each,
- * RSS, CPU while loaded and while idle, and every answer that was not a 200. "Flat" reads off the rows;
+ * RSS, CPU while loaded and while idle, every answer that was not a 200, and what a plain read of the head's
+ * state took from the bench meanwhile (the node's own wait, under every paid call). "Flat" reads off the rows;
  * the first row is the 40-pool yardstick of the same run. With SOAK_SPANS=1 the service exports its
  * spans to the bench (lib/spanCollector.ts) and each row is followed by the p50 of the paid call's
  * steps in that minute: where the time went. SOAK_NODE_OPTIONS sets the service's own node options.
@@ -148,6 +149,36 @@ interface Minute {
   /** Paced blocks mined in the minute, and the mean time anvil took for one. */
   readonly blocks: number
   readonly blockMs: number
+  /** The bench's own reads at the node's head while the calls ran (HEAD_READ_EVERY_MS apart): the floor under every paid call. */
+  readonly headReads: Array<number>
+}
+
+/**
+ * A read of the head's state from outside the service, one at a time while the calls run: what any
+ * state read at the head costs on this node then. Anvil answers it only after the block it is mining,
+ * so at 10,000 pools it shows the wait each of the paid call's node reads meets, beside the call itself.
+ */
+const HEAD_READ_EVERY_MS = 100
+const headRead = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "eth_call",
+  params: [{ to: USDC, data: "0x18160ddd" }, "latest"]
+})
+const headReads = async (until: number) => {
+  const took: Array<number> = []
+  while (performance.now() < until) {
+    const started = performance.now()
+    await fetch(devnet.manifest.rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: headRead
+    })
+      .then((answer) => answer.json())
+    took.push(performance.now() - started)
+    await new Promise((done) => setTimeout(done, HEAD_READ_EVERY_MS))
+  }
+  return took
 }
 
 /** Anvil's pid: the child of its guard (devnet/childGuard.ts) named `anvil`. */
@@ -164,6 +195,7 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
   const cpuBefore = cpuSeconds(pid)
   const minedBefore = { ...mined }
   const until = performance.now() + loadSec * 1000
+  const reads = headReads(until)
   for (let i = 0; performance.now() < until; i++) {
     const call: Call = i % 2 === 0 ? "quote" : "search"
     const signature = encodePaymentSignatureHeader(await payers[i % payers.length]!.createPaymentPayload(offer[call]))
@@ -177,6 +209,7 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
     }
   }
   const loadedCpu = (cpuSeconds(pid) - cpuBefore) / loadSec
+  const headReadsTook = await reads
   const idleBefore = cpuSeconds(pid)
   await new Promise((done) => setTimeout(done, idleSec * 1000))
   const idleCpu = (cpuSeconds(pid) - idleBefore) / idleSec
@@ -190,7 +223,8 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
     rssMb: rssMb(pid),
     anvilMb: rssMb(anvilPid()),
     blocks,
-    blockMs
+    blockMs,
+    headReads: headReadsTook
   } satisfies Minute
 }
 
@@ -215,6 +249,7 @@ const row = (label: string, m: Minute) => {
       `  RSS ${m.rssMb.toFixed(0).padStart(4)} MB  CPU loaded ${(100 * m.loadedCpu).toFixed(0).padStart(3)} %` +
       `  idle ${(100 * m.idleCpu).toFixed(1).padStart(5)} %` +
       `  anvil ${m.anvilMb.toFixed(0).padStart(5)} MB, ${String(m.blocks).padStart(3)} blocks of ${ms(m.blockMs)}` +
+      `  head read ${p(m.headReads, 50)} / ${p(m.headReads, 99)}` +
       (m.refused.size === 0 ? "" : `  NOT 200: ${JSON.stringify(Object.fromEntries(m.refused))}`)
   )
   stepsRow()
