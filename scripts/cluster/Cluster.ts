@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { balancerConfig, haproxyMissing } from "./Balancer.js"
 import { serviceNodeOptions } from "../serviceNodeOptions.js"
+import { balancerConfig, haproxyMissing } from "./Balancer.js"
 
 export { haproxyMissing }
 

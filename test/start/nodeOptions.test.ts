@@ -44,7 +44,10 @@ const started = (nodeOptions: string | undefined) => {
 /** A node process given `NODE_OPTIONS` as serviceProcess and the cluster give it. */
 const spawnedWith = (nodeOptions: string) => {
   const { NODE_OPTIONS: _, ...env } = process.env
-  const output = execFileSync(process.execPath, [probe], { env: { ...env, NODE_OPTIONS: nodeOptions }, encoding: "utf8" })
+  const output = execFileSync(process.execPath, [probe], {
+    env: { ...env, NODE_OPTIONS: nodeOptions },
+    encoding: "utf8"
+  })
   return JSON.parse(output.trim()) as { readonly limit: number }
 }
 
