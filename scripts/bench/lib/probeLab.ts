@@ -38,6 +38,7 @@ let differing = 0
 let gasOf: "base" | "this" = "base"
 const counted = Effect.map(Simulator.make, (simulator) =>
   Simulator.of({
+    ...simulator,
     simulate: (request) =>
       Effect.tap(simulator.simulate(request), (blocks) =>
         Effect.sync(() => {
