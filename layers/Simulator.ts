@@ -12,10 +12,9 @@
  * while any request's is waiting for its answer, and at most `BACKGROUND_IN_FLIGHT` of them are at the
  * node at a time. A node answers what it was sent in turn, so a request's simulation then waits behind
  * at most that many of the scan's, never behind its whole backlog (at 10,000 new tokens, thousands).
- * A scan that builds a large request (the owner-power probe's, MBs of code and calldata) builds it inside
- * `inTurn`, once it holds a turn: built earlier, it would wait in the lane through scavenges and be
- * promoted to the old generation, garbage that only a full collection frees (docs/performance.md,
- * "The service's RSS held flat").
+ * A scan that builds a large request (the owner-power probe's code and encoded trials) builds it inside
+ * `inTurn`, once it holds a turn, so that the request is not held while it waits in the lane
+ * (docs/performance.md, "The service's RSS held flat").
  */
 import { Context, Effect, FiberRef, Layer, Schema } from "effect"
 import type { Address, Hex } from "viem"

@@ -153,8 +153,8 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
     ),
     { concurrency: "unbounded" }
   )
-  // The request (MBs of code and encoded trials at a scan's width) is built once the scan's lane gives
-  // this probe its turn, not before it waits there.
+  // The request (the code and the encoded trials) is built once the scan's lane gives this probe its
+  // turn, not held while it waits there.
   const results = yield* simulator.inTurn(Effect.suspend(() => simulateTrials(simulator, input, puppets, originals)))
   const observed: Array<Observed & { readonly rank: number }> = []
   results.batches.forEach((batch, b) => {
