@@ -12,6 +12,9 @@
  * while any request's is waiting for its answer, and at most `BACKGROUND_IN_FLIGHT` of them are at the
  * node at a time. A node answers what it was sent in turn, so a request's simulation then waits behind
  * at most that many of the scan's, never behind its whole backlog (at 10,000 new tokens, thousands).
+ * A scan that builds a large request (the owner-power probe's code and encoded trials) builds it inside
+ * `inTurn`, once it holds a turn, so that the request is not held while it waits in the lane
+ * (docs/performance.md, "The service's RSS held flat").
  */
 import { Context, Effect, FiberRef, Layer, Schema } from "effect"
 import type { Address, Hex } from "viem"
@@ -114,6 +117,8 @@ export const BACKGROUND_IN_FLIGHT = 2
 
 /** Set for the fibers of the background scan (`Simulator.inBackground`); read by `simulate`. */
 const background = FiberRef.unsafeMake(false)
+/** Set while a scan's fiber holds one of the lane's turns (`inTurn`): its reads take no second one. */
+const holdingTurn = FiberRef.unsafeMake(false)
 
 const GWEI = 10n ** 9n
 export const DEFAULT_GAS = 3_000_000n
@@ -138,6 +143,11 @@ const contextOf = (header: RpcHeader) => {
 
 export class Simulator extends Context.Tag("Simulator")<Simulator, {
   readonly simulate: (request: SimulationRequest) => Effect.Effect<SimulationResult, RpcUnavailable>
+  /**
+   * `build` (a simulation's request built, then simulated) holding one of the scan's turns on the scan's
+   * fibers, so the request exists only once it can go; on a request's fibers, `build` as it is.
+   */
+  readonly inTurn: <A, E, R>(build: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>() {
   static readonly make = Effect.gen(function*() {
     const rpc = yield* ChainRpc
@@ -151,7 +161,21 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
         () => effect,
         () => Effect.suspend(() => (--requests === 0 ? clear.open : Effect.void))
       )
-    const asScan = <A, E>(effect: Effect.Effect<A, E>) => scanTurns.withPermits(1)(Effect.zipRight(clear.await, effect))
+    // Each read still waits while a request's is waiting, turn held or not.
+    const asScan = <A, E>(effect: Effect.Effect<A, E>) =>
+      Effect.flatMap(
+        FiberRef.get(holdingTurn),
+        (held) =>
+          held ? Effect.zipRight(clear.await, effect) : scanTurns.withPermits(1)(Effect.zipRight(clear.await, effect))
+      )
+    const inTurn = <A, E, R>(build: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(
+        Effect.all([FiberRef.get(background), FiberRef.get(holdingTurn)]),
+        ([scan, held]) =>
+          scan && !held
+            ? scanTurns.withPermits(1)(Effect.zipRight(clear.await, Effect.locally(build, holdingTurn, true)))
+            : build
+      )
     const headers = new Map<bigint, RpcHeader>()
     // A request's reads go alone: batched, they could share an HTTP answer with the scan's simulations.
     const read = <A, I>(schema: Schema.Schema<A, I>, method: string, params: ReadonlyArray<unknown>) =>
@@ -216,7 +240,7 @@ export class Simulator extends Context.Tag("Simulator")<Simulator, {
         }))
       )
     })
-    return { simulate }
+    return { simulate, inTurn }
   })
 
   static readonly Default = Layer.effect(Simulator, Simulator.make)

@@ -57,6 +57,7 @@ const variant = async (horizons: boolean) => {
   const counted = Layer.effect(
     Simulator,
     Effect.map(Simulator.make, (inner) => ({
+      ...inner,
       simulate: (request: Parameters<typeof inner.simulate>[0]) => {
         counts.requests++
         counts.transactions += request.blocks.reduce((sum, calls) => sum + calls.length, 0)

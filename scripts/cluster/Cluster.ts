@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { serviceNodeOptions } from "../serviceNodeOptions.js"
 import { balancerConfig, haproxyMissing } from "./Balancer.js"
 
 export { haproxyMissing }
@@ -122,7 +123,9 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
         DATA_DIR: dataDir,
         REDIS_URL: options.redisUrl,
         REDIS_PREFIX: options.redisPrefix,
-        SETTLEMENT_PRIVATE_KEY: replica.settlementKey
+        SETTLEMENT_PRIVATE_KEY: replica.settlementKey,
+        // As `npm start` runs the service: its default node options, then the operator's.
+        NODE_OPTIONS: serviceNodeOptions(process.env["NODE_OPTIONS"])
       }
     })
     // The last output only, for the error of a replica that did not come up.

@@ -107,6 +107,37 @@ describe("simulator lanes", () => {
   )
 
   it.live(
+    "the scan builds a simulation's request only once it holds a turn, and none while a request's waits",
+    () =>
+      Effect.gen(function*() {
+        const log: Array<Sent> = []
+        const { request, simulator } = yield* simulatorAtHead(log)
+        // A request's simulation at the node first; the scan's 12 come while it waits for its answer.
+        const asked = yield* Effect.fork(simulator.simulate(request))
+        while (log.length < 1) yield* Effect.sleep(1)
+        const builds: Array<number> = []
+        let building = 0
+        let most = 0
+        const scanned = yield* Effect.all(
+          Array.from({ length: 12 }, () =>
+            Simulator.inBackground(simulator.inTurn(Effect.suspend(() => {
+              builds.push(performance.now())
+              most = Math.max(most, ++building)
+              return Effect.ensuring(simulator.simulate(request), Effect.sync(() => building--))
+            })))),
+          { concurrency: "unbounded" }
+        )
+        yield* Fiber.join(asked)
+        expect(scanned).toHaveLength(12)
+        // Never more requests built than the lane lets go, each taking no second turn for its reads.
+        expect(most).toBe(BACKGROUND_IN_FLIGHT)
+        // None built while the request's simulation waited for its answer.
+        expect(Math.min(...builds)).toBeGreaterThanOrEqual(log[0]!.done)
+      }),
+    60_000
+  )
+
+  it.live(
     "without the scan's lane the same backlog is all at the node ahead of the request",
     () =>
       Effect.gen(function*() {

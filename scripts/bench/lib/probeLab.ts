@@ -42,6 +42,7 @@ const bigints = (_: string, value: unknown) => typeof value === "bigint" ? value
 let gasOf: "base" | "this" = "base"
 const counted = Effect.map(Simulator.make, (simulator) =>
   Simulator.of({
+    ...simulator,
     simulate: (request) =>
       Effect.tap(simulator.simulate(request), (blocks) =>
         Effect.sync(() => {

@@ -1,11 +1,12 @@
 /**
  * The service in its own process as `npm start` runs it, pointed at a benchmark's devnet with `RPC_URL`,
  * paid by the devnet's x402 settings, settling `broadcast`, its data in `dataDir`: what an operator
- * runs, measured from outside.
+ * runs, measured from outside. Its node options are `npm start`'s defaults, then `env.NODE_OPTIONS`.
  */
 import { extname, join, resolve } from "node:path"
 import { devnetPaymentSettings } from "../../../devnet/accounts.js"
 import { websocketOf } from "../../../layers/ChainRpc.js"
+import { serviceNodeOptions } from "../../serviceNodeOptions.js"
 import type { benchDevnet } from "./devnet.js"
 import { serve } from "./edgeLoad.js"
 
@@ -28,7 +29,8 @@ export const serviceProcess = (
       MANIFEST_PATH: devnet.handle.manifestPath,
       DATA_DIR: join(dataDir, "data"),
       SETTLEMENT_MODE: "broadcast",
-      ...env
+      ...env,
+      NODE_OPTIONS: serviceNodeOptions(env["NODE_OPTIONS"] ?? process.env["NODE_OPTIONS"])
     },
     undefined
   )

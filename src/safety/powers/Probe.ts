@@ -70,19 +70,16 @@ const batchesOf = (groups: ReadonlyArray<ReadonlyArray<Planned>>, baseline: Plan
   return batches
 }
 
-export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
-  const rpc = yield* ChainRpc
-  const simulator = yield* Simulator
-  const puppets = [input.pool, VICTIM, STRANGER, ...input.callers]
-  const originals = yield* Effect.all(
-    puppets.map((address) =>
-      Effect.orElseSucceed(
-        rpc.use("getCode", (c) => c.getCode({ address, blockNumber: input.block })),
-        () => undefined
-      )
-    ),
-    { concurrency: "unbounded" }
-  )
+/**
+ * The probe's one simulation, built from here: the lab's and the puppets' code (each account's own moved
+ * to its shadow), the victim funded, then every trial in batches. `originals`: each puppet's code.
+ */
+const simulateTrials = (
+  simulator: Simulator["Type"],
+  input: ProbeInput,
+  puppets: ReadonlyArray<Address>,
+  originals: ReadonlyArray<Hex | undefined>
+) => {
   const code = [
     { address: LAB, code: input.code.lab },
     ...puppets.map((address) => ({ address, code: input.code.puppet })),
@@ -113,34 +110,55 @@ export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
   }
   const batches = batchesOf([...groups.values()], baseline)
   const call = (data: Hex, gas: bigint) => ({ from: OPERATOR, to: LAB, data, gas })
-  const results = yield* simulator.simulate({
-    block: input.block,
-    balances: [{ address: OPERATOR, wei: 10n ** 24n }],
-    code,
-    blocks: [
-      [call(
-        encodeFunctionData({
-          abi: labAbi,
-          functionName: "fund",
-          args: [input.token, [input.pool, ...input.callers], VICTIM]
-        }),
-        3_000_000n
-      )],
-      ...batches.map((batch) => [
-        call(
+  return Effect.map(
+    simulator.simulate({
+      block: input.block,
+      balances: [{ address: OPERATOR, wei: 10n ** 24n }],
+      code,
+      blocks: [
+        [call(
           encodeFunctionData({
             abi: labAbi,
-            functionName: "trials",
-            args: [setup, batch.map((t) => t.caller), batch.map((t) => t.data)]
+            functionName: "fund",
+            args: [input.token, [input.pool, ...input.callers], VICTIM]
           }),
-          BATCH_GAS
-        )
-      ])
-    ]
-  })
+          3_000_000n
+        )],
+        ...batches.map((batch) => [
+          call(
+            encodeFunctionData({
+              abi: labAbi,
+              functionName: "trials",
+              args: [setup, batch.map((t) => t.caller), batch.map((t) => t.data)]
+            }),
+            BATCH_GAS
+          )
+        ])
+      ]
+    }),
+    (simulated) => ({ batches, simulated })
+  )
+}
+
+export const runProbe = Effect.fn("Powers.probe")(function*(input: ProbeInput) {
+  const rpc = yield* ChainRpc
+  const simulator = yield* Simulator
+  const puppets = [input.pool, VICTIM, STRANGER, ...input.callers]
+  const originals = yield* Effect.all(
+    puppets.map((address) =>
+      Effect.orElseSucceed(
+        rpc.use("getCode", (c) => c.getCode({ address, blockNumber: input.block })),
+        () => undefined
+      )
+    ),
+    { concurrency: "unbounded" }
+  )
+  // The request (the code and the encoded trials) is built once the scan's lane gives this probe its
+  // turn, not held while it waits there.
+  const results = yield* simulator.inTurn(Effect.suspend(() => simulateTrials(simulator, input, puppets, originals)))
   const observed: Array<Observed & { readonly rank: number }> = []
-  batches.forEach((batch, b) => {
-    const result = results[b + 1]?.[0]
+  results.batches.forEach((batch, b) => {
+    const result = results.simulated[b + 1]?.[0]
     if (result === undefined || !result.ok) return
     const carried = decodeFunctionResult({ abi: labAbi, functionName: "trials", data: result.returnData })
     batch.forEach((trial, i) => {

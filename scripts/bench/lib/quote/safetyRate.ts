@@ -22,6 +22,7 @@ export const safetyRate = async ({ runtime, state, token, manifest }: QuoteBench
   const counted = Layer.effect(
     Simulator,
     Effect.map(Simulator.make, (inner) => ({
+      ...inner,
       simulate: (request: Parameters<typeof inner.simulate>[0]) => {
         simulations++
         return inner.simulate(request)
