@@ -65,7 +65,9 @@ describe("DevUSDC planted at 0x3600… with anvil_setCode", () => {
     await usdc.write("deposit", [], { from: bob, value: parseEther("1") })
     expect(await balance(bob.address)).toBe(before + 1_000_000n)
 
-    await chain.send(chain.walletClient.sendTransaction({ account: bob, chain: chain.chain, to: USDC, value: parseEther("2") }))
+    await chain.send(
+      chain.walletClient.sendTransaction({ account: bob, chain: chain.chain, to: USDC, value: parseEther("2") })
+    )
     expect(await balance(bob.address)).toBe(before + 3_000_000n)
 
     await usdc.write("depositFor", [carol.address], { from: bob, value: parseEther("0.5") })
