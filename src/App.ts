@@ -18,6 +18,7 @@ import { Drain } from "./operations/Drain.js"
 import { StartTime } from "./operations/StartTime.js"
 import { GasPrice } from "./quote/GasPrice.js"
 import { HookedPools } from "./quote/HookedPools.js"
+import { TaxedHubs } from "./quote/TaxedHubs.js"
 import { SafetyCheck } from "./safety/check/SafetyCheck.js"
 import { TokenMeasure } from "./safety/MeasureToken.js"
 import { OwnerPowers } from "./safety/powers/OwnerPowers.js"
@@ -28,7 +29,7 @@ import { IndexLive } from "./search/IndexLive.js"
 
 /** Every service the operations need, given where the chain is. */
 export const AppServices = <E, R>(deployment: Layer.Layer<Deployment, E, R>) =>
-  SafetyScan.Default.pipe(
+  Layer.mergeAll(SafetyScan.Default, TaxedHubs.Default).pipe(
     Layer.provideMerge(Layer.mergeAll(VerdictBook.Default, TokenMeasure.Default)),
     // The owner powers keep a scan while the block traces show no write to what it read.
     Layer.provideMerge(Layer.mergeAll(SafetyCheck.Default, OwnerPowers.Default)),

@@ -1,9 +1,10 @@
 /**
  * An exact-output chain through a transfer-taxed middle token (docs/router.md, "Where exactness ends"):
  * the chain's link sends the middle token straight to the pool above it, which receives it short of the
- * tax and refuses. A TaxToken (5 % on buys and sells) listed as a hub, in v2 pairs with USDC and with an
- * honest token; what an agent asking for an exact output of the honest token gets from the service, and
- * of the taxed token itself.
+ * tax and refuses, so the quote must route around the hub or refuse. A TaxToken (5 % on buys and sells)
+ * listed as a hub, in v2 pairs with USDC and with two honest tokens, one of which also has a shallow
+ * pair of its own with USDC; what an agent asking for an exact output of each gets, and of the taxed
+ * token itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { type Address, getAddress, parseUnits } from "viem"
@@ -22,6 +23,7 @@ let lp: Wallet
 let USDC: Address
 let TAX: Address
 let COIN: Address
+let SIDE: Address
 let ops: ReturnType<typeof operationsOf>
 const { trade } = tradingWith(() => ops)
 
@@ -62,6 +64,10 @@ beforeAll(async () => {
   COIN = await deployTrap(lp, "OpenMintToken")
   await pairOf(manifest, TAX, USDC, parseUnits("50000", 18), parseUnits("50000", 6))
   await pairOf(manifest, TAX, COIN, parseUnits("50000", 18), parseUnits("50000", 18))
+  // Through the hub, 100 SIDE costs ~101 USDC before the tax; straight from this shallow pair, ~105.
+  SIDE = await deployTrap(lp, "OpenMintToken")
+  await pairOf(manifest, TAX, SIDE, parseUnits("50000", 18), parseUnits("50000", 18))
+  await pairOf(manifest, USDC, SIDE, parseUnits("2000", 6), parseUnits("2000", 18))
   const listed: Manifest = {
     ...manifest,
     tokenList: {
@@ -87,28 +93,23 @@ afterAll(async () => {
 })
 
 describe("exact output through a transfer-taxed hub", () => {
-  it("quoted with the tax measured; swap refuses it (swap_reverts, next stop) and hands out nothing", async () => {
-    const quoted = answerOf(await ops.quote({ sell: USDC, buy: COIN, amount: "100", side: "exactOut" }))
-    // The only path runs through the taxed hub, as a chain: USDC → THUB, then THUB → OPEN paying the recipient.
-    expect(quoted.best.legs[0]!.hops.map((hop) => getAddress(hop.tokenOutAddress))).toEqual([TAX, COIN])
-    // The verdict measures the hub's tax on the route's buy (twice 5 %: into the router, then into the pair),
-    // and the quote is priced with it; by the spec's stop rule the quote still says `swap`.
-    expect(quoted.safety?.verdict).toBe("taxed")
-    expect(quoted.safety?.buyTaxBps).toBeGreaterThan(900)
-    expect(quoted.next).toBe("swap")
+  it("whose only path chains through the hub: 422 no_route, next stop, naming the hub; nothing quoted", async () => {
+    const refused = errorOf(await ops.quote({ sell: USDC, buy: COIN, amount: "100", side: "exactOut" }))
+    expect(refused._tag).toBe("NoRoute")
+    expect(rowOf(refused)).toEqual({ code: "no_route", status: 422, next: "stop" })
+    expect(refused.message).toContain("cannot chain through THUB")
+    expect("hint" in refused ? refused.hint : undefined).toContain("exactIn")
+  })
 
-    // The chain's link sends THUB straight to the OPEN pair, which receives 5 % short and refuses: the
-    // taker's simulation reverts, so no plan is returned, in either funding flow (the taker holds ERC-20
-    // USDC for the approval flow).
-    const taker = await takerOn(harness, "100000", 200n)
-    const before = await Promise.all([taker.balanceOf(USDC), taker.balanceOf(COIN)])
-    for (const approval of ["permit2", "approve"]) {
-      const refused = errorOf(await ops.swap({ quoteId: quoted.quoteId, taker: taker.address, approval }))
-      expect(refused._tag).toBe("SwapReverts")
-      expect(refused.message).toContain("PairInputShort(")
-      expect(rowOf(refused)).toEqual({ code: "swap_reverts", status: 422, next: "stop" })
-    }
-    expect(await Promise.all([taker.balanceOf(USDC), taker.balanceOf(COIN)])).toEqual(before)
+  it("beside a dearer path that avoids it: routed around the hub, swapped, exactly the amount delivered", async () => {
+    const taker = await takerOn(harness)
+    const amount = parseUnits("100", 18)
+    const { delivered, quoted } = await trade(taker, { sell: USDC, buy: SIDE, amount: "100", side: "exactOut" })
+    expect(quoted.best.legs.flatMap((leg) => leg.hops.map((hop) => getAddress(hop.tokenOutAddress)))).toEqual([SIDE])
+    // Dearer than the hub's untaxed price (~101 USDC), as the shallow pair asks.
+    expect(BigInt(quoted.best.amountInRaw)).toBeGreaterThan(parseUnits("105", 6))
+    expect(quoted.safety?.buyTaxBps ?? 0).toBe(0)
+    expect(delivered).toBe(amount)
   })
 
   it("exact output of the taxed token itself: swap_reverts, not quote_stale (quoting again cannot fill it)", async () => {
