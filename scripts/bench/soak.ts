@@ -7,8 +7,10 @@
  * Uniswap v2 pools (lib/devnetMarket.ts), indexed by the running service as a live chain's would be,
  * then SOAK_MINUTES (15) minutes. Each minute: paid quotes (USDC→WETH) and paid searches back to back
  * for SOAK_LOAD_SEC (40) s, then the rest of the minute idle. One row per minute: p50/p99 of each,
- * RSS, CPU while loaded and while idle, every answer that was not a 200, and what a plain read of the head's
- * state took from the bench meanwhile (the node's own wait, under every paid call). "Flat" reads off the rows;
+ * RSS and the live heap (`checkpoint_heap_after_full_gc_bytes` from the service's /metrics: RSS can climb
+ * to the heap limit's room without a leak, the live heap cannot), CPU while loaded and while idle, every
+ * answer that was not a 200, and what a plain read of the head's state took from the bench meanwhile (the
+ * node's own wait, under every paid call). "Flat" reads off the rows;
  * the first row is the 40-pool yardstick of the same run. With SOAK_SPANS=1 the service exports its
  * spans to the bench (lib/spanCollector.ts) and each row is followed by the p50 of the paid call's
  * steps in that minute: where the time went. SOAK_NODE_OPTIONS sets the service's own node options.
@@ -145,6 +147,8 @@ interface Minute {
   readonly loadedCpu: number
   readonly idleCpu: number
   readonly rssMb: number
+  /** The service's heap in use at its last full collection, at the minute's end. */
+  readonly liveHeapMb: number | undefined
   readonly anvilMb: number
   /** Paced blocks mined in the minute, and the mean time anvil took for one. */
   readonly blocks: number
@@ -179,6 +183,13 @@ const headReads = async (until: number) => {
     await new Promise((done) => setTimeout(done, HEAD_READ_EVERY_MS))
   }
   return took
+}
+
+/** A gauge of the service's own /metrics, in MB; none before it has a sample. */
+const gaugeMb = async (name: string) => {
+  const page = await (await fetch(`${service.baseUrl}/metrics`)).text()
+  const line = page.split("\n").find((entry) => entry.startsWith(`${name} `))
+  return line === undefined ? undefined : Number(line.slice(name.length + 1)) / 2 ** 20
 }
 
 /** Anvil's pid: the child of its guard (devnet/childGuard.ts) named `anvil`. */
@@ -221,6 +232,7 @@ const minute = async (offer: Awaited<ReturnType<typeof offers>>, loadSec: number
     loadedCpu,
     idleCpu,
     rssMb: rssMb(pid),
+    liveHeapMb: await gaugeMb("checkpoint_heap_after_full_gc_bytes"),
     anvilMb: rssMb(anvilPid()),
     blocks,
     blockMs,
@@ -246,7 +258,8 @@ const row = (label: string, m: Minute) => {
     `   ${label.padEnd(14)} quote ${p(m.took.quote, 50).padStart(8)} / ${p(m.took.quote, 99).padStart(8)}` +
       `  search ${p(m.took.search, 50).padStart(8)} / ${p(m.took.search, 99).padStart(8)}` +
       `  calls ${String(m.took.quote.length + m.took.search.length).padStart(5)}` +
-      `  RSS ${m.rssMb.toFixed(0).padStart(4)} MB  CPU loaded ${(100 * m.loadedCpu).toFixed(0).padStart(3)} %` +
+      `  RSS ${m.rssMb.toFixed(0).padStart(4)} MB  live heap ${m.liveHeapMb?.toFixed(0).padStart(4) ?? "   —"} MB` +
+      `  CPU loaded ${(100 * m.loadedCpu).toFixed(0).padStart(3)} %` +
       `  idle ${(100 * m.idleCpu).toFixed(1).padStart(5)} %` +
       `  anvil ${m.anvilMb.toFixed(0).padStart(5)} MB, ${String(m.blocks).padStart(3)} blocks of ${ms(m.blockMs)}` +
       `  head read ${p(m.headReads, 50)} / ${p(m.headReads, 99)}` +

@@ -6,6 +6,8 @@
  */
 import { wrapFetchWithPayment } from "@x402/fetch"
 import { spawnSync } from "node:child_process"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tokenAddress } from "../support/devnet.js"
 import { fees, newTaker, type PaidService, startPaidService } from "../support/paidService.js"
@@ -88,4 +90,34 @@ describe("GET /metrics around a paid quote", () => {
     },
     120_000
   )
+
+  it("reports the process's memory: the heap after a full collection follows what is kept alive", async () => {
+    setFlagsFromString("--expose-gc")
+    const collect = runInNewContext("gc") as () => void
+    const afterFullGc = async () => {
+      collect()
+      // Node reports a collection to its observers after it, on a later turn of the loop.
+      await new Promise((done) => setTimeout(done, 50))
+      return samplesOf(await scrape())
+    }
+    const mb = (samples: Map<string, string>, series: string) => Number(samples.get(series)) / 2 ** 20
+    const live = "checkpoint_heap_after_full_gc_bytes"
+
+    const before = await afterFullGc()
+    const held: { objects?: ReadonlyArray<object> } = {}
+    held.objects = Array.from({ length: 400_000 }, (_, n) => ({ n, s: `held ${n}` }))
+    const holding = await afterFullGc()
+    delete held.objects
+    const released = await afterFullGc()
+
+    expect(mb(holding, live)).toBeGreaterThan(mb(before, live) + 20)
+    expect(mb(released, live)).toBeLessThan(mb(holding, live) - 20)
+    for (const samples of [before, holding, released]) {
+      expect(mb(samples, live)).toBeGreaterThan(10)
+      expect(mb(samples, "checkpoint_heap_used_bytes")).toBeLessThan(mb(samples, "checkpoint_heap_limit_bytes"))
+      expect(mb(samples, "checkpoint_process_resident_memory_bytes")).toBeGreaterThan(mb(samples, live))
+    }
+    const promtool = spawnSync("promtool", ["check", "metrics"], { input: await scrape(), encoding: "utf8" })
+    expect(promtool.stderr + promtool.stdout).toBe("")
+  })
 })
