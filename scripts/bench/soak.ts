@@ -249,7 +249,7 @@ const stepsRow = () => {
   console.log(
     `     p50 of: ${
       STEPS.map((step) => `${step} ${p(taken.get(step) ?? [], 50)} (${taken.get(step)?.length ?? 0})`).join(", ")
-    }`
+    }${spans.lost() === 0 ? "" : `; span exports cut short so far: ${spans.lost()}`}`
   )
 }
 

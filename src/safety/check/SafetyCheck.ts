@@ -6,7 +6,7 @@
  * per token, route, size and block, within one epoch of the index (a rollback makes a block number name
  * another block); a verdict is only ever reported for the block it was measured at.
  */
-import { Cache, Data, Effect } from "effect"
+import { Effect } from "effect"
 import { type Address, formatUnits } from "viem"
 import { AppConfig } from "../../../layers/AppConfig.js"
 import { Deployment } from "../../../layers/Deployment.js"
@@ -19,6 +19,7 @@ import { ChainIndex } from "../../indexer/ChainIndex.js"
 import type { Path } from "../../routing/Path.js"
 import { routeIdOf } from "../../routing/PlanShape.js"
 import { OwnerPowers } from "../powers/OwnerPowers.js"
+import { requestCache } from "../RequestCache.js"
 import {
   buyImpactBps,
   buyTaxBps,
@@ -47,22 +48,6 @@ export interface SafetyRequest {
   readonly pools: PoolOf
   /** Symbol of a token, for the route's `pair` label. */
   readonly symbolOf?: (address: Hex) => string
-}
-
-class Key extends Data.Class<{ readonly id: string; readonly request: SafetyRequest }> {
-  // Only the id decides equality: the request rides along for the lookup.
-  [Symbol.for("effect/Equal")](that: unknown) {
-    return that instanceof Key && that.id === this.id
-  }
-  [Symbol.for("effect/Hash")]() {
-    return hashString(this.id)
-  }
-}
-
-const hashString = (text: string) => {
-  let h = 5381
-  for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) | 0
-  return h
 }
 
 /** Start of an `inconclusive` reason when the node did not answer: worth measuring again later. */
@@ -175,25 +160,22 @@ export class SafetyCheck extends Effect.Service<SafetyCheck>()("SafetyCheck", {
       )
     })
 
-    const cache = yield* Cache.make({
+    const cache = yield* requestCache({
       capacity: safety.cacheCapacity,
       timeToLive: "10 minutes",
-      lookup: (key: Key) => judged(run(key.request))
+      lookup: (request: SafetyRequest) => judged(run(request))
     })
 
     /** The verdict of `request.token` on `request.path` at `request.block`, measured once per size. */
     const check = (request: SafetyRequest): Effect.Effect<SafetyVerdict> =>
       Effect.flatMap(index.snapshot, ({ epoch }) => {
-        const key = new Key({
-          id: `${request.token.toLowerCase()}|${
-            routeIdOf(request.path)
-          }|${request.amountInUsdc}|${epoch}@${request.block}`,
-          request
-        })
+        const id = `${request.token.toLowerCase()}|${
+          routeIdOf(request.path)
+        }|${request.amountInUsdc}|${epoch}@${request.block}`
         // A node that did not answer says nothing of the token: ask again next time, do not remember it.
-        return cache.get(key).pipe(
+        return cache.get(id, request).pipe(
           Effect.tap((verdict) =>
-            verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(key) : Effect.void
+            verdict.reason?.startsWith(SIMULATION_UNAVAILABLE) === true ? cache.invalidate(id) : Effect.void
           )
         )
       })

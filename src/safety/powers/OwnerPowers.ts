@@ -9,7 +9,7 @@
  * read from (./RoutePowers.ts `watched`: pools, v4 PoolManagers, position managers). Either is kept
  * within one epoch of the index only. Scans a node did not answer are not kept.
  */
-import { Cache, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { type Address, getAddress, type Hex } from "viem"
 import { ChainRpc } from "../../../layers/ChainRpc.js"
 import { Deployment } from "../../../layers/Deployment.js"
@@ -19,6 +19,7 @@ import { checksummed } from "../../../schema/Primitives.js"
 import type { OwnerFlag, OwnerPower } from "../../../schema/Token.js"
 import { ChainIndex } from "../../indexer/ChainIndex.js"
 import type { Path } from "../../routing/Path.js"
+import { requestCache } from "../RequestCache.js"
 import { StateChanges } from "../StateChanges.js"
 import { type Candidate, readAccounts } from "./Accounts.js"
 import { dispatchedSelectors } from "./Dispatch.js"
@@ -110,26 +111,22 @@ export class OwnerPowers extends Effect.Service<OwnerPowers>()("OwnerPowers", {
       return found
     })
 
-    /** A cache whose lookup needs the request beside its key; a lookup that failed is not kept. */
+    /** Powers by a request's id; a lookup that failed is not kept. */
     const keyed = <Q extends PowersRequest>(
       lookup: (request: Q) => Effect.Effect<ReadonlyArray<OwnerPower>, unknown, ChainRpc>
     ) =>
-      Effect.gen(function*() {
-        const asked = new Map<string, Q>()
-        const cache = yield* Cache.make({
+      Effect.map(
+        requestCache({
           capacity: 1_024,
           timeToLive: "1 hour",
-          lookup: (id: string) => Effect.provideService(lookup(asked.get(id)!), ChainRpc, rpc)
-        })
-        return (id: string, request: Q) => {
-          asked.set(id, request)
-          return cache.get(id).pipe(
-            Effect.ensuring(Effect.sync(() => asked.delete(id))),
+          lookup: (request: Q) => Effect.provideService(lookup(request), ChainRpc, rpc)
+        }),
+        (cache) => (id: string, request: Q) =>
+          cache.get(id, request).pipe(
             Effect.tapError(() => cache.invalidate(id)),
             Effect.orElseSucceed((): ReadonlyArray<OwnerPower> => [])
           )
-        }
-      })
+      )
     const tokenPowers = yield* keyed(probed)
     const route = routePowersWith((venue) => v4Venues.get(venue))
     const routePowers = yield* keyed(route.powers)
