@@ -39,24 +39,39 @@ export const deployTrap = async (lp: Wallet, name: string): Promise<Address> => 
   return getAddress(receipt.contractAddress)
 }
 
-/** The token's v2 pair with USDC, seeded; resolves with the pair and the block of the liquidity mint. */
-export const listWithPair = async (manifest: Manifest, lp: Wallet, token: Address) => {
+/**
+ * A v2 pair of `a` and `b` seeded with `amountA` and `amountB`, registered as a pool with each of the two
+ * that is not USDC; resolves with the pair and the block of the liquidity mint.
+ */
+export const seededPair = async (
+  manifest: Manifest,
+  lp: Wallet,
+  [a, b]: readonly [Address, Address],
+  [amountA, amountB]: readonly [bigint, bigint]
+) => {
   const factory = contractAddress(manifest, "v2Factory")
   const usdc = contractAddress(manifest, "usdc")
   const factoryAbi = loadArtifact("UniswapV2Factory").abi
-  await lp.write(factory, factoryAbi, "createPair", [token, usdc])
+  await lp.write(factory, factoryAbi, "createPair", [a, b])
   const pair = (await lp.public.readContract({
     address: factory,
     abi: factoryAbi,
     functionName: "getPair",
-    args: [token, usdc]
+    args: [a, b]
   })) as Address
-  await lp.write(token, trapAbi, "setPool", [pair, true])
-  await lp.transfer(token, pair, parseUnits("50000", 18))
-  await lp.transfer(usdc, pair, parseUnits("50000", 6))
+  for (const token of [a, b]) if (token !== usdc) await lp.write(token, trapAbi, "setPool", [pair, true])
+  await lp.transfer(a, pair, amountA)
+  await lp.transfer(b, pair, amountB)
   const minted = await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
   return { pair, block: Number(minted.blockNumber) }
 }
+
+/** The token's v2 pair with USDC, seeded with 50,000 of each. */
+export const listWithPair = (manifest: Manifest, lp: Wallet, token: Address) =>
+  seededPair(manifest, lp, [token, contractAddress(manifest, "usdc")], [
+    parseUnits("50000", 18),
+    parseUnits("50000", 6)
+  ])
 
 const pairAbi = parseAbi([
   "function swap(uint256 amount0Out, uint256 amount1Out, address to, bytes data)",

@@ -11,9 +11,9 @@ import { type Address, getAddress, parseUnits } from "viem"
 import { loadArtifact } from "../../devnet/Artifacts.js"
 import { rowOf } from "../../schema/ErrorTable.js"
 import type { Manifest } from "../../schema/Manifest.js"
-import { contractAddress, manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
+import { manifestAccount, type PrivateDevnet, startDevnet, tokenAddress } from "../support/devnet.js"
 import { indexRuntime, synced } from "../support/services.js"
-import { deployTrap, fundLiquidityProvider, trapAbi } from "../support/traps.js"
+import { deployTrap, fundLiquidityProvider, seededPair } from "../support/traps.js"
 import { type Wallet, walletFor } from "../support/wallet.js"
 import { answerOf, errorOf, type Harness, operationsOf, takerOn, tradingWith } from "./harness.js"
 
@@ -27,23 +27,9 @@ let SIDE: Address
 let ops: ReturnType<typeof operationsOf>
 const { trade } = tradingWith(() => ops)
 
-/** A v2 pair of `a` and `b` seeded with `amountA` and `amountB`, registered with both tokens as a pool. */
-const pairOf = async (manifest: Manifest, a: Address, b: Address, amountA: bigint, amountB: bigint) => {
-  const factory = contractAddress(manifest, "v2Factory")
-  const factoryAbi = loadArtifact("UniswapV2Factory").abi
-  await lp.write(factory, factoryAbi, "createPair", [a, b])
-  const pair = (await lp.public.readContract({
-    address: factory,
-    abi: factoryAbi,
-    functionName: "getPair",
-    args: [a, b]
-  })) as Address
-  for (const token of [a, b]) if (token !== USDC) await lp.write(token, trapAbi, "setPool", [pair, true])
-  await lp.transfer(a, pair, amountA)
-  await lp.transfer(b, pair, amountB)
-  await lp.write(pair, loadArtifact("UniswapV2Pair").abi, "mint", [lp.address])
-  return pair
-}
+/** A v2 pair of `a` and `b` seeded with `amountA` and `amountB`. */
+const pairOf = (manifest: Manifest, a: Address, b: Address, amountA: bigint, amountB: bigint) =>
+  seededPair(manifest, lp, [a, b], [amountA, amountB])
 
 beforeAll(async () => {
   devnet = await startDevnet()
