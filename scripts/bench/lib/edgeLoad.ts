@@ -59,6 +59,11 @@ export const serve = (
     env: { ...process.env, ...env },
     stdio: "ignore"
   })
+  // A bench that dies (an uncaught exception skips its `finally`) takes its servers with it: a service
+  // left behind keeps its scan running against a dead node and loads every run after it.
+  const orphaned = () => child.kill("SIGTERM")
+  process.once("exit", orphaned)
+  child.once("exit", () => process.off("exit", orphaned))
   return { name, baseUrl: `http://127.0.0.1:${port}`, child }
 }
 
