@@ -4,8 +4,6 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, type Context, Effect, Stream } from "effect"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { ResponseBodyTooLargeError } from "viem"
 import { oversizedHint, RESPONSE_CAP_BYTES } from "../../layers/chain/CallFaults.js"
 import { ChainRpc, decodeAnswer } from "../../layers/ChainRpc.js"
@@ -13,6 +11,7 @@ import { RpcUnavailable } from "../../schema/Errors.js"
 import { logPieces, logs, makeBatchSizer, sampleDensity } from "../../src/indexer/ChainSource.js"
 import type { RawLog } from "../../src/indexer/Decode.js"
 import { fakeChainRpc } from "../support/fakes.js"
+import { collectGarbage } from "../support/gc.js"
 
 const refusedBeyond = () =>
   new RpcUnavailable({ message: "chain RPC failed during eth_getLogs", hint: "query returned more than 10000 results" })
@@ -162,8 +161,6 @@ describe("logs", () => {
     Effect.gen(function*() {
       // What a catch-up holds in memory (docs/performance.md, branch catchrss): a piece waits behind the
       // one being applied, and its logs, held with it, outlived young collections into the old generation.
-      setFlagsFromString("--expose-gc")
-      const gc: () => void = runInNewContext("gc")
       const sent: Array<WeakRef<RawLog>> = []
       const node = fakeChainRpc({
         read: (schema, method, params = []) => {
@@ -191,7 +188,7 @@ describe("logs", () => {
       ).pipe(Effect.provideService(ChainRpc, node))
       // A later turn: a WeakRef's target is kept for the rest of the turn that last read it.
       yield* Effect.promise(() => new Promise((turn) => setTimeout(turn, 0)))
-      gc()
+      collectGarbage()
       expect(sent.length).toBe(100)
       expect(sent.filter((log) => log.deref() !== undefined).length).toBe(0)
       expect(Chunk.toReadonlyArray(digested).map((piece) => piece.logs)).toEqual(Array(10).fill(10))

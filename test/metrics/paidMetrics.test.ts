@@ -6,10 +6,9 @@
  */
 import { wrapFetchWithPayment } from "@x402/fetch"
 import { spawnSync } from "node:child_process"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { tokenAddress } from "../support/devnet.js"
+import { collectGarbage } from "../support/gc.js"
 import { fees, newTaker, type PaidService, startPaidService } from "../support/paidService.js"
 import { payerClient, USDC } from "../support/x402.js"
 
@@ -92,10 +91,8 @@ describe("GET /metrics around a paid quote", () => {
   )
 
   it("reports the process's memory: the heap after a full collection follows what is kept alive", async () => {
-    setFlagsFromString("--expose-gc")
-    const collect = runInNewContext("gc") as () => void
     const afterFullGc = async () => {
-      collect()
+      collectGarbage()
       // Node reports a collection to its observers after it, on a later turn of the loop.
       await new Promise((done) => setTimeout(done, 50))
       return samplesOf(await scrape())

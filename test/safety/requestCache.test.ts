@@ -5,18 +5,14 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
 import { requestCache } from "../../src/safety/RequestCache.js"
-
-setFlagsFromString("--expose-gc")
-const collect = runInNewContext("gc") as () => void
+import { collectGarbage } from "../support/gc.js"
 
 /** Collects until `ref` is cleared, a turn of the loop apart (a WeakRef read in a turn holds it to its end). */
 const clearedAfterCollection = async (ref: WeakRef<object>) => {
   for (let round = 0; round < 5; round++) {
     await new Promise((done) => setTimeout(done, 10))
-    collect()
+    collectGarbage()
     if (ref.deref() === undefined) return true
   }
   return false
